@@ -1,0 +1,42 @@
+// SFF-8024 code tables and CMIS enumerations: code -> human name. Unknown or reserved codes
+// give "reserved (0xNN)" / "vendor specific (0xNN)" / "custom (0xNN)" as the spec classes them —
+// never an empty string and never a crash.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+namespace xcvr::cmis::codes {
+
+std::string identifier(uint8_t code);                // SFF-8024 Table 4-1: 0x18 "QSFP-DD"
+std::string connector(uint8_t code);                 // Table 4-3: 0x07 "LC"
+std::string host_interface(uint8_t code);            // Table 4-5: 0x11 "400GAUI-8 C2M"
+std::string media_type(uint8_t code);                // CMIS 00h:85: 0x01 "MMF"
+// Media interface ID per media type (Tables 4-6 .. 4-10): (0x01, 0x10) "400GBASE-SR8".
+std::string media_interface(uint8_t media_type, uint8_t code);
+std::string media_interface_technology(uint8_t code);  // CMIS 00h:212 / SFF-8636 147[7:4]
+std::string extended_compliance(uint8_t code);         // Table 4-4 (SFF-8636 192, SFF-8472 36)
+std::string module_state(uint8_t code);                // CMIS: 3 "ModuleReady"
+std::string data_path_state(uint8_t code);             // CMIS: 4 "DPActivated"
+std::string module_fault_cause(uint8_t code);          // CMIS 00h:41
+std::string config_status(uint8_t code);               // CMIS 11h:202-205 nibbles
+std::string sff8636_revision(uint8_t code);            // SFF-8636 byte 1: 0x07 "SFF-8636 rev 2.5-2.7"
+std::string sff8472_compliance(uint8_t code);          // SFF-8472 A0h byte 94
+
+// True for host interface code 0xFF / 0x00 that ends or pads the application list.
+bool is_application_terminator(uint8_t host_interface_code);
+
+// VDM observable type (CMIS pages 20h-2Fh): name, how the 16-bit value is encoded, and scale.
+enum class VdmEncoding : uint8_t { U16, S16, F16 };
+struct VdmType {
+  std::string name;   // snake_case, e.g. "esnr_media_input", "pre_fec_ber_current_media"
+  VdmEncoding encoding;
+  double scale;       // unit per LSB (for F16: 1, the F16 value itself)
+  std::string unit;   // "ratio", "celsius", "decibels", "percent" -> use "ratio" for 0-1
+};
+std::optional<VdmType> vdm_type(uint8_t type_id);
+// F16: bits 15-11 exponent e, bits 10-0 mantissa m: m * 10^(e-24).
+double vdm_f16(uint16_t raw);
+
+}  // namespace xcvr::cmis::codes

@@ -1,0 +1,28 @@
+// Decoders: ModuleImage -> ModuleReport, dispatched on the module's own identifier byte (not
+// the cage type: a QSFP28 in a QSFP-DD cage is decoded as SFF-8636).
+#pragma once
+
+#include <optional>
+
+#include "cmis/image.hpp"
+#include "cmis/report.hpp"
+
+namespace xcvr::cmis {
+
+// Management spec a module with this SFF-8024 identifier speaks; nullopt if none we decode.
+std::optional<Spec> spec_for_identifier(uint8_t identifier);
+
+// Decodes whatever the image holds. Never throws on any byte content; an image without a lower
+// page (or with an identifier we cannot decode) yields a report whose `problems` say so.
+ModuleReport decode(const ModuleImage& image);
+
+ModuleReport decode_cmis(const ModuleImage& image);
+ModuleReport decode_sff8636(const ModuleImage& image);
+ModuleReport decode_sff8472(const ModuleImage& image);
+
+// Low 8 bits of the sum of bytes [first, last] of one half-page window (offsets 0-255), or
+// nullopt when the half is absent.
+std::optional<uint8_t> checksum(const ModuleImage& image, const PageKey& page, uint16_t first,
+                                uint16_t last);
+
+}  // namespace xcvr::cmis

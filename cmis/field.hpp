@@ -1,0 +1,94 @@
+// Field tables: one row per field of a memory map. The same rows drive the decoder, the
+// emulator's encoder and the field reference in docs — no byte offset lives anywhere else.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+
+#include "cmis/image.hpp"
+
+namespace xcvr::cmis {
+
+enum class Spec : uint8_t { Cmis, Sff8636, Sff8472 };
+std::string_view spec_name(Spec spec);  // "CMIS", "SFF-8636", "SFF-8472"
+
+enum class Type : uint8_t {
+  U8,     // unsigned byte
+  U16,    // unsigned big-endian word
+  S16,    // signed big-endian word
+  Ascii,  // `size` bytes of space-padded ASCII
+  Bits,   // `width` bits at `shift` of one byte (per lane: see LaneLayout)
+  Bytes,  // `size` raw bytes (OUI, calibration floats, ...)
+};
+
+enum class Unit : uint8_t { None, Celsius, Volts, Watts, Amperes, Meters, Seconds, Ratio, Decibels };
+std::string_view unit_name(Unit unit);  // "celsius", "volts", ... ("" for None)
+
+// What a field is for; lets decoders and docs walk a table by kind (e.g. every flag row).
+enum class Role : uint8_t {
+  Info,       // identity, advertisement, codes
+  Monitor,    // live value (temperature, lane power, ...)
+  Threshold,  // alarm/warning level
+  Flag,       // latched clear-on-read flag bit (name is the flag's exported name)
+  Status,     // live state that is not latched (module state, DP state, LOS on SFF-8472 110)
+  Control,    // host-writable control (page/bank select, Tx disable, ...)
+  Checksum,   // stored checksum byte
+};
+
+// How a per-lane field repeats. Lane numbers are 1-based.
+struct LaneLayout {
+  uint8_t count = 0;     // 0: module-level field; else lanes 1..count
+  uint8_t per_bank = 0;  // CMIS banked pages: lanes per bank (8); bank = (lane-1)/per_bank
+  uint8_t stride = 0;    // multi-byte lanes: bytes between lane n and n+1
+  uint8_t per_byte = 0;  // packed lanes: lanes sharing one byte
+  int8_t bit_step = 0;   // packed lanes: shift change from one lane to the next in a byte
+};
+
+struct Field {
+  uint16_t id;            // index of the row in its table (checked at compile time)
+  std::string_view name;  // stable snake_case name (docs, JSON, errors)
+  uint8_t device;         // I2C address: kDeviceA0 or kDeviceA2
+  int16_t page;           // kLowerPage or the upper page number
+  uint16_t offset;        // 0-255 in the page window; for per-lane fields, lane 1's byte
+  uint8_t size;           // bytes (1 for U8/Bits, 2 for U16/S16, n for Ascii/Bytes)
+  Type type;
+  uint8_t shift = 0;      // Bits: lowest bit of the value (lane 1's for packed lanes)
+  uint8_t width = 8;      // Bits: number of bits
+  double scale = 1.0;     // SI units per LSB (before any module-specific multiplier)
+  Unit unit = Unit::None;
+  Role role = Role::Info;
+  LaneLayout lanes = {};
+};
+
+// Where one field (for one lane) sits in module memory.
+struct Location {
+  PageKey page;            // the half-page holding it
+  uint16_t offset;         // 0-255 within the window
+  uint8_t shift;           // Bits only
+};
+
+// Location of `field` for `lane` (1-based; ignored for module-level fields). nullopt when the
+// lane is out of range.
+std::optional<Location> locate(const Field& field, int lane = 1);
+
+// Decoding. Each returns nullopt when the bytes are not in the image (or lane out of range).
+std::optional<uint32_t> read_uint(const ModuleImage& image, const Field& field, int lane = 1);
+std::optional<int32_t> read_int(const ModuleImage& image, const Field& field, int lane = 1);
+// The raw value times `scale` (S16 signed, U8/U16/Bits unsigned).
+std::optional<double> read_scaled(const ModuleImage& image, const Field& field, int lane = 1);
+// ASCII with trailing spaces/NULs trimmed; non-printable bytes are kept (callers check them).
+std::optional<std::string> read_ascii(const ModuleImage& image, const Field& field);
+// Raw bytes of a Bytes/Ascii field; empty span when absent.
+std::span<const uint8_t> read_bytes(const ModuleImage& image, const Field& field);
+
+// Encoding (the emulator, tests). The page must already be in the image. Values out of the
+// field's range are clamped. Returns false when the page is absent.
+bool write_uint(ModuleImage& image, const Field& field, uint32_t value, int lane = 1);
+bool write_scaled(ModuleImage& image, const Field& field, double value, int lane = 1);
+bool write_ascii(ModuleImage& image, const Field& field, std::string_view text);
+bool write_bytes(ModuleImage& image, const Field& field, std::span<const uint8_t> bytes);
+
+}  // namespace xcvr::cmis

@@ -1,0 +1,117 @@
+// ModuleReport: what a decoder makes of a ModuleImage, in SI units. Anything the module does not
+// implement, or whose bytes were not read, is absent (nullopt / empty) — never zero.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "cmis/field.hpp"
+
+namespace xcvr::cmis {
+
+struct Coded {  // a code byte and its SFF-8024 / CMIS name
+  uint32_t code = 0;
+  std::string name;
+};
+
+struct Thresholds {  // alarm/warning levels, in the monitor's unit
+  std::optional<double> high_alarm, high_warning, low_warning, low_alarm;
+  bool any() const { return high_alarm || high_warning || low_warning || low_alarm; }
+};
+
+struct Application {  // one CMIS application descriptor (or an SFF-8636 compliance code)
+  int index = 0;      // AppSel code, 1-based
+  Coded host_interface;
+  Coded media_interface;
+  int host_lane_count = 0;
+  int media_lane_count = 0;
+  uint8_t host_lane_assignment = 0;              // bit i: may start on host lane i+1
+  std::optional<uint8_t> media_lane_assignment;  // from page 01h when read
+};
+
+struct Checksum {
+  std::string page;   // "00h", "01h", "02h", "CC_BASE", "CC_EXT", "CC_DMI"
+  std::string range;  // bytes covered, e.g. "128-221"
+  uint8_t stored = 0;
+  uint8_t computed = 0;
+  bool ok() const { return stored == computed; }
+};
+
+struct LaneReport {
+  int lane = 0;  // 1-based
+  std::optional<double> rx_power_watts;
+  std::optional<double> tx_power_watts;
+  std::optional<double> tx_bias_amperes;
+  std::optional<std::string> data_path_state;  // CMIS only
+  std::vector<std::string> flags;              // raised flags, e.g. "rx_los", "tx_power_high_warning"
+};
+
+struct VdmObservable {
+  int type_id = 0;
+  std::string name;  // e.g. "esnr_media_input"
+  int lane = 0;      // 1-based
+  double value = 0;
+  std::string unit;  // "decibels", "ratio", "celsius", ...
+};
+
+// Which monitors the module says it implements (an unimplemented monitor is absent).
+struct Implemented {
+  bool temperature = false, supply_voltage = false;
+  bool rx_power = false, tx_power = false, tx_bias = false;
+};
+
+struct Identity {
+  Coded identifier;
+  std::string vendor_name;
+  std::string vendor_oui;  // "00:02:c9"
+  std::string part_number;
+  std::string revision;
+  std::string serial;
+  std::string date_code;
+  std::optional<std::string> clei;
+  std::optional<std::string> firmware;           // "1.4" (active), CMIS only
+  std::optional<std::string> hardware_revision;  // CMIS page 01h
+};
+
+struct ModuleReport {
+  Spec spec = Spec::Cmis;
+  std::string spec_revision;  // "5.0", "SFF-8636 rev 2.5-2.7", ...
+  Identity id;
+  bool flat_memory = false;
+
+  std::optional<Coded> media_type;                  // CMIS byte 85
+  std::optional<Coded> connector;
+  std::optional<Coded> media_interface_technology;  // CMIS 212 / SFF-8636 147 bits 7-4
+  std::optional<Coded> extended_compliance;         // SFF-8636 192 / SFF-8472 36
+  std::optional<double> cable_length_meters;
+  std::optional<double> wavelength_meters;
+  std::optional<int> power_class;
+  std::optional<double> max_power_watts;
+  std::vector<Application> applications;
+  std::map<std::string, double> lengths_meters;  // "smf", "om3", "om4", ...
+
+  std::optional<double> temperature_celsius;
+  std::optional<double> supply_voltage_volts;
+  std::optional<double> laser_temperature_celsius;  // CMIS aux / SFF-8472 optional
+  std::optional<double> tec_current_ratio;          // fraction of max, signed
+  std::optional<double> supply_voltage2_volts;      // CMIS Aux3 Vcc2
+  Implemented implemented;
+  std::optional<std::string> rx_power_type;  // "average" or "oma"
+  std::optional<int> tx_bias_multiplier;     // CMIS 01h:160 bits 4-3, applied to bias values
+
+  std::optional<Coded> module_state;  // CMIS
+  std::optional<Coded> module_fault_cause;
+  std::vector<std::string> module_flags;  // raised, e.g. "temperature_high_warning"
+  std::vector<LaneReport> lanes;
+  std::map<std::string, Thresholds> thresholds;  // "temperature_celsius", "rx_power_watts", ...
+  std::vector<VdmObservable> vdm;
+
+  std::vector<Checksum> checksums;
+  std::vector<std::string> missing_pages;  // pages the decoder wanted but the image lacks
+  std::vector<std::string> problems;       // decode-time findings (unknown identifier, ...)
+};
+
+}  // namespace xcvr::cmis

@@ -1,0 +1,54 @@
+// Transport: the one seam through which module memory is read. Every source (emulator, i2c-dev,
+// optoe, ethtool netlink, InfiniBand MCIA, dump files) implements it.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+
+namespace xcvr::drivers {
+
+enum class ErrorKind {
+  Absent,       // no module in the cage (ENXIO, EREMOTEIO, NACK)
+  Busy,         // retryable: bus busy, timeout, EAGAIN, EIO
+  Unsupported,  // the path cannot do this (page/bank not reachable, EOPNOTSUPP)
+  Permission,   // EACCES/EPERM, missing capability
+  Corrupt,      // bytes came back but cannot be right (page select not taken, short read)
+};
+std::string_view error_kind_name(ErrorKind kind);  // "absent", "busy", ... (metric label values)
+bool is_retryable(ErrorKind kind);
+
+struct Error {
+  ErrorKind kind;
+  std::string message;  // names the port, page and offset
+};
+
+// A read of `length` bytes at `offset` (0-255) of the window of {device, bank, page}. Reads
+// never cross byte 128: offset < 128 reads lower memory (page/bank ignored), otherwise the upper
+// page. `length` ≤ 128.
+struct ReadRequest {
+  uint8_t device = 0x50;
+  uint8_t bank = 0;
+  uint8_t page = 0;
+  uint16_t offset = 0;
+  uint16_t length = 0;
+};
+
+enum class Presence { Present, Absent, Unknown };
+
+class Transport {
+ public:
+  virtual ~Transport() = default;
+  // Ports sharing a serialization domain (an i2c bus or mux tree, a NIC, an IB target) are
+  // polled one at a time; different domains run in parallel.
+  virtual std::string domain() const = 0;
+  // Human description for messages: "i2c /dev/i2c-3 0x50", "emulator bus0/port2".
+  virtual std::string describe() const = 0;
+  // Cheap presence check (a GPIO/sysfs file, a 1-byte read, or Unknown).
+  virtual Presence presence() = 0;
+  // Fills `out` (size == request.length) or returns the error.
+  virtual std::optional<Error> read(const ReadRequest& request, std::span<uint8_t> out) = 0;
+};
+
+}  // namespace xcvr::drivers

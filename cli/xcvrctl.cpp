@@ -1,2 +1,19 @@
-#include <cstdio>
-int main() { std::puts("xcvrctl"); return 0; }
+// xcvrctl: the operator's command-line tool.
+#include <iostream>
+
+#include "cli/commands.hpp"
+
+int main(int argc, char** argv) {
+  CLI::App app{"xcvrctl — inspect pluggable optics (CMIS, SFF-8636, SFF-8472)"};
+  app.set_version_flag("--version", std::string("xcvrctl ") + XCVR_VERSION);
+  app.require_subcommand(1);
+  int exit_code = xcvr::cli::kExitClean;
+  xcvr::cli::add_decode_command(app, exit_code);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    const int rc = app.exit(e);
+    return rc == 0 ? 0 : xcvr::cli::kExitUnreadable;
+  }
+  return exit_code;
+}

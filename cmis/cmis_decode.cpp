@@ -1,5 +1,291 @@
-// Placeholder: the CMIS decoder is being written.
+// CMIS 4.0/5.x decoder: lower memory, pages 00h, 01h, 02h, 11h (banks 0-3) and VDM.
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+#include "cmis/cmis_map.hpp"
+#include "cmis/codes.hpp"
 #include "cmis/decode.hpp"
+#include "cmis/decode_util.hpp"
+
 namespace xcvr::cmis {
-ModuleReport decode_cmis(const ModuleImage&) { ModuleReport r; return r; }
+namespace {
+
+using F = CmisField;
+
+// Observable scales of the Aux monitors (CMIS 00h:18-23, chosen by 01h:145).
+constexpr double kTempLsb = 1.0 / 256;
+constexpr double kVoltLsb = 100e-6;
+constexpr double kTecLsb = 1.0 / 32767;
+
+class CmisDecoder {
+ public:
+  explicit CmisDecoder(const ModuleImage& image) : img_(image) {}
+
+  ModuleReport run() {
+    r_.spec = Spec::Cmis;
+    if (!has_page(kLowerPage)) {
+      r_.missing_pages.push_back(page_name({kDeviceA0, 0, kLowerPage}));
+      r_.problems.push_back("lower memory not read");
+      return std::move(r_);
+    }
+    decode_lower();
+    if (has_page(0x00)) decode_page00();
+    if (!r_.flat_memory) {
+      if (has_page(kCmisPageAdvertising)) decode_page01();
+      if (has_page(kCmisPageThresholds)) decode_thresholds();
+    }
+    decode_monitors();
+    decode_lanes();
+    decode_vdm();
+    note_missing_pages();
+    return std::move(r_);
+  }
+
+ private:
+  const Field& f(F id) const { return cmis_field(id); }
+  std::optional<uint32_t> u(F id, int lane = 1) const { return read_uint(img_, f(id), lane); }
+  bool bit(F id, int lane = 1) const { return u(id, lane).value_or(0) != 0; }
+  bool has_page(int16_t page, uint8_t bank = 0) const { return img_.has({kDeviceA0, bank, page}); }
+
+  void decode_lower() {
+    const uint8_t id = static_cast<uint8_t>(*u(F::Identifier));
+    r_.id.identifier = {id, codes::identifier(id)};
+    const uint32_t rev = u(F::Revision).value_or(0);
+    r_.spec_revision = std::to_string(rev >> 4) + "." + std::to_string(rev & 0xF);
+    r_.flat_memory = bit(F::FlatMemory);
+    const uint8_t state = static_cast<uint8_t>(u(F::ModuleState).value_or(0));
+    r_.module_state = Coded{state, codes::module_state(state)};
+    if (state == 5) {
+      const uint8_t cause = static_cast<uint8_t>(u(F::ModuleFaultCause).value_or(0));
+      r_.module_fault_cause = Coded{cause, codes::module_fault_cause(cause)};
+    }
+    const auto fw_major = u(F::FirmwareMajor), fw_minor = u(F::FirmwareMinor);
+    if (fw_major && fw_minor && (*fw_major | *fw_minor) != 0) {
+      r_.id.firmware = std::to_string(*fw_major) + "." + std::to_string(*fw_minor);
+    }
+    const uint8_t media = static_cast<uint8_t>(u(F::MediaType).value_or(0));
+    r_.media_type = Coded{media, codes::media_type(media)};
+    add_applications(F::AppHostInterface, F::AppMediaInterface, F::AppHostLaneCount,
+                     F::AppMediaLaneCount, F::AppHostLaneAssignment, 0);
+    r_.module_flags = raised_flags(img_, cmis_fields(), /*lane=*/0);
+  }
+
+  void add_applications(F host, F media, F host_lanes, F media_lanes, F assignment, int first) {
+    const int count = f(host).lanes.count;
+    const uint8_t media_type = static_cast<uint8_t>(r_.media_type ? r_.media_type->code : 0);
+    for (int i = 1; i <= count; ++i) {
+      const auto host_id = u(host, i);
+      if (!host_id || *host_id == 0xFF) break;  // 0xFF ends the list
+      if (*host_id == 0x00) continue;           // undefined descriptor: skip, keep looking
+      Application app;
+      app.index = first + i;
+      app.host_interface = {*host_id, codes::host_interface(static_cast<uint8_t>(*host_id))};
+      const uint8_t media_id = static_cast<uint8_t>(u(media, i).value_or(0));
+      app.media_interface = {media_id, codes::media_interface(media_type, media_id)};
+      app.host_lane_count = static_cast<int>(u(host_lanes, i).value_or(0));
+      app.media_lane_count = static_cast<int>(u(media_lanes, i).value_or(0));
+      app.host_lane_assignment = static_cast<uint8_t>(u(assignment, i).value_or(0));
+      r_.applications.push_back(app);
+    }
+  }
+
+  void decode_page00() {
+    Identity& id = r_.id;
+    id.vendor_name = read_ascii(img_, f(F::VendorName)).value_or("");
+    id.vendor_oui = format_oui(read_bytes(img_, f(F::VendorOui)));
+    id.part_number = read_ascii(img_, f(F::PartNumber)).value_or("");
+    id.revision = read_ascii(img_, f(F::VendorRevision)).value_or("");
+    id.serial = read_ascii(img_, f(F::SerialNumber)).value_or("");
+    id.date_code = read_ascii(img_, f(F::DateCode)).value_or("");
+    if (auto clei = read_ascii(img_, f(F::CleiCode)); clei && is_printable(*clei) && !clei->empty()) {
+      id.clei = clei;
+    }
+    r_.power_class = static_cast<int>(u(F::PowerClass).value_or(0)) + 1;
+    r_.max_power_watts = read_scaled(img_, f(F::MaxPower));
+    const uint32_t base = u(F::CableLengthBase).value_or(0);
+    if (base != 0) {
+      static constexpr double kMultiplier[] = {0.1, 1, 10, 100};
+      r_.cable_length_meters = base * kMultiplier[u(F::CableLengthMultiplier).value_or(0) & 3];
+    }
+    const uint8_t connector = static_cast<uint8_t>(u(F::Connector).value_or(0));
+    r_.connector = Coded{connector, codes::connector(connector)};
+    const uint8_t tech = static_cast<uint8_t>(u(F::MediaInterfaceTechnology).value_or(0));
+    r_.media_interface_technology = Coded{tech, codes::media_interface_technology(tech)};
+    add_checksum("00h", "128-221", F::Checksum00, 0x00, 128, 221);
+  }
+
+  void decode_page01() {
+    const auto hw_major = u(F::HardwareMajor), hw_minor = u(F::HardwareMinor);
+    if (hw_major && hw_minor) r_.id.hardware_revision = std::to_string(*hw_major) + "." + std::to_string(*hw_minor);
+    if (const uint32_t smf = u(F::LengthSmfBase).value_or(0); smf != 0) {
+      static constexpr double kKilometers[] = {0.1, 1, 10, 0};
+      r_.lengths_meters["smf"] = smf * kKilometers[u(F::LengthSmfMultiplier).value_or(0) & 3] * 1000;
+    }
+    const std::pair<const char*, F> fibers[] = {
+        {"om5", F::LengthOm5}, {"om4", F::LengthOm4}, {"om3", F::LengthOm3}, {"om2", F::LengthOm2}};
+    for (const auto& [name, field] : fibers) {
+      if (auto len = read_scaled(img_, f(field)); len && *len > 0) r_.lengths_meters[name] = *len;
+    }
+    const bool copper = r_.media_interface_technology && r_.media_interface_technology->code >= 0x0A;
+    if (auto wl = read_scaled(img_, f(F::NominalWavelength)); wl && *wl > 0 && !copper) {
+      r_.wavelength_meters = wl;
+    }
+    Implemented& im = r_.implemented;
+    im.temperature = bit(F::TempMonitorSupported);
+    im.supply_voltage = bit(F::VccMonitorSupported);
+    im.tx_bias = bit(F::TxBiasMonitorSupported);
+    im.tx_power = bit(F::TxPowerMonitorSupported);
+    im.rx_power = bit(F::RxPowerMonitorSupported);
+    advertised_ = true;
+    const uint32_t mult = u(F::TxBiasMultiplier).value_or(0);
+    if (mult == 3) r_.problems.push_back("page 01h byte 160: reserved Tx bias multiplier code 3; using x1");
+    r_.tx_bias_multiplier = mult == 3 ? 1 : 1 << mult;
+    r_.rx_power_type = bit(F::RxPowerMeasurementType) ? "average" : "oma";
+    add_applications(F::App2HostInterface, F::App2MediaInterface, F::App2HostLaneCount,
+                     F::App2MediaLaneCount, F::App2HostLaneAssignment, 8);
+    for (Application& app : r_.applications) {
+      app.media_lane_assignment = static_cast<uint8_t>(u(F::MediaLaneAssignment, app.index).value_or(0));
+    }
+    add_checksum("01h", "130-254", F::Checksum01, 0x01, 130, 254);
+  }
+
+  void decode_thresholds() {
+    auto group = [&](const char* key, F first, double multiplier = 1) {
+      const auto i = static_cast<uint16_t>(first);
+      Thresholds t = read_thresholds(img_, cmis_fields()[i], cmis_fields()[i + 1],
+                                     cmis_fields()[i + 2], cmis_fields()[i + 3], multiplier);
+      if (t.any()) r_.thresholds[key] = t;
+    };
+    const Implemented& im = r_.implemented;
+    if (!advertised_ || im.temperature) group("temperature_celsius", F::TempHighAlarm);
+    if (!advertised_ || im.supply_voltage) group("supply_voltage_volts", F::VccHighAlarm);
+    if (!advertised_ || im.tx_power) group("tx_power_watts", F::TxPowerHighAlarm);
+    if (!advertised_ || im.tx_bias) group("tx_bias_amperes", F::TxBiasHighAlarm, r_.tx_bias_multiplier.value_or(1));
+    if (!advertised_ || im.rx_power) group("rx_power_watts", F::RxPowerHighAlarm);
+    add_checksum("02h", "128-254", F::Checksum02, 0x02, 128, 254);
+  }
+
+  // Module monitors: trust the 01h advertisement when read; otherwise (flat memory, or 01h not
+  // read) a zero reading is taken as "not implemented" rather than exported as 0 °C / 0 V.
+  void decode_monitors() {
+    const auto temp = read_scaled(img_, f(F::Temperature));
+    const auto vcc = read_scaled(img_, f(F::SupplyVoltage));
+    if (!advertised_) {
+      r_.implemented.temperature = temp && *temp != 0;
+      r_.implemented.supply_voltage = vcc && *vcc != 0;
+    }
+    if (r_.implemented.temperature) r_.temperature_celsius = temp;
+    if (r_.implemented.supply_voltage) r_.supply_voltage_volts = vcc;
+    if (!advertised_) return;
+    const auto aux = [&](F value, F supported) -> std::optional<int32_t> {
+      if (!bit(supported)) return std::nullopt;
+      return read_int(img_, f(value));
+    };
+    if (auto a1 = aux(F::Aux1, F::Aux1MonitorSupported); a1 && bit(F::Aux1Observable)) {
+      r_.tec_current_ratio = *a1 * kTecLsb;
+    }
+    if (auto a2 = aux(F::Aux2, F::Aux2MonitorSupported)) {
+      if (bit(F::Aux2Observable)) r_.tec_current_ratio = *a2 * kTecLsb;
+      else r_.laser_temperature_celsius = *a2 * kTempLsb;
+    }
+    if (auto a3 = aux(F::Aux3, F::Aux3MonitorSupported)) {
+      // Aux3 is a signed field but carries an unsigned voltage when it is Vcc2.
+      if (bit(F::Aux3Observable)) r_.supply_voltage2_volts = static_cast<uint16_t>(*a3) * kVoltLsb;
+      else r_.laser_temperature_celsius = *a3 * kTempLsb;
+    }
+  }
+
+  int bank_count() const {
+    if (!advertised_) return 1;
+    const uint32_t code = u(F::BanksSupported).value_or(0);
+    return code == 0 ? 1 : code == 1 ? 2 : 4;  // code 3 is reserved: read bank 0 only
+  }
+
+  bool media_lane_supported(int lane) const {
+    if (lane > kCmisLanesPerBank) return true;  // byte 210 only describes lanes 1-8
+    const uint32_t unsupported = u(F::MediaLaneUnsupported).value_or(0);
+    return (unsupported >> (lane - 1) & 1) == 0;
+  }
+
+  void decode_lanes() {
+    if (r_.flat_memory) return;
+    const int multiplier = r_.tx_bias_multiplier.value_or(1);
+    for (int bank = 0; bank < bank_count(); ++bank) {
+      if (!has_page(kCmisPageLaneStatus, static_cast<uint8_t>(bank))) continue;
+      for (int i = 1; i <= kCmisLanesPerBank; ++i) {
+        const int lane = bank * kCmisLanesPerBank + i;
+        if (!media_lane_supported(lane)) continue;
+        LaneReport l;
+        l.lane = lane;
+        const uint8_t dp = static_cast<uint8_t>(u(F::DataPathState, lane).value_or(0));
+        l.data_path_state = codes::data_path_state(dp);
+        const Implemented& im = r_.implemented;
+        if (!advertised_ || im.rx_power) l.rx_power_watts = read_scaled(img_, f(F::RxPower), lane);
+        if (!advertised_ || im.tx_power) l.tx_power_watts = read_scaled(img_, f(F::TxPower), lane);
+        if (!advertised_ || im.tx_bias) {
+          if (auto bias = read_scaled(img_, f(F::TxBias), lane)) l.tx_bias_amperes = *bias * multiplier;
+        }
+        l.flags = raised_flags(img_, cmis_fields(), lane);
+        r_.lanes.push_back(std::move(l));
+      }
+    }
+  }
+
+  void decode_vdm() {
+    if (!advertised_ || !bit(F::VdmPagesSupported) || !has_page(kCmisPageVdmAdvertising)) return;
+    const int groups = static_cast<int>(u(F::VdmGroupsSupported).value_or(0)) + 1;
+    for (int g = 0; g < groups; ++g) {
+      Field type_f = f(F::VdmDescriptorType), lane_f = f(F::VdmDescriptorLane), value_f = f(F::VdmValue);
+      type_f.page = lane_f.page = static_cast<int16_t>(kCmisPageVdmDescriptors + g);
+      value_f.page = static_cast<int16_t>(kCmisPageVdmValues + g);
+      if (!img_.has({kDeviceA0, 0, type_f.page})) continue;
+      for (int i = 1; i <= kCmisVdmInstancesPerPage; ++i) {
+        const uint8_t type_id = static_cast<uint8_t>(read_uint(img_, type_f, i).value_or(0));
+        const auto type = codes::vdm_type(type_id);
+        const auto raw = read_uint(img_, value_f, i);
+        if (!type || !raw) continue;
+        VdmObservable o;
+        o.type_id = type_id;
+        o.name = type->name;
+        o.lane = static_cast<int>(read_uint(img_, lane_f, i).value_or(0)) + 1;
+        o.unit = type->unit;
+        const uint16_t v = static_cast<uint16_t>(*raw);
+        switch (type->encoding) {
+          case codes::VdmEncoding::U16: o.value = v * type->scale; break;
+          case codes::VdmEncoding::S16: o.value = static_cast<int16_t>(v) * type->scale; break;
+          case codes::VdmEncoding::F16: o.value = codes::vdm_f16(v); break;
+        }
+        r_.vdm.push_back(std::move(o));
+      }
+    }
+  }
+
+  void add_checksum(const char* page, const char* range, F stored, int16_t page_no, uint16_t first,
+                    uint16_t last) {
+    const auto s = u(stored);
+    const auto c = checksum(img_, {kDeviceA0, 0, page_no}, first, last);
+    if (s && c) r_.checksums.push_back({page, range, static_cast<uint8_t>(*s), *c});
+  }
+
+  void note_missing_pages() {
+    auto want = [&](int16_t page, uint8_t bank = 0) {
+      if (!has_page(page, bank)) r_.missing_pages.push_back(page_name({kDeviceA0, bank, page}));
+    };
+    want(0x00);
+    if (r_.flat_memory) return;
+    want(kCmisPageAdvertising);
+    want(kCmisPageThresholds);
+    for (int bank = 0; bank < bank_count(); ++bank) want(kCmisPageLaneStatus, static_cast<uint8_t>(bank));
+  }
+
+  const ModuleImage& img_;
+  ModuleReport r_;
+  bool advertised_ = false;  // page 01h was read: monitor advertisement is known
+};
+
+}  // namespace
+
+ModuleReport decode_cmis(const ModuleImage& image) { return CmisDecoder(image).run(); }
+
 }  // namespace xcvr::cmis

@@ -1,23 +1,446 @@
-// Placeholder: replaced by the full SFF-8024 tables (in progress).
+// SFF-8024 code tables and CMIS enumerations. Facts from the project's reference digest
+// (/work/shared/reference/cmis-sff-memory-maps.md §2, §8, §9, §11, §14). Each table is a sorted
+// constexpr array of {code, name}; codes not in a table fall back to "<class> (0xNN)" where the
+// class word ("reserved", "vendor specific", "custom") follows the spec's range for that table.
 #include "cmis/codes.hpp"
-#include <cmath>
-#include <cstdio>
+
+#include <algorithm>
+#include <array>
+#include <charconv>
+#include <cstddef>
+#include <span>
+#include <string_view>
+
 namespace xcvr::cmis::codes {
-namespace { std::string hex(const char* what, uint8_t c) { char b[40]; std::snprintf(b, sizeof b, "%s (0x%02x)", what, c); return b; } }
-std::string identifier(uint8_t c) { return hex("identifier", c); }
-std::string connector(uint8_t c) { return hex("connector", c); }
-std::string host_interface(uint8_t c) { return hex("host", c); }
-std::string media_type(uint8_t c) { return hex("media type", c); }
-std::string media_interface(uint8_t, uint8_t c) { return hex("media", c); }
-std::string media_interface_technology(uint8_t c) { return hex("tech", c); }
-std::string extended_compliance(uint8_t c) { return hex("ext", c); }
-std::string module_state(uint8_t c) { return hex("state", c); }
-std::string data_path_state(uint8_t c) { return hex("dp", c); }
-std::string module_fault_cause(uint8_t c) { return hex("fault", c); }
-std::string config_status(uint8_t c) { return hex("cfg", c); }
-std::string sff8636_revision(uint8_t c) { return hex("rev", c); }
-std::string sff8472_compliance(uint8_t c) { return hex("rev", c); }
-bool is_application_terminator(uint8_t c) { return c == 0xFF || c == 0x00; }
-std::optional<VdmType> vdm_type(uint8_t) { return std::nullopt; }
-double vdm_f16(uint16_t raw) { return (raw & 0x7FF) * std::pow(10.0, int(raw >> 11) - 24); }
+namespace {
+
+struct Entry {
+  uint8_t code;
+  std::string_view name;
+};
+
+template <std::size_t N>
+constexpr bool sorted_unique(const std::array<Entry, N>& table) {
+  for (std::size_t i = 1; i < N; ++i) {
+    if (table[i - 1].code >= table[i].code) return false;
+  }
+  return true;
+}
+
+std::optional<std::string_view> find(std::span<const Entry> table, uint8_t code) {
+  auto it = std::lower_bound(table.begin(), table.end(), code,
+                             [](const Entry& e, uint8_t c) { return e.code < c; });
+  if (it == table.end() || it->code != code) return std::nullopt;
+  return it->name;
+}
+
+// "reserved (0x2a)": the class word, then the code in lower-case hex.
+std::string tagged(std::string_view word, uint8_t code) {
+  constexpr std::string_view digits = "0123456789abcdef";
+  std::string s(word);
+  s += " (0x";
+  s += digits[code >> 4];
+  s += digits[code & 0x0F];
+  s += ')';
+  return s;
+}
+
+std::string_view reserved_or_vendor(uint8_t code) {
+  return code >= 0x80 ? "vendor specific" : "reserved";
+}
+std::string_view reserved_or_custom_c0(uint8_t code) {
+  return code >= 0xC0 && code <= 0xFE ? "custom" : "reserved";
+}
+std::string_view reserved_only(uint8_t) { return "reserved"; }
+
+using Classifier = std::string_view (*)(uint8_t);
+
+std::string lookup(std::span<const Entry> table, uint8_t code, Classifier classify) {
+  if (auto name = find(table, code)) return std::string(*name);
+  return tagged(classify(code), code);
+}
+
+// ---- SFF-8024 Table 4-1: Identifier (§14.1) ------------------------------------------------
+constexpr std::array kIdentifiers{
+    Entry{0x00, "Unknown or unspecified"}, Entry{0x01, "GBIC"},
+    Entry{0x02, "Module soldered to motherboard"}, Entry{0x03, "SFP/SFP+/SFP28"},
+    Entry{0x04, "300 pin XBI"}, Entry{0x05, "XENPAK"}, Entry{0x06, "XFP"}, Entry{0x07, "XFF"},
+    Entry{0x08, "XFP-E"}, Entry{0x09, "XPAK"}, Entry{0x0A, "X2"}, Entry{0x0B, "DWDM-SFP"},
+    Entry{0x0C, "QSFP"}, Entry{0x0D, "QSFP+"}, Entry{0x0E, "CXP"}, Entry{0x0F, "HD4X"},
+    Entry{0x10, "HD8X"}, Entry{0x11, "QSFP28"}, Entry{0x12, "CXP2"},
+    Entry{0x13, "CDFP (Style 1/Style 2)"}, Entry{0x14, "HD4X fanout"}, Entry{0x15, "HD8X fanout"},
+    Entry{0x16, "CDFP (Style 3)"}, Entry{0x17, "microQSFP"}, Entry{0x18, "QSFP-DD"},
+    Entry{0x19, "OSFP"}, Entry{0x1A, "SFP-DD"}, Entry{0x1B, "DSFP"},
+    Entry{0x1C, "MiniLink x4 / OcuLink"}, Entry{0x1D, "MiniLink x8"},
+    Entry{0x1E, "QSFP+ or later with CMIS"}, Entry{0x1F, "SFP-DD with CMIS"},
+    Entry{0x20, "SFP+ with CMIS"}, Entry{0x21, "OSFP-XD with CMIS"},
+    Entry{0x22, "OIF-ELSFP with CMIS"}, Entry{0x23, "CDFP x4 PCIe with CMIS"},
+    Entry{0x24, "CDFP x8 PCIe with CMIS"}, Entry{0x25, "CDFP x16 PCIe with CMIS"},
+};
+
+// ---- SFF-8024 Table 4-3: Connector type (§14.2) --------------------------------------------
+constexpr std::array kConnectors{
+    Entry{0x00, "Unknown or unspecified"}, Entry{0x01, "SC"},
+    Entry{0x02, "Fibre Channel Style 1 copper"}, Entry{0x03, "Fibre Channel Style 2 copper"},
+    Entry{0x04, "BNC/TNC"}, Entry{0x05, "Fibre Channel coax headers"}, Entry{0x06, "FiberJack"},
+    Entry{0x07, "LC"}, Entry{0x08, "MT-RJ"}, Entry{0x09, "MU"}, Entry{0x0A, "SG"},
+    Entry{0x0B, "Optical pigtail"}, Entry{0x0C, "MPO 1x12"}, Entry{0x0D, "MPO 2x16"},
+    Entry{0x20, "HSSDC II"}, Entry{0x21, "Copper pigtail"}, Entry{0x22, "RJ45"},
+    Entry{0x23, "No separable connector"}, Entry{0x24, "MXC 2x16"},
+    Entry{0x25, "CS optical connector"}, Entry{0x26, "SN optical connector (Mini CS)"},
+    Entry{0x27, "MPO 2x12"}, Entry{0x28, "MPO 1x16"},
+};
+
+// ---- SFF-8024 Table 4-4: Extended specification compliance (§14.3) -------------------------
+constexpr std::array kExtendedCompliance{
+    Entry{0x00, "Unspecified"}, Entry{0x01, "100G AOC or 25GAUI C2M AOC (BER 5e-5)"},
+    Entry{0x02, "100GBASE-SR4 or 25GBASE-SR"}, Entry{0x03, "100GBASE-LR4 or 25GBASE-LR"},
+    Entry{0x04, "100GBASE-ER4 or 25GBASE-ER"}, Entry{0x05, "100GBASE-SR10"},
+    Entry{0x06, "100G CWDM4"}, Entry{0x07, "100G PSM4 Parallel SMF"},
+    Entry{0x08, "100G ACC or 25GAUI C2M ACC (BER 5e-5)"}, Entry{0x09, "Obsolete"},
+    Entry{0x0B, "100GBASE-CR4, 25GBASE-CR CA-L or 50GBASE-CR2 with RS FEC"},
+    Entry{0x0C, "25GBASE-CR CA-S"}, Entry{0x0D, "25GBASE-CR CA-N"}, Entry{0x10, "40GBASE-ER4"},
+    Entry{0x11, "4 x 10GBASE-SR"}, Entry{0x12, "40G PSM4 Parallel SMF"},
+    Entry{0x13, "G959.1 profile P1I1-2D1"}, Entry{0x14, "G959.1 profile P1S1-2D2"},
+    Entry{0x15, "G959.1 profile P1L1-2D2"}, Entry{0x16, "10GBASE-T with SFI electrical interface"},
+    Entry{0x17, "100G CLR4"}, Entry{0x18, "100G AOC or 25GAUI C2M AOC (BER 1e-12)"},
+    Entry{0x19, "100G ACC or 25GAUI C2M ACC (BER 1e-12)"}, Entry{0x1A, "100GE-DWDM2"},
+    Entry{0x1B, "100G 1550 nm WDM (4 wavelengths)"}, Entry{0x1C, "10GBASE-T Short Reach"},
+    Entry{0x1D, "5GBASE-T"}, Entry{0x1E, "2.5GBASE-T"}, Entry{0x1F, "40G SWDM4"},
+    Entry{0x20, "100G SWDM4"}, Entry{0x21, "100G PAM4 BiDi"}, Entry{0x22, "4WDM-10 MSA"},
+    Entry{0x23, "4WDM-20 MSA"}, Entry{0x24, "4WDM-40 MSA"}, Entry{0x25, "100GBASE-DR"},
+    Entry{0x26, "100G-FR or 100GBASE-FR1"}, Entry{0x27, "100G-LR or 100GBASE-LR1"},
+    Entry{0x30, "ACC with 50GAUI, 100GAUI-2 or 200GAUI-4 C2M (BER 1e-6)"},
+    Entry{0x31, "AOC with 50GAUI, 100GAUI-2 or 200GAUI-4 C2M (BER 1e-6)"},
+    Entry{0x32, "ACC with 50GAUI, 100GAUI-2 or 200GAUI-4 C2M (BER 2.6e-4)"},
+    Entry{0x33, "AOC with 50GAUI, 100GAUI-2 or 200GAUI-4 C2M (BER 2.6e-4)"},
+    Entry{0x40, "50GBASE-CR, 100GBASE-CR2 or 200GBASE-CR4"},
+    Entry{0x41, "50GBASE-SR, 100GBASE-SR2 or 200GBASE-SR4"},
+    Entry{0x42, "50GBASE-FR or 200GBASE-DR4"}, Entry{0x43, "200GBASE-FR4"},
+    Entry{0x44, "200G 1550 nm PSM4"}, Entry{0x45, "50GBASE-LR"}, Entry{0x46, "200GBASE-LR4"},
+    Entry{0x47, "400GBASE-DR4"}, Entry{0x48, "400GBASE-FR4"}, Entry{0x49, "400GBASE-LR4-6"},
+    Entry{0x4B, "400G-LR4-10"}, Entry{0x80, "64GFC"}, Entry{0x81, "128GFC"},
+};
+
+// ---- SFF-8024 Table 4-5: Host electrical interface IDs (§14.4) -----------------------------
+constexpr std::array kHostInterfaces{
+    Entry{0x00, "Undefined"}, Entry{0x01, "1000BASE-CX"}, Entry{0x02, "XAUI"}, Entry{0x03, "XFI"},
+    Entry{0x04, "SFI"}, Entry{0x05, "25GAUI C2M"}, Entry{0x06, "XLAUI C2M"}, Entry{0x07, "XLPPI"},
+    Entry{0x08, "LAUI-2 C2M"}, Entry{0x09, "50GAUI-2 C2M"}, Entry{0x0A, "50GAUI-1 C2M"},
+    Entry{0x0B, "CAUI-4 C2M"}, Entry{0x0C, "100GAUI-4 C2M"}, Entry{0x0D, "100GAUI-2 C2M"},
+    Entry{0x0E, "200GAUI-8 C2M"}, Entry{0x0F, "200GAUI-4 C2M"}, Entry{0x10, "400GAUI-16 C2M"},
+    Entry{0x11, "400GAUI-8 C2M"}, Entry{0x13, "10GBASE-CX4"}, Entry{0x14, "25GBASE-CR CA-L"},
+    Entry{0x15, "25GBASE-CR CA-S"}, Entry{0x16, "25GBASE-CR CA-N"}, Entry{0x17, "40GBASE-CR4"},
+    Entry{0x18, "50GBASE-CR"}, Entry{0x19, "100GBASE-CR10"}, Entry{0x1A, "100GBASE-CR4"},
+    Entry{0x1B, "100GBASE-CR2"}, Entry{0x1C, "200GBASE-CR4"}, Entry{0x1D, "400G CR8"},
+    Entry{0x25, "8GFC"}, Entry{0x26, "10GFC"}, Entry{0x27, "16GFC"}, Entry{0x28, "32GFC"},
+    Entry{0x29, "64GFC"}, Entry{0x2A, "128GFC (FC-PI-6P)"}, Entry{0x2B, "256GFC (FC-PI-7P)"},
+    Entry{0x2C, "IB SDR"}, Entry{0x2D, "IB DDR"}, Entry{0x2E, "IB QDR"}, Entry{0x2F, "IB FDR"},
+    Entry{0x30, "IB EDR"}, Entry{0x31, "IB HDR"}, Entry{0x32, "IB NDR"},
+    Entry{0x41, "CAUI-4 C2M without FEC"}, Entry{0x42, "CAUI-4 C2M with RS(528,514) FEC"},
+    Entry{0x43, "50GBASE-CR2 with RS(528,514) FEC"}, Entry{0x44, "50GBASE-CR2 with Firecode FEC"},
+    Entry{0x45, "50GBASE-CR2 with no FEC"}, Entry{0x46, "100GBASE-CR1"},
+    Entry{0x47, "200GBASE-CR2"}, Entry{0x48, "400GBASE-CR4"}, Entry{0x49, "800G-ETC-CR8"},
+    Entry{0x4A, "128GFC (FC-PI-8)"}, Entry{0x4B, "100GAUI-1-S C2M"}, Entry{0x4C, "100GAUI-1-L C2M"},
+    Entry{0x4D, "200GAUI-2-S C2M"}, Entry{0x4E, "200GAUI-2-L C2M"}, Entry{0x4F, "400GAUI-4-S C2M"},
+    Entry{0x50, "400GAUI-4-L C2M"}, Entry{0x51, "800G S C2M"}, Entry{0x52, "800G L C2M"},
+    Entry{0x57, "800GBASE-CR4"}, Entry{0x58, "1.6TBASE-CR8"}, Entry{0x80, "200GAUI-1"},
+    Entry{0x81, "400GAUI-2"}, Entry{0x82, "800GAUI-4"}, Entry{0x83, "1.6TAUI-8"},
+    Entry{0x90, "EEI-100G-RTLR-1-S"}, Entry{0x91, "EEI-100G-RTLR-1-L"},
+    Entry{0x92, "EEI-200G-RTLR-2-S"}, Entry{0x93, "EEI-200G-RTLR-2-L"},
+    Entry{0x94, "EEI-400G-RTLR-4-S"}, Entry{0x95, "EEI-400G-RTLR-4-L"},
+    Entry{0x96, "EEI-800G-RTLR-8-S"}, Entry{0x97, "EEI-800G-RTLR-8-L"}, Entry{0xA0, "IB XDR"},
+    Entry{0xFF, "Unused/end of list"},
+};
+
+// ---- SFF-8024 Table 4-6: MMF media interface IDs, MediaType 01h (§14.5) --------------------
+constexpr std::array kMmfMedia{
+    Entry{0x00, "Undefined"}, Entry{0x01, "10GBASE-SW"}, Entry{0x02, "10GBASE-SR"},
+    Entry{0x03, "25GBASE-SR"}, Entry{0x04, "40GBASE-SR4"}, Entry{0x05, "40GE SWDM4"},
+    Entry{0x06, "40GE BiDi"}, Entry{0x07, "50GBASE-SR"}, Entry{0x08, "100GBASE-SR10"},
+    Entry{0x09, "100GBASE-SR4"}, Entry{0x0A, "100GE SWDM4"}, Entry{0x0B, "100GE BiDi"},
+    Entry{0x0C, "100GBASE-SR2"}, Entry{0x0D, "100GBASE-SR1"}, Entry{0x0E, "200GBASE-SR4"},
+    Entry{0x0F, "400GBASE-SR16"}, Entry{0x10, "400GBASE-SR8"}, Entry{0x11, "400GBASE-SR4"},
+    Entry{0x12, "800G-SR8"}, Entry{0x13, "8GFC-MM"}, Entry{0x14, "10GFC-MM"},
+    Entry{0x15, "16GFC-MM"}, Entry{0x16, "32GFC-MM"}, Entry{0x17, "64GFC-MM"},
+    Entry{0x18, "128GFC-MM4"}, Entry{0x19, "256GFC-MM4"}, Entry{0x1A, "400GBASE-SR4.2"},
+    Entry{0x1B, "200GBASE-SR2"}, Entry{0x1C, "128GFC-MM"}, Entry{0x1D, "100GBASE-VR1"},
+    Entry{0x1E, "200GBASE-VR2"}, Entry{0x1F, "400GBASE-VR4"}, Entry{0x20, "800G-VR8"},
+    Entry{0x21, "800G-VR4.2"}, Entry{0x22, "800G-SR4.2"}, Entry{0x23, "1.6T-VR8.2"},
+    Entry{0x24, "1.6T-SR8.2"},
+};
+
+// ---- SFF-8024 Table 4-7: SMF media interface IDs, MediaType 02h (§14.6) --------------------
+constexpr std::array kSmfMedia{
+    Entry{0x00, "Undefined"}, Entry{0x01, "10GBASE-LW"}, Entry{0x02, "10GBASE-EW"},
+    Entry{0x03, "10G-ZW"}, Entry{0x04, "10GBASE-LR"}, Entry{0x05, "10GBASE-ER"},
+    Entry{0x06, "10G-ZR"}, Entry{0x07, "25GBASE-LR"}, Entry{0x08, "25GBASE-ER"},
+    Entry{0x09, "40GBASE-LR4"}, Entry{0x0A, "40GBASE-FR"}, Entry{0x0B, "50GBASE-FR"},
+    Entry{0x0C, "50GBASE-LR"}, Entry{0x0D, "100GBASE-LR4"}, Entry{0x0E, "100GBASE-ER4"},
+    Entry{0x0F, "100G PSM4"}, Entry{0x10, "100G CWDM4"}, Entry{0x11, "100G 4WDM-10"},
+    Entry{0x12, "100G 4WDM-20"}, Entry{0x13, "100G 4WDM-40"}, Entry{0x14, "100GBASE-DR"},
+    Entry{0x15, "100G-FR/100GBASE-FR1"}, Entry{0x16, "100G-LR/100GBASE-LR1"},
+    Entry{0x17, "200GBASE-DR4"}, Entry{0x18, "200GBASE-FR4"}, Entry{0x19, "200GBASE-LR4"},
+    Entry{0x1A, "400GBASE-FR8"}, Entry{0x1B, "400GBASE-LR8"}, Entry{0x1C, "400GBASE-DR4"},
+    Entry{0x1D, "400G-FR4/400GBASE-FR4"}, Entry{0x1E, "400G-LR4-10"}, Entry{0x1F, "8GFC-SM"},
+    Entry{0x20, "10GFC-SM"}, Entry{0x21, "16GFC-SM"}, Entry{0x22, "32GFC-SM"},
+    Entry{0x23, "64GFC-SM"}, Entry{0x24, "128GFC-PSM4"}, Entry{0x26, "128GFC-CWDM4"},
+    Entry{0x34, "100G CWDM4-OCP"}, Entry{0x3E, "400ZR, DWDM, amplified"},
+    Entry{0x3F, "400ZR, single wavelength, unamplified"}, Entry{0x40, "50GBASE-ER"},
+    Entry{0x41, "200GBASE-ER4"}, Entry{0x42, "400GBASE-ER8"}, Entry{0x43, "400GBASE-LR4-6"},
+    Entry{0x44, "100GBASE-ZR"}, Entry{0x45, "128GFC-SM"}, Entry{0x4A, "100G-LR1-20"},
+    Entry{0x4B, "100G-ER1-30"}, Entry{0x4C, "100G-ER1-40"}, Entry{0x4D, "400GBASE-ZR"},
+    Entry{0x4E, "10GBASE-BR"}, Entry{0x4F, "25GBASE-BR"}, Entry{0x50, "50GBASE-BR"},
+    Entry{0x55, "400GBASE-DR4-2"}, Entry{0x56, "800GBASE-DR8"}, Entry{0x57, "800GBASE-DR8-2"},
+};
+
+// ---- SFF-8024 Tables 4-8 .. 4-10: passive copper, active cable, BASE-T (§14.7) -------------
+constexpr std::array kPassiveCopperMedia{
+    Entry{0x00, "Undefined"}, Entry{0x01, "Copper cable"}, Entry{0xBF, "Passive loopback module"},
+};
+constexpr std::array kActiveCableMedia{
+    Entry{0x00, "Undefined"}, Entry{0x01, "Active cable, BER < 1e-12"},
+    Entry{0x02, "Active cable, BER < 5e-5"}, Entry{0x03, "Active cable, BER < 2.6e-4"},
+    Entry{0x04, "Active cable, BER < 1e-6"}, Entry{0xBF, "Active loopback module"},
+};
+constexpr std::array kBaseTMedia{
+    Entry{0x00, "Undefined"}, Entry{0x01, "1000BASE-T"}, Entry{0x02, "2.5GBASE-T"},
+    Entry{0x03, "5GBASE-T"}, Entry{0x04, "10GBASE-T"}, Entry{0x05, "25GBASE-T"},
+    Entry{0x06, "40GBASE-T"}, Entry{0x07, "50GBASE-T"},
+};
+
+// ---- CMIS enumerations (§9) ------------------------------------------------------------------
+constexpr std::array kMediaTypes{
+    Entry{0x00, "Undefined"}, Entry{0x01, "MMF"}, Entry{0x02, "SMF"}, Entry{0x03, "Passive copper"},
+    Entry{0x04, "Active cable"}, Entry{0x05, "BASE-T"},
+};
+
+constexpr std::array kMediaTechnologies{
+    Entry{0x00, "850 nm VCSEL"}, Entry{0x01, "1310 nm VCSEL"}, Entry{0x02, "1550 nm VCSEL"},
+    Entry{0x03, "1310 nm FP"}, Entry{0x04, "1310 nm DFB"}, Entry{0x05, "1550 nm DFB"},
+    Entry{0x06, "1310 nm EML"}, Entry{0x07, "1550 nm EML"}, Entry{0x08, "Others"},
+    Entry{0x09, "1490 nm DFB"}, Entry{0x0A, "Copper cable unequalized"},
+    Entry{0x0B, "Copper cable passive equalized"},
+    Entry{0x0C, "Copper cable, near and far end limiting active equalizers"},
+    Entry{0x0D, "Copper cable, far end limiting active equalizers"},
+    Entry{0x0E, "Copper cable, near end limiting active equalizers"},
+    Entry{0x0F, "Copper cable, linear active equalizers"}, Entry{0x10, "C-band tunable laser"},
+    Entry{0x11, "L-band tunable laser"},
+};
+
+constexpr std::array kModuleStates{
+    Entry{1, "ModuleLowPwr"}, Entry{2, "ModulePwrUp"}, Entry{3, "ModuleReady"},
+    Entry{4, "ModulePwrDn"}, Entry{5, "ModuleFault"},
+};
+
+constexpr std::array kDataPathStates{
+    Entry{1, "DPDeactivated"}, Entry{2, "DPInit"}, Entry{3, "DPDeinit"}, Entry{4, "DPActivated"},
+    Entry{5, "DPTxTurnOn"}, Entry{6, "DPTxTurnOff"}, Entry{7, "DPInitialized"},
+};
+
+constexpr std::array kModuleFaultCauses{
+    Entry{0, "No fault detected or not supported"}, Entry{1, "TEC runaway"},
+    Entry{2, "Data memory corrupted"}, Entry{3, "Program memory corrupted"},
+};
+
+constexpr std::array kConfigStatuses{
+    Entry{0x0, "ConfigUndefined"}, Entry{0x1, "ConfigSuccess"}, Entry{0x2, "ConfigRejected"},
+    Entry{0x3, "ConfigRejectedInvalidAppSel"}, Entry{0x4, "ConfigRejectedInvalidDataPath"},
+    Entry{0x5, "ConfigRejectedInvalidSI"}, Entry{0x6, "ConfigRejectedLaneInUse"},
+    Entry{0x7, "ConfigRejectedPartialDataPath"}, Entry{0xC, "ConfigInProgress"},
+};
+
+// ---- Revision / compliance bytes (SFF-8636 byte 1, SFF-8472 byte 94) ----------------------
+constexpr std::array kSff8636Revisions{
+    Entry{0x00, "Not specified"}, Entry{0x01, "SFF-8436 rev 4.8 or earlier"},
+    Entry{0x02, "SFF-8436 rev 4.8 or earlier, bytes 1 and 186-189 per SFF-8636"},
+    Entry{0x03, "SFF-8636 rev 1.3 or earlier"}, Entry{0x04, "SFF-8636 rev 1.4"},
+    Entry{0x05, "SFF-8636 rev 1.5"}, Entry{0x06, "SFF-8636 rev 2.0"},
+    Entry{0x07, "SFF-8636 rev 2.5-2.7"}, Entry{0x08, "SFF-8636 rev 2.8-2.10"},
+};
+
+constexpr std::array kSff8472Compliance{
+    Entry{0, "Not included or undefined"}, Entry{1, "SFF-8472 rev 9.3"},
+    Entry{2, "SFF-8472 rev 9.5"}, Entry{3, "SFF-8472 rev 10.2"}, Entry{4, "SFF-8472 rev 10.4"},
+    Entry{5, "SFF-8472 rev 11.0"}, Entry{6, "SFF-8472 rev 11.3"}, Entry{7, "SFF-8472 rev 11.4"},
+    Entry{8, "SFF-8472 rev 12.3"}, Entry{9, "SFF-8472 rev 12.4"},
+};
+
+static_assert(sorted_unique(kIdentifiers) && sorted_unique(kConnectors) &&
+              sorted_unique(kExtendedCompliance) && sorted_unique(kHostInterfaces));
+static_assert(sorted_unique(kMmfMedia) && sorted_unique(kSmfMedia) &&
+              sorted_unique(kPassiveCopperMedia) && sorted_unique(kActiveCableMedia) &&
+              sorted_unique(kBaseTMedia));
+static_assert(sorted_unique(kMediaTypes) && sorted_unique(kMediaTechnologies) &&
+              sorted_unique(kModuleStates) && sorted_unique(kDataPathStates) &&
+              sorted_unique(kModuleFaultCauses) && sorted_unique(kConfigStatuses) &&
+              sorted_unique(kSff8636Revisions) && sorted_unique(kSff8472Compliance));
+
+// ---- VDM observable types (§8) -------------------------------------------------------------
+struct VdmRow {
+  uint8_t id;
+  std::string_view name;
+  VdmEncoding encoding;
+  double scale;
+  std::string_view unit;
+};
+
+constexpr double kVoltLsb = 100e-6;  // 100 uV
+constexpr std::array kVdmTypes{
+    VdmRow{1, "laser_age", VdmEncoding::U16, 0.01, "ratio"},
+    VdmRow{2, "tec_current", VdmEncoding::S16, 1.0 / 32767.0, "ratio"},
+    VdmRow{3, "laser_frequency_error", VdmEncoding::S16, 10e6, "hertz"},
+    VdmRow{4, "laser_temperature", VdmEncoding::S16, 1.0 / 256.0, "celsius"},
+    VdmRow{5, "esnr_media_input", VdmEncoding::U16, 1.0 / 256.0, "decibels"},
+    VdmRow{6, "esnr_host_input", VdmEncoding::U16, 1.0 / 256.0, "decibels"},
+    VdmRow{7, "ltp_media_input", VdmEncoding::U16, 1.0 / 256.0, "decibels"},
+    VdmRow{8, "ltp_host_input", VdmEncoding::U16, 1.0 / 256.0, "decibels"},
+    VdmRow{9, "pre_fec_ber_min_media", VdmEncoding::F16, 1.0, "ratio"},
+    VdmRow{10, "pre_fec_ber_min_host", VdmEncoding::F16, 1.0, "ratio"},
+    VdmRow{11, "pre_fec_ber_max_media", VdmEncoding::F16, 1.0, "ratio"},
+    VdmRow{12, "pre_fec_ber_max_host", VdmEncoding::F16, 1.0, "ratio"},
+    VdmRow{13, "pre_fec_ber_avg_media", VdmEncoding::F16, 1.0, "ratio"},
+    VdmRow{14, "pre_fec_ber_avg_host", VdmEncoding::F16, 1.0, "ratio"},
+    VdmRow{15, "pre_fec_ber_current_media", VdmEncoding::F16, 1.0, "ratio"},
+    VdmRow{16, "pre_fec_ber_current_host", VdmEncoding::F16, 1.0, "ratio"},
+    VdmRow{17, "errored_frames_min_media", VdmEncoding::F16, 1.0, "ratio"},
+    VdmRow{18, "errored_frames_min_host", VdmEncoding::F16, 1.0, "ratio"},
+    VdmRow{19, "errored_frames_max_media", VdmEncoding::F16, 1.0, "ratio"},
+    VdmRow{20, "errored_frames_max_host", VdmEncoding::F16, 1.0, "ratio"},
+    VdmRow{21, "errored_frames_avg_media", VdmEncoding::F16, 1.0, "ratio"},
+    VdmRow{22, "errored_frames_avg_host", VdmEncoding::F16, 1.0, "ratio"},
+    VdmRow{23, "errored_frames_current_media", VdmEncoding::F16, 1.0, "ratio"},
+    VdmRow{24, "errored_frames_current_host", VdmEncoding::F16, 1.0, "ratio"},
+    VdmRow{25, "errored_frames_total_media", VdmEncoding::F16, 1.0, "ratio"},
+    VdmRow{26, "errored_frames_total_host", VdmEncoding::F16, 1.0, "ratio"},
+    VdmRow{27, "sewmax_min_media", VdmEncoding::U16, 1.0, "count"},
+    VdmRow{28, "sewmax_min_host", VdmEncoding::U16, 1.0, "count"},
+    VdmRow{29, "sewmax_max_media", VdmEncoding::U16, 1.0, "count"},
+    VdmRow{30, "sewmax_max_host", VdmEncoding::U16, 1.0, "count"},
+    VdmRow{31, "sewmax_avg_media", VdmEncoding::U16, 1.0, "count"},
+    VdmRow{32, "sewmax_avg_host", VdmEncoding::U16, 1.0, "count"},
+    VdmRow{33, "sewmax_current_media", VdmEncoding::U16, 1.0, "count"},
+    VdmRow{34, "sewmax_current_host", VdmEncoding::U16, 1.0, "count"},
+    VdmRow{77, "vcc_2p6", VdmEncoding::U16, kVoltLsb, "volts"},
+    VdmRow{78, "vcc_1p8", VdmEncoding::U16, kVoltLsb, "volts"},
+    VdmRow{79, "vcc_1p2", VdmEncoding::U16, kVoltLsb, "volts"},
+    VdmRow{80, "vcc_0p9", VdmEncoding::U16, kVoltLsb, "volts"},
+    VdmRow{81, "vcc_0p7a", VdmEncoding::U16, kVoltLsb, "volts"},
+    VdmRow{82, "vcc_0p7b", VdmEncoding::U16, kVoltLsb, "volts"},
+    VdmRow{83, "vcc_12", VdmEncoding::U16, 250e-6, "volts"},
+    VdmRow{84, "els_input_power", VdmEncoding::S16, 0.01, "dbm"},
+};
+
+constexpr bool vdm_sorted() {
+  for (std::size_t i = 1; i < kVdmTypes.size(); ++i) {
+    if (kVdmTypes[i - 1].id >= kVdmTypes[i].id) return false;
+  }
+  return true;
+}
+static_assert(vdm_sorted());
+
+// Powers of ten that a double holds exactly (10^0 .. 10^22).
+constexpr std::array<double, 23> kExactPow10 = [] {
+  std::array<double, 23> p{};
+  double v = 1.0;
+  for (double& x : p) {
+    x = v;
+    v *= 10.0;
+  }
+  return p;
+}();
+
+}  // namespace
+
+std::string identifier(uint8_t code) { return lookup(kIdentifiers, code, reserved_or_vendor); }
+std::string connector(uint8_t code) { return lookup(kConnectors, code, reserved_or_vendor); }
+std::string host_interface(uint8_t code) {
+  return lookup(kHostInterfaces, code, reserved_or_custom_c0);
+}
+
+std::string media_type(uint8_t code) {
+  return lookup(kMediaTypes, code, [](uint8_t c) -> std::string_view {
+    return c >= 0x40 && c <= 0x8F ? "custom" : "reserved";
+  });
+}
+
+std::string media_interface(uint8_t media_type_code, uint8_t code) {
+  std::span<const Entry> table;
+  switch (media_type_code) {
+    case 0x01: table = kMmfMedia; break;
+    case 0x02: table = kSmfMedia; break;
+    case 0x03: table = kPassiveCopperMedia; break;
+    case 0x04: table = kActiveCableMedia; break;
+    case 0x05: table = kBaseTMedia; break;
+    default: return tagged("unknown", code);  // undefined, reserved or custom media type
+  }
+  return lookup(table, code, reserved_or_custom_c0);
+}
+
+std::string media_interface_technology(uint8_t code) {
+  return lookup(kMediaTechnologies, code, reserved_only);
+}
+std::string extended_compliance(uint8_t code) {
+  return lookup(kExtendedCompliance, code, reserved_only);
+}
+std::string module_state(uint8_t code) { return lookup(kModuleStates, code, reserved_only); }
+std::string data_path_state(uint8_t code) {
+  return lookup(kDataPathStates, code, reserved_only);
+}
+
+std::string module_fault_cause(uint8_t code) {
+  return lookup(kModuleFaultCauses, code, [](uint8_t c) -> std::string_view {
+    return c >= 32 && c <= 63 ? "custom" : "reserved";
+  });
+}
+
+std::string config_status(uint8_t code) {
+  return lookup(kConfigStatuses, code, [](uint8_t c) -> std::string_view {
+    return c >= 0xD && c <= 0xF ? "custom" : "reserved";
+  });
+}
+
+std::string sff8636_revision(uint8_t code) {
+  return lookup(kSff8636Revisions, code, reserved_only);
+}
+std::string sff8472_compliance(uint8_t code) {
+  return lookup(kSff8472Compliance, code, reserved_only);
+}
+
+bool is_application_terminator(uint8_t host_interface_code) {
+  return host_interface_code == 0xFF || host_interface_code == 0x00;
+}
+
+std::optional<VdmType> vdm_type(uint8_t type_id) {
+  auto it = std::lower_bound(kVdmTypes.begin(), kVdmTypes.end(), type_id,
+                             [](const VdmRow& r, uint8_t id) { return r.id < id; });
+  if (it == kVdmTypes.end() || it->id != type_id) return std::nullopt;
+  return VdmType{std::string(it->name), it->encoding, it->scale, std::string(it->unit)};
+}
+
+double vdm_f16(uint16_t raw) {
+  const int exponent = raw >> 11;              // bits 15-11
+  const unsigned mantissa = raw & 0x07FFu;     // bits 10-0
+  const int shift = exponent - 24;
+  if (mantissa == 0) return 0.0;
+  // Both operands are exact doubles here, so one IEEE operation gives the correctly rounded
+  // value of m * 10^shift (e.g. 1000 * 10^-9 == 1e-6 bit for bit).
+  if (shift >= 0) {
+    return static_cast<double>(mantissa) * kExactPow10[static_cast<std::size_t>(shift)];
+  }
+  if (-shift < static_cast<int>(kExactPow10.size())) {
+    return static_cast<double>(mantissa) / kExactPow10[static_cast<std::size_t>(-shift)];
+  }
+  // 10^23 and 10^24 are not exact doubles: let from_chars round "<m>e-<k>" correctly instead.
+  std::array<char, 16> buf{};
+  char* const last = buf.data() + buf.size();
+  char* p = std::to_chars(buf.data(), last, mantissa).ptr;
+  *p++ = 'e';
+  *p++ = '-';
+  p = std::to_chars(p, last, -shift).ptr;
+  double value = 0.0;
+  std::from_chars(buf.data(), p, value);
+  return value;
+}
+
 }  // namespace xcvr::cmis::codes

@@ -1,10 +1,205 @@
-// Placeholder until the SFF-8636 decoder lands (being written now).
+// SFF-8636 (QSFP/QSFP+/QSFP28) decoder: lower page, upper page 00h, page 03h thresholds.
+// Every byte position comes from the rows in sff8636_map.cpp.
+#include "cmis/codes.hpp"
 #include "cmis/decode.hpp"
+#include "cmis/decode_util.hpp"
+#include "cmis/sff8636_map.hpp"
+
 namespace xcvr::cmis {
-ModuleReport decode_sff8636(const ModuleImage&) {
+namespace {
+
+using F = Sff8636Field;
+
+const Field& f(F id) { return sff8636_field(id); }
+std::optional<uint32_t> get(const ModuleImage& image, F id) { return read_uint(image, f(id)); }
+bool is_set(const ModuleImage& image, F id) { return get(image, id).value_or(0) != 0; }
+
+// What kind of module the bytes describe; decides which fields and monitors apply.
+struct Kind {
+  std::optional<uint32_t> technology;  // transmitter technology, nullopt without page 00h
+
+  bool copper() const { return technology && *technology >= kSff8636FirstCopperTechnology; }
+  bool passive_copper() const {
+    return copper() && *technology <= kSff8636LastPassiveCopperTechnology;
+  }
+};
+
+void decode_identity(const ModuleImage& image, ModuleReport& r) {
+  read_identity(image,
+                {f(F::Identifier), f(F::VendorName), f(F::VendorOui), f(F::PartNumber),
+                 f(F::VendorRevision), f(F::SerialNumber), f(F::DateCode)},
+                r);
+  const auto id = get(image, F::Identifier);
+  const auto copy = get(image, F::IdentifierCopy);
+  if (!id && copy) r.id.identifier = Coded{*copy, codes::identifier(static_cast<uint8_t>(*copy))};
+  if (id && copy && *id != *copy) {
+    add_problem(r, "identifier " + hex_code(*id) + " differs from its page 00h copy " +
+                       hex_code(*copy));
+  }
+  if (const auto rev = get(image, F::RevisionCompliance)) {
+    r.spec_revision = codes::sff8636_revision(static_cast<uint8_t>(*rev));
+  }
+}
+
+void decode_lengths(const ModuleImage& image, const Kind& kind, ModuleReport& r) {
+  add_length(r, "smf", read_scaled(image, f(F::LengthSmf)));
+  add_length(r, "om3", read_scaled(image, f(F::LengthOm3)));
+  add_length(r, "om2", read_scaled(image, f(F::LengthOm2)));
+  add_length(r, "om1", read_scaled(image, f(F::LengthOm1)));
+  // The shared byte is the assembly length for cables (copper, or optics with no separable
+  // connector, i.e. AOC) and the OM4 reach for modules with a fiber connector.
+  const bool assembly =
+      kind.copper() || (r.connector && r.connector->code == kConnectorNoSeparable);
+  if (!assembly) {
+    add_length(r, "om4", read_scaled(image, f(F::LengthOm4)));
+    return;
+  }
+  const auto cable = read_scaled(image, f(F::LengthCopper));
+  if (!cable || *cable <= 0) return;
+  r.cable_length_meters = cable;
+  if (kind.copper()) r.lengths_meters["copper"] = *cable;
+}
+
+void decode_media(const ModuleImage& image, const Kind& kind, ModuleReport& r) {
+  r.connector = read_coded(image, f(F::Connector), codes::connector);
+  if (kind.technology) {
+    r.media_interface_technology =
+        Coded{*kind.technology, codes::media_interface_technology(static_cast<uint8_t>(*kind.technology))};
+  }
+  // Code 0 is "unspecified": absent rather than a named nothing.
+  if (const auto ext = get(image, F::ExtendedCompliance); ext && *ext != 0) {
+    r.extended_compliance = Coded{*ext, codes::extended_compliance(static_cast<uint8_t>(*ext))};
+  }
+  // Copper cables keep attenuation in the wavelength bytes.
+  if (kind.technology && !kind.copper()) {
+    const auto wavelength = read_scaled(image, f(F::Wavelength));
+    if (wavelength && *wavelength > 0) r.wavelength_meters = wavelength;
+  }
+  decode_lengths(image, kind, r);
+}
+
+void decode_power_class(const ModuleImage& image, ModuleReport& r) {
+  const auto low = get(image, F::PowerClassLow);
+  const auto high = get(image, F::PowerClassHigh);
+  const auto class8 = get(image, F::PowerClass8Implemented);
+  if (!low || !high || !class8) return;
+  if (*class8 != 0) {
+    r.power_class = 8;
+    const auto watts = read_scaled(image, f(F::MaxPowerClass8));
+    if (watts && *watts > 0) {
+      r.max_power_watts = watts;
+    } else if (watts) {
+      add_problem(r, "power class 8 advertised but its maximum power is 0");
+    }
+    return;
+  }
+  // Classes 5-7 (bits 1-0) take precedence over the legacy classes 1-4 (bits 7-6).
+  const uint32_t index = *high != 0 ? 3 + *high : *low;  // both fields are 2 bits: index <= 6
+  r.power_class = static_cast<int>(index + 1);
+  r.max_power_watts = kSff8636PowerClassWatts[index];
+}
+
+// Which monitors apply. SFF-8636 advertises temperature, Vcc (00h:220 bits 5-4) and Tx power
+// (bit 2); Rx power and bias have no advertisement bit.
+Implemented implemented_monitors(const ModuleImage& image, const Kind& kind) {
+  const auto rev = get(image, F::RevisionCompliance);
+  const bool old_revision = rev && *rev < kSff8636RevisionWithMonitorBits;
+  // Modules before rev 2.8 may leave the bits clear although the values are valid, and without
+  // page 00h the bits are unknown: then a non-zero value counts as implemented. Passive copper
+  // has no monitors, whatever its bytes say.
+  auto advertised = [&](F bit, F value) {
+    const auto flag = get(image, bit);
+    if (flag.value_or(0) != 0) return true;
+    if ((flag && !old_revision) || kind.passive_copper()) return false;
+    return get(image, value).value_or(0) != 0;
+  };
+  Implemented m;
+  m.temperature = advertised(F::TempMonitorImplemented, F::Temperature);
+  m.supply_voltage = advertised(F::VccMonitorImplemented, F::SupplyVoltage);
+  // Every optical module reports Rx power and bias; copper cables (transmitter technology
+  // 0x0A and up) have no optics. Unknown technology (no page 00h) counts as optical.
+  m.rx_power = m.tx_bias = !kind.copper();
+  // Tx power is optional, and meaningless without a laser.
+  m.tx_power = !kind.copper() && is_set(image, F::TxPowerMonitorImplemented);
+  return m;
+}
+
+void decode_monitors(const ModuleImage& image, const Kind& kind, ModuleReport& r) {
+  const Implemented m = implemented_monitors(image, kind);
+  r.implemented = m;
+  if (m.temperature) r.temperature_celsius = read_scaled(image, f(F::Temperature));
+  if (m.supply_voltage) r.supply_voltage_volts = read_scaled(image, f(F::SupplyVoltage));
+  if (m.rx_power) {
+    if (const auto average = get(image, F::RxPowerIsAverage)) {
+      r.rx_power_type = *average != 0 ? "average" : "oma";
+    }
+  }
+  r.lanes = make_lanes(kSff8636Lanes);
+  for (LaneReport& lane : r.lanes) {
+    if (m.rx_power) lane.rx_power_watts = read_scaled(image, f(F::RxPower), lane.lane);
+    if (m.tx_power) lane.tx_power_watts = read_scaled(image, f(F::TxPower), lane.lane);
+    if (m.tx_bias) lane.tx_bias_amperes = read_scaled(image, f(F::TxBias), lane.lane);
+  }
+}
+
+void add_thresholds(const ModuleImage& image, ModuleReport& r, const char* key, bool implemented,
+                    F ha, F la, F hw, F lw) {
+  if (!implemented) return;
+  const Thresholds t = read_thresholds(image, f(ha), f(la), f(hw), f(lw));
+  if (t.any()) r.thresholds[key] = t;
+}
+
+void decode_thresholds(const ModuleImage& image, ModuleReport& r) {
+  const Implemented& m = r.implemented;
+  add_thresholds(image, r, "temperature_celsius", m.temperature, F::TempHighAlarm,
+                 F::TempLowAlarm, F::TempHighWarning, F::TempLowWarning);
+  add_thresholds(image, r, "supply_voltage_volts", m.supply_voltage, F::VccHighAlarm,
+                 F::VccLowAlarm, F::VccHighWarning, F::VccLowWarning);
+  add_thresholds(image, r, "rx_power_watts", m.rx_power, F::RxPowerHighAlarm, F::RxPowerLowAlarm,
+                 F::RxPowerHighWarning, F::RxPowerLowWarning);
+  add_thresholds(image, r, "tx_power_watts", m.tx_power, F::TxPowerHighAlarm, F::TxPowerLowAlarm,
+                 F::TxPowerHighWarning, F::TxPowerLowWarning);
+  add_thresholds(image, r, "tx_bias_amperes", m.tx_bias, F::TxBiasHighAlarm, F::TxBiasLowAlarm,
+                 F::TxBiasHighWarning, F::TxBiasLowWarning);
+}
+
+// Page 03h exists only on paged modules; a flat module's "page 03h" is not to be trusted.
+void decode_page03(const ModuleImage& image, ModuleReport& r) {
+  const auto flat = get(image, F::FlatMemory);
+  const PageKey page03 = page_of(f(F::TempHighAlarm));
+  if (!flat) return;  // no lower page: paging unknown
+  if (*flat != 0) {
+    if (image.has(page03)) add_problem(r, "page 03h read from a flat-memory module; ignored");
+    return;
+  }
+  if (require_page(image, page03, r)) decode_thresholds(image, r);
+}
+
+}  // namespace
+
+ModuleReport decode_sff8636(const ModuleImage& image) {
   ModuleReport r;
   r.spec = Spec::Sff8636;
-  r.problems.push_back("SFF-8636 decoder not built yet");
+  const bool lower = require_page(image, page_of(f(F::Identifier)), r);
+  const bool upper = require_page(image, page_of(f(F::IdentifierCopy)), r);
+  if (!lower && !upper) {
+    add_problem(r, "neither the lower page nor page 00h was read: nothing to decode");
+  }
+
+  decode_identity(image, r);
+  r.flat_memory = is_set(image, F::FlatMemory);
+  const Kind kind{get(image, F::TransmitterTechnology)};
+  decode_media(image, kind, r);
+  decode_power_class(image, r);
+  decode_monitors(image, kind, r);
+
+  collect_flags(image, sff8636_fields(), r);                // latched flags
+  collect_flags(image, sff8636_fields(), r, Role::Status);  // data_not_ready
+  decode_page03(image, r);
+
+  add_checksum(image, r, "CC_BASE", f(F::IdentifierCopy), f(F::ChecksumBase));
+  add_checksum(image, r, "CC_EXT", f(F::ExtendedCompliance), f(F::ChecksumExt));
   return r;
 }
+
 }  // namespace xcvr::cmis

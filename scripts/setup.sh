@@ -10,6 +10,8 @@ PACKAGES=(
   libgtest-dev libgmock-dev libbenchmark-dev clang libclang-rt-14-dev
   # libraries (design.md's chosen set)
   nlohmann-json3-dev libcli11-dev
+  # emulator fleet and fault timelines (TOML)
+  libtomlplusplus-dev
 )
 
 sudo_cmd=()

@@ -1,0 +1,75 @@
+// xcvrctl decode FILE [--format F] [--json]: decode a module dump offline.
+#include <algorithm>
+#include <fstream>
+#include <iostream>
+#include <iterator>
+#include <memory>
+
+#include "cli/commands.hpp"
+#include "cli/human_report.hpp"
+#include "cmis/decode.hpp"
+#include "cmis/report_json.hpp"
+#include "drivers/dumpfile/dump_parser.hpp"
+
+namespace xcvr::cli {
+namespace {
+
+struct DecodeOptions {
+  std::string file;
+  std::string format = "auto";
+  bool json = false;
+};
+
+constexpr std::size_t kMaxDumpBytes = 4 << 20;
+
+int run_decode(const DecodeOptions& o) {
+  const auto format = dumpfile::parse_format_name(o.format);
+  if (!format) {
+    std::cerr << "xcvrctl decode: unknown format '" << o.format << "'\n";
+    return kExitUnreadable;
+  }
+  std::ifstream in(o.file, std::ios::binary);
+  if (!in) {
+    std::cerr << o.file << ": cannot open\n";
+    return kExitUnreadable;
+  }
+  std::vector<uint8_t> bytes;
+  bytes.reserve(64 * 1024);
+  std::istreambuf_iterator<char> it(in), end;
+  while (it != end && bytes.size() <= kMaxDumpBytes) bytes.push_back(static_cast<uint8_t>(*it++));
+  if (bytes.size() > kMaxDumpBytes) {
+    std::cerr << o.file << ": larger than " << (kMaxDumpBytes >> 20) << " MiB; not a module dump\n";
+    return kExitUnreadable;
+  }
+  const auto parsed = dumpfile::parse(bytes, *format);
+  if (const auto* err = std::get_if<dumpfile::ParseError>(&parsed)) {
+    std::cerr << o.file << ": " << err->message << '\n';
+    return kExitUnreadable;
+  }
+  const auto& dump = std::get<dumpfile::ParsedDump>(parsed);
+  const cmis::ModuleReport report = cmis::decode(dump.image);
+  if (o.json) {
+    std::cout << cmis::to_json(report).dump(2) << '\n';
+  } else {
+    std::cout << o.file << " (" << dumpfile::format_name(dump.format) << ")\n" << render_human(report);
+  }
+  const bool bad_checksum = std::any_of(report.checksums.begin(), report.checksums.end(),
+                                        [](const cmis::Checksum& c) { return !c.ok(); });
+  return bad_checksum || !report.problems.empty() ? kExitProblems : kExitClean;
+}
+
+}  // namespace
+
+void add_decode_command(CLI::App& app, int& exit_code) {
+  auto opts = std::make_shared<DecodeOptions>();
+  CLI::App* cmd = app.add_subcommand("decode", "Decode a module memory dump (ethtool -m hex, sfputil, "
+                                               "Junos PICD, i2cdump, C array, bytearray or binary)");
+  cmd->add_option("file", opts->file, "Dump file")->required();
+  cmd->add_option("--format", opts->format,
+                  "auto, binary, ethtool, sfputil, junos, i2cdump, c-array, bytearray")
+      ->capture_default_str();
+  cmd->add_flag("--json", opts->json, "Print the JSON contract instead of text");
+  cmd->callback([opts, &exit_code] { exit_code = run_decode(*opts); });
+}
+
+}  // namespace xcvr::cli

@@ -1,0 +1,150 @@
+#include "cli/human_report.hpp"
+
+#include <cmath>
+#include <cstdio>
+#include <sstream>
+
+namespace xcvr::cli {
+namespace {
+
+using cmis::ModuleReport;
+
+std::string fmt(const char* format, double v) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, format, v);
+  return buf;
+}
+
+std::string coded(const cmis::Coded& c) {
+  char buf[16];
+  std::snprintf(buf, sizeof buf, "0x%02x", c.code);
+  return std::string(buf) + " (" + c.name + ")";
+}
+
+std::string temperature(double c) {
+  return fmt("%.2f degrees C", c) + " / " + fmt("%.2f degrees F", c * 9 / 5 + 32);
+}
+
+class Writer {
+ public:
+  void line(const std::string& label, const std::string& value) {
+    out_ << '\t' << label;
+    for (std::size_t i = label.size(); i < 42; ++i) out_ << ' ';
+    out_ << ": " << value << '\n';
+  }
+  template <typename T, typename Fmt>
+  void opt(const std::string& label, const std::optional<T>& v, Fmt&& render) {
+    if (v) line(label, render(*v));
+  }
+  std::string str() const { return out_.str(); }
+
+ private:
+  std::ostringstream out_;
+};
+
+const char* kThresholdLevels[][2] = {{"high alarm", "high_alarm"}, {"low alarm", "low_alarm"},
+                                     {"high warning", "high_warning"}, {"low warning", "low_warning"}};
+
+std::optional<double> level(const cmis::Thresholds& t, const std::string& key) {
+  if (key == "high_alarm") return t.high_alarm;
+  if (key == "low_alarm") return t.low_alarm;
+  if (key == "high_warning") return t.high_warning;
+  return t.low_warning;
+}
+
+void thresholds(Writer& w, const ModuleReport& r) {
+  struct Group {
+    const char* key;
+    const char* label;
+    std::string (*render)(double);
+  };
+  static const Group groups[] = {
+      {"tx_bias_amperes", "Laser bias current", [](double a) { return fmt("%.3f mA", a * 1e3); }},
+      {"tx_power_watts", "Laser output power", format_power},
+      {"temperature_celsius", "Module temperature", temperature},
+      {"supply_voltage_volts", "Module voltage", [](double v) { return fmt("%.4f V", v); }},
+      {"rx_power_watts", "Laser rx power", format_power},
+  };
+  for (const Group& g : groups) {
+    const auto it = r.thresholds.find(g.key);
+    if (it == r.thresholds.end()) continue;
+    for (const auto& lv : kThresholdLevels) {
+      if (auto v = level(it->second, lv[1])) {
+        w.line(std::string(g.label) + " " + lv[0] + " threshold", g.render(*v));
+      }
+    }
+  }
+}
+
+}  // namespace
+
+std::string format_power(double watts) {
+  const double mw = watts * 1e3;
+  const std::string dbm = mw > 0 ? fmt("%.2f dBm", 10 * std::log10(mw)) : "-inf dBm";
+  return fmt("%.4f mW", mw) + " / " + dbm;
+}
+
+std::string render_human(const ModuleReport& r) {
+  Writer w;
+  w.line("Identifier", coded(r.id.identifier));
+  w.line("Management interface", std::string(cmis::spec_name(r.spec)) + " " + r.spec_revision);
+  w.opt("Module State", r.module_state, coded);
+  w.opt("Module Fault Cause", r.module_fault_cause, coded);
+  w.line("Memory model", r.flat_memory ? "flat" : "paged");
+  w.opt("Media type", r.media_type, coded);
+  w.opt("Connector", r.connector, coded);
+  w.opt("Media interface technology", r.media_interface_technology, coded);
+  w.opt("Extended compliance", r.extended_compliance, coded);
+  for (const cmis::Application& a : r.applications) {
+    char lanes[64];
+    std::snprintf(lanes, sizeof lanes, " (host lanes %d, media lanes %d, host lane mask 0x%02x)",
+                  a.host_lane_count, a.media_lane_count, a.host_lane_assignment);
+    w.line("Application " + std::to_string(a.index),
+           a.host_interface.name + " -> " + a.media_interface.name + lanes);
+  }
+  w.opt("Cable assembly length", r.cable_length_meters, [](double m) { return fmt("%.1f m", m); });
+  for (const auto& [fiber, m] : r.lengths_meters) w.line("Length (" + fiber + ")", fmt("%.0f m", m));
+  w.opt("Laser wavelength", r.wavelength_meters, [](double m) { return fmt("%.2f nm", m * 1e9); });
+  w.line("Vendor name", r.id.vendor_name);
+  w.line("Vendor OUI", r.id.vendor_oui);
+  w.line("Vendor PN", r.id.part_number);
+  w.line("Vendor rev", r.id.revision);
+  w.line("Vendor SN", r.id.serial);
+  w.line("Date code", r.id.date_code);
+  w.opt("CLEI code", r.id.clei, [](const std::string& s) { return s; });
+  w.opt("Active firmware version", r.id.firmware, [](const std::string& s) { return s; });
+  w.opt("Hardware revision", r.id.hardware_revision, [](const std::string& s) { return s; });
+  w.opt("Power class", r.power_class, [](int c) { return std::to_string(c); });
+  w.opt("Max power", r.max_power_watts, [](double p) { return fmt("%.2f W", p); });
+  w.opt("Module temperature", r.temperature_celsius, temperature);
+  w.opt("Module voltage", r.supply_voltage_volts, [](double v) { return fmt("%.4f V", v); });
+  w.opt("Laser temperature", r.laser_temperature_celsius, temperature);
+  w.opt("TEC current", r.tec_current_ratio, [](double x) { return fmt("%.2f %%", x * 100); });
+  w.opt("Supply voltage 2", r.supply_voltage2_volts, [](double v) { return fmt("%.4f V", v); });
+  w.opt("Tx bias multiplier", r.tx_bias_multiplier, [](int m) { return "x" + std::to_string(m); });
+  const std::string rx_kind = r.rx_power_type.value_or("average") == "oma" ? "OMA" : "avg";
+  for (const cmis::LaneReport& l : r.lanes) {
+    const std::string ch = " (Channel " + std::to_string(l.lane) + ")";
+    w.opt("Data path state" + ch, l.data_path_state, [](const std::string& s) { return s; });
+    w.opt("Laser tx bias current" + ch, l.tx_bias_amperes, [](double a) { return fmt("%.3f mA", a * 1e3); });
+    w.opt("Transmit avg optical power" + ch, l.tx_power_watts, format_power);
+    w.opt("Rcvr signal " + rx_kind + " optical power" + ch, l.rx_power_watts, format_power);
+    for (const std::string& flag : l.flags) w.line("Flag" + ch, flag);
+  }
+  for (const std::string& flag : r.module_flags) w.line("Module flag", flag);
+  thresholds(w, r);
+  for (const cmis::VdmObservable& o : r.vdm) {
+    w.line("VDM " + o.name + " (lane " + std::to_string(o.lane) + ")", fmt("%g ", o.value) + o.unit);
+  }
+  for (const cmis::Checksum& c : r.checksums) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "0x%02x stored, 0x%02x computed (%s)", c.stored, c.computed,
+                  c.ok() ? "ok" : "MISMATCH");
+    w.line("Checksum " + c.page + " [" + c.range + "]", buf);
+  }
+  for (const std::string& p : r.missing_pages) w.line("Page not read", p);
+  for (const std::string& p : r.problems) w.line("Problem", p);
+  return w.str();
+}
+
+}  // namespace xcvr::cli

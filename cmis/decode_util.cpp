@@ -1,0 +1,171 @@
+#include "cmis/decode_util.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <utility>
+
+#include "cmis/codes.hpp"
+#include "cmis/decode.hpp"
+
+namespace xcvr::cmis {
+namespace {
+
+// A row that names one flag bit of the given role (multi-bit status fields are not flags).
+bool is_flag_row(const Field& f, Role role) {
+  return f.role == role && f.type == Type::Bits && f.width == 1;
+}
+
+bool is_raised(const ModuleImage& image, const Field& f, int lane) {
+  return read_uint(image, f, lane).value_or(0) != 0;
+}
+
+bool printable(char c) { return c >= 0x20 && c <= 0x7E; }
+
+}  // namespace
+
+Thresholds read_thresholds(const ModuleImage& image, const Field& ha, const Field& la,
+                           const Field& hw, const Field& lw, double multiplier) {
+  return read_thresholds(ha, la, hw, lw, [&](const Field& f) -> std::optional<double> {
+    const auto v = read_scaled(image, f);
+    if (!v) return std::nullopt;
+    return *v * multiplier;
+  });
+}
+
+Thresholds read_thresholds(const Field& ha, const Field& la, const Field& hw, const Field& lw,
+                           const FieldReader& read) {
+  Thresholds t;
+  t.high_alarm = read(ha);
+  t.low_alarm = read(la);
+  t.high_warning = read(hw);
+  t.low_warning = read(lw);
+  return t;
+}
+
+std::vector<std::string> raised_flags(const ModuleImage& image, std::span<const Field> table,
+                                      int lane) {
+  std::vector<std::string> out;
+  for (const Field& f : table) {
+    if (!is_flag_row(f, Role::Flag)) continue;
+    const bool lane_row = f.lanes.count != 0;
+    if (lane_row != (lane != 0)) continue;
+    if (is_raised(image, f, lane_row ? lane : 1)) out.emplace_back(f.name);
+  }
+  return out;
+}
+
+void collect_flags(const ModuleImage& image, std::span<const Field> table, ModuleReport& report,
+                   Role role) {
+  for (const Field& f : table) {
+    if (!is_flag_row(f, role)) continue;
+    if (f.lanes.count == 0) {
+      if (is_raised(image, f, 1)) report.module_flags.emplace_back(f.name);
+      continue;
+    }
+    for (LaneReport& lane : report.lanes) {
+      if (is_raised(image, f, lane.lane)) lane.flags.emplace_back(f.name);
+    }
+  }
+}
+
+std::string format_oui(std::span<const uint8_t> bytes) {
+  std::string out;
+  for (std::size_t i = 0; i < bytes.size(); ++i) {
+    char buf[4];
+    std::snprintf(buf, sizeof buf, "%02x", static_cast<unsigned>(bytes[i]));
+    if (i != 0) out += ':';
+    out += buf;
+  }
+  return out;
+}
+
+bool is_printable(std::string_view text) { return std::all_of(text.begin(), text.end(), printable); }
+
+std::optional<std::string> read_text(const ModuleImage& image, const Field& field,
+                                     std::vector<std::string>* problems) {
+  auto text = read_ascii(image, field);
+  if (!text) return std::nullopt;
+  const auto first = text->find_first_not_of(" \0", 0, 2);
+  text->erase(0, first == std::string::npos ? text->size() : first);
+  if (!is_printable(*text)) {
+    std::replace_if(text->begin(), text->end(), [](char c) { return !printable(c); }, '?');
+    if (problems != nullptr) {
+      problems->push_back(std::string(field.name) + " has non-printable bytes");
+    }
+  }
+  return text;
+}
+
+std::optional<Coded> read_coded(const ModuleImage& image, const Field& field,
+                                std::string (*namer)(uint8_t)) {
+  const auto code = read_uint(image, field);
+  if (!code) return std::nullopt;
+  return Coded{*code, namer(static_cast<uint8_t>(*code))};
+}
+
+PageKey page_of(const Field& field) {
+  const bool upper = field.offset >= kPageSize;
+  return PageKey{field.device, 0, upper ? field.page : kLowerPage};
+}
+
+bool require_page(const ModuleImage& image, const PageKey& page, ModuleReport& report) {
+  if (image.has(page)) return true;
+  const std::string name = page_name(page);
+  if (std::find(report.missing_pages.begin(), report.missing_pages.end(), name) ==
+      report.missing_pages.end()) {
+    report.missing_pages.push_back(name);
+  }
+  return false;
+}
+
+void add_checksum(const ModuleImage& image, ModuleReport& report, std::string name,
+                  const Field& first, const Field& stored) {
+  if (stored.offset <= first.offset) return;
+  const uint16_t last = static_cast<uint16_t>(stored.offset - 1);
+  const PageKey page = page_of(stored);
+  const auto computed = checksum(image, page, first.offset, last);
+  const auto value = read_uint(image, stored);
+  if (!computed || !value) return;
+  Checksum c;
+  c.page = std::move(name);
+  c.range = std::to_string(first.offset) + "-" + std::to_string(last);
+  c.stored = static_cast<uint8_t>(*value);
+  c.computed = *computed;
+  report.checksums.push_back(std::move(c));
+}
+
+void read_identity(const ModuleImage& image, const IdentityFields& fields, ModuleReport& report) {
+  Identity& id = report.id;
+  if (auto c = read_coded(image, fields.identifier, codes::identifier)) id.identifier = *c;
+  auto text = [&](const Field& f) { return read_text(image, f, &report.problems).value_or(""); };
+  id.vendor_name = text(fields.vendor_name);
+  id.vendor_oui = format_oui(read_bytes(image, fields.vendor_oui));
+  id.part_number = text(fields.part_number);
+  id.revision = text(fields.revision);
+  id.serial = text(fields.serial);
+  id.date_code = text(fields.date_code);
+}
+
+std::vector<LaneReport> make_lanes(int count) {
+  std::vector<LaneReport> lanes(static_cast<std::size_t>(std::max(count, 0)));
+  for (std::size_t i = 0; i < lanes.size(); ++i) lanes[i].lane = static_cast<int>(i + 1);
+  return lanes;
+}
+
+void add_length(ModuleReport& report, const std::string& medium, std::optional<double> meters) {
+  if (meters && *meters > 0) report.lengths_meters[medium] = *meters;
+}
+
+std::string hex_code(uint32_t code) {
+  char buf[16];
+  std::snprintf(buf, sizeof buf, "0x%02x", code);
+  return buf;
+}
+
+void add_problem(ModuleReport& report, std::string problem) {
+  if (std::find(report.problems.begin(), report.problems.end(), problem) == report.problems.end()) {
+    report.problems.push_back(std::move(problem));
+  }
+}
+
+}  // namespace xcvr::cmis

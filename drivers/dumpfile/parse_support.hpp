@@ -1,0 +1,123 @@
+// Internal helpers shared by the dump-file readers (not part of the public interface).
+//
+// The readers know page geometry only: 128-byte halves of a 256-byte window per I2C device, and
+// the optoe linearizations of those halves. They never look at module fields, except that a
+// linear dump's layout depends on the module family, which the SFF-8024 identifier names.
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "cmis/image.hpp"
+
+namespace xcvr::dumpfile::detail {
+
+// Thrown by the readers; parse() turns it into a ParseError. Never escapes parse().
+struct Failure {
+  std::string message;
+  int line = 0;
+  int column = 0;
+};
+
+// Where a byte came from in a text dump (1-based; 0 when not from text).
+struct Where {
+  int line = 0;
+  int column = 0;
+};
+
+[[noreturn]] void fail(std::string message);
+[[noreturn]] void fail_at(Where where, const std::string& message);
+
+// "0x1f" (at least two digits).
+std::string hex(std::size_t value);
+// "1 byte", "300 bytes".
+std::string count_of(std::size_t n, std::string_view noun);
+std::string lowercase(std::string_view text);
+bool is_hex_digit(char c);
+std::optional<unsigned> hex_value(std::string_view digits);  // nullopt if empty/not hex/too long
+
+struct Line {
+  std::string_view text;  // without the line ending
+  int number = 0;         // 1-based
+};
+// Splits on "\n", "\r\n" or "\r".
+std::vector<Line> split_lines(std::string_view text);
+
+// ---- Collecting bytes into halves ----------------------------------------------------------
+
+inline constexpr std::size_t kHalf = cmis::kPageSize;  // 128
+inline constexpr std::size_t kWindow = 2 * kHalf;      // 256
+inline constexpr int kMaxPage = 255;
+// Banks accepted in headers and linear layouts (CMIS advertises at most 4; some headroom).
+inline constexpr int kMaxBanks = 8;
+
+// One 128-byte half being filled byte by byte, remembering where each byte came from.
+struct PartialHalf {
+  cmis::PageBytes bytes{};
+  std::array<bool, kHalf> have{};
+  std::array<Where, kHalf> from{};
+  std::size_t filled = 0;
+  Where first;  // the first byte stored
+};
+
+// Halves of module memory keyed by PageKey. A byte stored twice must have the same value.
+class PageAssembler {
+ public:
+  void put(const cmis::PageKey& key, std::size_t index, uint8_t value, Where where);
+  // The lower page of `device`, if complete.
+  const cmis::PageBytes* complete_lower(uint8_t device) const;
+  // The image; fails naming the first half that is not complete.
+  cmis::ModuleImage finish() const;
+  bool empty() const { return halves_.empty(); }
+  std::size_t repeated_bytes() const { return repeated_; }
+
+ private:
+  std::map<cmis::PageKey, PartialHalf> halves_;
+  std::size_t repeated_ = 0;
+};
+
+// ---- Linear layouts ------------------------------------------------------------------------
+
+// How a linear dump (ethtool's ioctl dump, optoe's sysfs file) strings halves together.
+enum class Linearization {
+  OneAddress,  // QSFP/CMIS: 0-127 lower, then page P of bank K at (K*256 + P)*128 + 128
+  TwoAddress,  // SFF-8472: A0h 0-255, A2h 0-127 at 256, A2h page P upper at 384 + P*128
+};
+
+// Largest number of 128-byte chunks either linearization can hold.
+std::size_t max_linear_chunks();
+// The half that chunk `chunk` (linear offset / 128) holds; nullopt past the layout's end.
+std::optional<cmis::PageKey> linear_chunk_key(std::size_t chunk, Linearization layout);
+// TwoAddress when `lower` names an SFF-8472 module; OneAddress otherwise (also when absent).
+Linearization linearization_for(const cmis::PageBytes* lower);
+std::string_view linearization_name(Linearization layout);
+
+// Bytes at linear offsets, collected in 128-byte chunks until the layout is known.
+class LinearAssembler {
+ public:
+  void put(std::size_t offset, uint8_t value, Where where);
+  bool empty() const { return chunks_.empty(); }
+  // Chunk 0 when complete (it decides the layout).
+  const cmis::PageBytes* complete_first_chunk() const;
+  // Moves every byte into `pages` under `layout`.
+  void place(Linearization layout, PageAssembler& pages) const;
+
+ private:
+  std::map<std::size_t, PartialHalf> chunks_;
+};
+
+// ---- Flat dumps ----------------------------------------------------------------------------
+
+// Lays out a whole flat dump (binary file, C array, unnamed bytearray) by its size: 128, 256,
+// 512, 640 or a whole optoe file. `what` names the input in errors ("binary dump").
+cmis::ModuleImage flat_image(std::span<const uint8_t> bytes, std::string_view what,
+                             std::vector<std::string>& notes);
+
+}  // namespace xcvr::dumpfile::detail

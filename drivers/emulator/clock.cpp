@@ -1,0 +1,17 @@
+#include "drivers/emulator/clock.hpp"
+
+#include <thread>
+
+namespace xcvr::emulator {
+
+int64_t SteadyClock::now_ns() const {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() -
+                                                              origin_)
+      .count();
+}
+
+void SteadyClock::spend(int64_t ns) {
+  if (ns > 0) std::this_thread::sleep_for(std::chrono::nanoseconds(ns));
+}
+
+}  // namespace xcvr::emulator

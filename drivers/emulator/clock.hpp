@@ -1,0 +1,51 @@
+// Time for the emulator. Everything that changes with time (module state machine, thermal lag,
+// noise, fault timelines) reads one Clock; the bus "spends" each transaction's wire time on it.
+// A VirtualClock advances only when spent or told to (tests, benchmarks, fast demos); a
+// SteadyClock sleeps for real (a daemon run against the emulator feels real bus latency).
+#pragma once
+
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+
+namespace xcvr::emulator {
+
+inline constexpr int64_t kMicrosecond = 1'000;
+inline constexpr int64_t kMillisecond = 1'000'000;
+inline constexpr int64_t kSecond = 1'000'000'000;
+
+class Clock {
+ public:
+  virtual ~Clock() = default;
+  virtual int64_t now_ns() const = 0;
+  // Lets `ns` of time pass for the caller: advances a virtual clock, sleeps on a real one.
+  virtual void spend(int64_t ns) = 0;
+  virtual bool is_virtual() const = 0;
+};
+
+class VirtualClock final : public Clock {
+ public:
+  explicit VirtualClock(int64_t start_ns = 0) : now_(start_ns) {}
+  int64_t now_ns() const override { return now_.load(std::memory_order_acquire); }
+  void spend(int64_t ns) override { advance(ns); }
+  bool is_virtual() const override { return true; }
+  void advance(int64_t ns) {
+    if (ns > 0) now_.fetch_add(ns, std::memory_order_acq_rel);
+  }
+
+ private:
+  std::atomic<int64_t> now_;
+};
+
+class SteadyClock final : public Clock {
+ public:
+  SteadyClock() : origin_(std::chrono::steady_clock::now()) {}
+  int64_t now_ns() const override;
+  void spend(int64_t ns) override;
+  bool is_virtual() const override { return false; }
+
+ private:
+  std::chrono::steady_clock::time_point origin_;
+};
+
+}  // namespace xcvr::emulator

@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# Configures and builds one flavour into build/<flavour>:
+#   release  optimised, the binaries the demo runs and benchmarks measure
+#   asan     debug with AddressSanitizer + UndefinedBehaviorSanitizer (+ LeakSanitizer)
+#   fuzz     clang with libFuzzer targets, ASan + UBSan
+set -euo pipefail
+flavour=${1:-release}
+root=$(cd "$(dirname "$0")/.." && pwd)
+jobs=${XCVR_JOBS:-$(nproc)}
+case "$flavour" in
+  release) args=(-DCMAKE_BUILD_TYPE=Release) ;;
+  asan)    args=(-DCMAKE_BUILD_TYPE=Debug -DXCVR_SANITIZE=ON -DXCVR_BENCH=OFF) ;;
+  fuzz)    args=(-DCMAKE_BUILD_TYPE=Debug -DXCVR_SANITIZE=ON -DXCVR_FUZZ=ON -DXCVR_BENCH=OFF -DXCVR_UNIT_TESTS=OFF
+                 -DCMAKE_CXX_COMPILER=clang++) ;;
+  *) echo "usage: $0 release|asan|fuzz" >&2; exit 2 ;;
+esac
+cmake -S "$root" -B "$root/build/$flavour" -G Ninja "${args[@]}" >/dev/null
+ninja -C "$root/build/$flavour" -j "$jobs"

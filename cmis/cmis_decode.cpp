@@ -72,10 +72,12 @@ class CmisDecoder {
   }
 
   void add_applications(F host, F media, F host_lanes, F media_lanes, F assignment, int first) {
+    if (apps_ended_) return;  // an 0xFF host ID in descriptors 1-8 also ends the list: skip 9-15
     const int count = f(host).lanes.count;
     const uint8_t media_type = static_cast<uint8_t>(r_.media_type ? r_.media_type->code : 0);
     for (int i = 1; i <= count; ++i) {
       const auto host_id = u(host, i);
+      if (host_id && *host_id == 0xFF) apps_ended_ = true;
       if (!host_id || *host_id == 0xFF) break;  // 0xFF ends the list
       if (*host_id == 0x00) continue;           // undefined descriptor: skip, keep looking
       Application app;
@@ -92,12 +94,12 @@ class CmisDecoder {
 
   void decode_page00() {
     Identity& id = r_.id;
-    id.vendor_name = read_ascii(img_, f(F::VendorName)).value_or("");
+    id.vendor_name = text(F::VendorName);
     id.vendor_oui = format_oui(read_bytes(img_, f(F::VendorOui)));
-    id.part_number = read_ascii(img_, f(F::PartNumber)).value_or("");
-    id.revision = read_ascii(img_, f(F::VendorRevision)).value_or("");
-    id.serial = read_ascii(img_, f(F::SerialNumber)).value_or("");
-    id.date_code = read_ascii(img_, f(F::DateCode)).value_or("");
+    id.part_number = text(F::PartNumber);
+    id.revision = text(F::VendorRevision);
+    id.serial = text(F::SerialNumber);
+    id.date_code = text(F::DateCode);
     if (auto clei = read_ascii(img_, f(F::CleiCode)); clei && is_printable(*clei) && !clei->empty()) {
       id.clei = clei;
     }
@@ -113,6 +115,18 @@ class CmisDecoder {
     const uint8_t tech = static_cast<uint8_t>(u(F::MediaInterfaceTechnology).value_or(0));
     r_.media_interface_technology = Coded{tech, codes::media_interface_technology(tech)};
     add_checksum("00h", "128-221", F::Checksum00, 0x00, 128, 221);
+  }
+
+  // ASCII field with bytes outside 0x20-0x7E replaced by '?' (and noted): keeps the report
+  // valid UTF-8, so to_json(...).dump() cannot throw on a corrupt EEPROM.
+  std::string text(F id) {
+    std::string s = read_ascii(img_, f(id)).value_or("");
+    if (is_printable(s)) return s;
+    for (char& c : s) {
+      if (c < 0x20 || c > 0x7E) c = '?';
+    }
+    r_.problems.push_back("page 00h " + std::string(f(id).name) + ": non-ASCII bytes shown as '?'");
+    return s;
   }
 
   void decode_page01() {
@@ -199,7 +213,7 @@ class CmisDecoder {
   int bank_count() const {
     if (!advertised_) return 1;
     const uint32_t code = u(F::BanksSupported).value_or(0);
-    return code == 0 ? 1 : code == 1 ? 2 : 4;  // code 3 is reserved: read bank 0 only
+    return code == 0 ? 1 : code == 1 ? 2 : code == 2 ? 4 : 1;  // code 3 is reserved: read bank 0 only (was 4)
   }
 
   bool media_lane_supported(int lane) const {
@@ -282,6 +296,7 @@ class CmisDecoder {
   const ModuleImage& img_;
   ModuleReport r_;
   bool advertised_ = false;  // page 01h was read: monitor advertisement is known
+  bool apps_ended_ = false;  // an application descriptor with host ID 0xFF was seen
 };
 
 }  // namespace

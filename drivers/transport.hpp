@@ -37,6 +37,12 @@ struct ReadRequest {
 
 enum class Presence { Present, Absent, Unknown };
 
+// What a transport has put on its bus so far (monotonic), for the bus-cost metrics.
+struct BusCounters {
+  uint64_t bytes = 0;         // bytes on the wire, address and offset bytes included
+  uint64_t transactions = 0;  // START..STOP sequences (or MADs, netlink requests)
+};
+
 class Transport {
  public:
   virtual ~Transport() = default;
@@ -49,6 +55,8 @@ class Transport {
   virtual Presence presence() = 0;
   // Fills `out` (size == request.length) or returns the error.
   virtual std::optional<Error> read(const ReadRequest& request, std::span<uint8_t> out) = 0;
+  // Traffic this transport caused; transports that cannot tell return zeros.
+  virtual BusCounters counters() const { return {}; }
 };
 
 }  // namespace xcvr::drivers

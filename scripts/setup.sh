@@ -10,8 +10,15 @@ PACKAGES=(
   libgtest-dev libgmock-dev libbenchmark-dev clang libclang-rt-14-dev
   # libraries (design.md's chosen set)
   nlohmann-json3-dev libcli11-dev
-  # emulator fleet and fault timelines (TOML)
+  # emulator fleet and fault timelines, daemon config (TOML)
   libtomlplusplus-dev
+  # daemon: logging, systemd notify/watchdog
+  libspdlog-dev libsystemd-dev
+  # exporter: HTTP(S) server, metrics, basic auth
+  libcpp-httplib-dev prometheus-cpp-dev libssl-dev zlib1g-dev libcrypt-dev
+  # exporter tests: promtool (check metrics/rules, test rules), a real Prometheus, TLS via curl,
+  # scrape benchmark
+  prometheus curl openssl wrk
 )
 
 sudo_cmd=()

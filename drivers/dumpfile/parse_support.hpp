@@ -26,13 +26,14 @@ struct Failure {
   int column = 0;
 };
 
-// Where a byte came from in a text dump (1-based; 0 when not from text).
+// Where a byte or token came from in a text dump (1-based; 0 when unknown).
 struct Where {
   int line = 0;
   int column = 0;
 };
 
 [[noreturn]] void fail(std::string message);
+// Prefixes "line L, column C: " (or "line L: ") to the message.
 [[noreturn]] void fail_at(Where where, const std::string& message);
 
 // "0x1f" (at least two digits).
@@ -40,15 +41,30 @@ std::string hex(std::size_t value);
 // "1 byte", "300 bytes".
 std::string count_of(std::size_t n, std::string_view noun);
 std::string lowercase(std::string_view text);
+// A token as quoted in an error: at most 16 characters.
+std::string quoted(std::string_view token);
 bool is_hex_digit(char c);
-std::optional<unsigned> hex_value(std::string_view digits);  // nullopt if empty/not hex/too long
+bool is_blank(char c);  // space or tab
+// Value of 1-8 hex digits; nullopt otherwise.
+std::optional<uint32_t> hex_value(std::string_view digits);
+bool contains(std::string_view haystack, std::string_view needle);
 
 struct Line {
   std::string_view text;  // without the line ending
   int number = 0;         // 1-based
 };
-// Splits on "\n", "\r\n" or "\r".
-std::vector<Line> split_lines(std::string_view text);
+
+// Walks text line by line ("\n", "\r\n" or "\r") without copying it.
+class LineReader {
+ public:
+  explicit LineReader(std::string_view text) : text_(text) {}
+  bool next(Line& line);
+
+ private:
+  std::string_view text_;
+  std::size_t pos_ = 0;
+  int number_ = 0;
+};
 
 // ---- Collecting bytes into halves ----------------------------------------------------------
 
@@ -58,18 +74,22 @@ inline constexpr int kMaxPage = 255;
 // Banks accepted in headers and linear layouts (CMIS advertises at most 4; some headroom).
 inline constexpr int kMaxBanks = 8;
 
+// "page 00h", "page 11h bank 1", "lower page", "A2h lower page".
+std::string half_label(const cmis::PageKey& key);
+
 // One 128-byte half being filled byte by byte, remembering where each byte came from.
 struct PartialHalf {
   cmis::PageBytes bytes{};
   std::array<bool, kHalf> have{};
   std::array<Where, kHalf> from{};
   std::size_t filled = 0;
-  Where first;  // the first byte stored
+  Where first;  // where the first byte stored came from
 };
 
 // Halves of module memory keyed by PageKey. A byte stored twice must have the same value.
 class PageAssembler {
  public:
+  // `index` is 0-127 within the half.
   void put(const cmis::PageKey& key, std::size_t index, uint8_t value, Where where);
   // The lower page of `device`, if complete.
   const cmis::PageBytes* complete_lower(uint8_t device) const;
@@ -104,17 +124,22 @@ class LinearAssembler {
  public:
   void put(std::size_t offset, uint8_t value, Where where);
   bool empty() const { return chunks_.empty(); }
+  std::size_t chunk_count() const { return chunks_.empty() ? 0 : chunks_.rbegin()->first + 1; }
   // Chunk 0 when complete (it decides the layout).
   const cmis::PageBytes* complete_first_chunk() const;
   // Moves every byte into `pages` under `layout`.
   void place(Linearization layout, PageAssembler& pages) const;
+  std::size_t repeated_bytes() const { return repeated_; }
 
  private:
   std::map<std::size_t, PartialHalf> chunks_;
+  std::size_t repeated_ = 0;
 };
 
 // ---- Flat dumps ----------------------------------------------------------------------------
 
+// Largest flat dump accepted (a whole optoe file with kMaxBanks banks).
+std::size_t max_flat_size();
 // Lays out a whole flat dump (binary file, C array, unnamed bytearray) by its size: 128, 256,
 // 512, 640 or a whole optoe file. `what` names the input in errors ("binary dump").
 cmis::ModuleImage flat_image(std::span<const uint8_t> bytes, std::string_view what,

@@ -182,7 +182,11 @@ cmis::ModuleImage encode_sff8636(const ModuleModel& m) {
   w.u(Sff8636Field::EthernetCompliance,
       m.ethernet_compliance | (m.extended_compliance != 0 ? 0x80u : 0u));
   w.u(Sff8636Field::Encoding, m.encoding);
+  // Byte 140 in 100 Mb/s; at 0xFF (rates above 25.4 Gb/s) the rate is in byte 222 (250 Mb/s).
   w.s(Sff8636Field::NominalBitRate, m.nominal_bit_rate_bps);
+  if (cmis::read_uint(image, cmis::sff8636_field(Sff8636Field::NominalBitRate)) == 0xFFu) {
+    w.s(Sff8636Field::NominalBitRateExtended, m.nominal_bit_rate_bps);
+  }
   w.s(Sff8636Field::LengthSmf, m.length_smf_m);
   w.s(Sff8636Field::LengthOm3, m.length_om3_m);
   if (m.cable_length_m > 0) {

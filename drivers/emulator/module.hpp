@@ -20,6 +20,7 @@
 //   are recomputed from the clock at each access (see module_live.cpp).
 #pragma once
 
+#include <array>
 #include <bitset>
 #include <cstdint>
 #include <memory>
@@ -83,6 +84,7 @@ class EmulatedModule final : public I2cTarget {
   // --- Lifecycle, environment, faults ---
   void power_on();  // insertion into a powered cage: starts the state machine at clock.now
   void set_environment(const Environment& env);
+  void update();  // recomputes live state now (after a fault change, so transients latch)
   ModuleFaults& faults();                // mutable access forces a refresh at the next access
   cmis::ModuleImage& memory();           // static contents, for memory-editing faults
   DynamicsConfig& dynamics();
@@ -104,6 +106,14 @@ class EmulatedModule final : public I2cTarget {
     uint16_t offset;
     uint8_t condition = 0;  // bits whose condition is present right now
   };
+  // Per half-page: index into latched_ for each of its 128 bytes, -1 if not clear-on-read.
+  struct LatchMap {
+    cmis::PageKey key;
+    std::array<int16_t, cmis::kPageSize> index;
+  };
+  struct ReplayTag {};
+  EmulatedModule(ReplayTag, ModuleModel model, cmis::ModuleImage memory, const Clock& clock,
+                 DynamicsConfig dynamics);
 
   void build_register_maps();
   cmis::PageKey upper_key() const;
@@ -111,7 +121,10 @@ class EmulatedModule final : public I2cTarget {
   void select(uint8_t bank, uint8_t page);
   uint8_t read_byte(uint8_t offset);
   void write_byte(uint8_t offset, uint8_t value);
-  int latched_index(const cmis::PageKey& key, uint16_t offset) const;
+  void init_nominal_from_model();
+  void init_nominal_from_memory();
+  const LatchMap* latch_map(const cmis::PageKey& key) const;
+  LatchedByte* latched_at(const cmis::PageKey& key, uint16_t offset);
   bool is_writable(const cmis::PageKey& key, uint16_t offset) const;
   uint8_t* byte_ptr(const cmis::PageKey& key, uint16_t offset);
 
@@ -119,10 +132,10 @@ class EmulatedModule final : public I2cTarget {
   void refresh();
   void run_state_machine(int64_t now);
   void update_monitors_and_flags(int64_t now);
-  int lane_state(int lane) const;
   bool lane_active(int lane) const;
-  void latch(Condition c, int lane);
-  void raise_condition(Condition c, int lane);
+  void latch(Condition c, int lane);            // an event: sets the latched bit only
+  void raise_condition(Condition c, int lane);  // a level: latched now and re-latched after reads
+  bool module_powered() const;
 
   ModuleModel model_;
   const SpecLayout* layout_;
@@ -137,6 +150,9 @@ class EmulatedModule final : public I2cTarget {
   int banks_supported_ = 1;
   bool flat_ = false;
   std::vector<LatchedByte> latched_;
+  std::vector<LatchMap> latch_maps_;
+  std::array<const cmis::Field*, static_cast<std::size_t>(Condition::Count)> flag_field_{};
+  bool replay_only_ = false;  // a spec we do not animate (SFF-8472): bytes as given, no live
   std::vector<std::pair<cmis::PageKey, uint16_t>> writable_;
   std::vector<WriteRecord> writes_;
   std::size_t violations_ = 0;
@@ -147,7 +163,9 @@ class EmulatedModule final : public I2cTarget {
   std::vector<LaneOptics> nominal_;  // per media lane
   int64_t power_on_ns_ = 0;
   int64_t low_power_exit_ns_ = 0;
-  bool low_power_requested_ = false;
+  bool held_low_ = false;        // CMIS: something holds the module out of power-up
+  bool data_not_ready_ = true;   // SFF-8636
+  bool sff_low_power_ = false;   // SFF-8636 host-forced low power (93 override + set)
   int module_state_ = 1;
   std::array<uint8_t, kMaxLanes> dp_state_{};
   int64_t last_refresh_ns_ = -1;

@@ -1,0 +1,363 @@
+#include "daemon/config.hpp"
+
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <sstream>
+
+#include <toml++/toml.h>
+
+namespace xcvr::daemon {
+namespace {
+
+struct Invalid {  // thrown inside this file only, turned into ConfigError at the boundary
+  toml::source_region where;
+  std::string message;
+};
+
+const std::set<std::string> kSourceTypes = {"emulator", "file", "i2c", "optoe", "netlink", "ib"};
+
+// A table whose keys are checked off as they are read; leftovers are unknown keys.
+class Table {
+ public:
+  Table(const toml::table& t, std::string name) : t_(t), name_(std::move(name)) {}
+
+  const toml::node* node(const std::string& key) {
+    seen_.insert(key);
+    return t_.get(key);
+  }
+  template <typename T>
+  std::optional<T> get(const std::string& key, const char* type_name) {
+    const toml::node* n = node(key);
+    if (n == nullptr) return std::nullopt;
+    auto v = n->value<T>();
+    if (!v) throw Invalid{n->source(), name_ + "." + key + ": expected " + type_name};
+    return *v;
+  }
+  std::optional<std::string> str(const std::string& key) { return get<std::string>(key, "a string"); }
+  std::optional<bool> boolean(const std::string& key) { return get<bool>(key, "true or false"); }
+  std::optional<double> number(const std::string& key) {
+    const toml::node* n = node(key);
+    if (n == nullptr) return std::nullopt;
+    if (auto i = n->value_exact<int64_t>()) return static_cast<double>(*i);
+    if (auto d = n->value_exact<double>()) return *d;
+    throw Invalid{n->source(), name_ + "." + key + ": expected a number"};
+  }
+  // A duration: a number of seconds or a string like "500ms", "5s", "2m".
+  std::optional<double> duration(const std::string& key) {
+    const toml::node* n = node(key);
+    if (n == nullptr) return std::nullopt;
+    std::optional<double> d;
+    if (auto s = n->value_exact<std::string>()) d = parse_duration(*s);
+    else if (auto i = n->value_exact<int64_t>()) d = static_cast<double>(*i);
+    else if (auto f = n->value_exact<double>()) d = *f;
+    if (!d || *d < 0 || !std::isfinite(*d)) {
+      throw Invalid{n->source(), name_ + "." + key + ": expected a duration such as \"5s\" or \"500ms\""};
+    }
+    return d;
+  }
+  std::vector<std::string> strings(const std::string& key) {
+    std::vector<std::string> out;
+    const toml::node* n = node(key);
+    if (n == nullptr) return out;
+    const toml::array* a = n->as_array();
+    if (a == nullptr) throw Invalid{n->source(), name_ + "." + key + ": expected an array of strings"};
+    for (const toml::node& e : *a) {
+      auto s = e.value_exact<std::string>();
+      if (!s) throw Invalid{e.source(), name_ + "." + key + ": expected an array of strings"};
+      out.push_back(*s);
+    }
+    return out;
+  }
+  const toml::table* subtable(const std::string& key) {
+    const toml::node* n = node(key);
+    if (n == nullptr) return nullptr;
+    if (!n->is_table()) throw Invalid{n->source(), name_ + "." + key + ": expected a table"};
+    return n->as_table();
+  }
+  const toml::array* tables(const std::string& key) {
+    const toml::node* n = node(key);
+    if (n == nullptr) return nullptr;
+    const toml::array* a = n->as_array();
+    if (a == nullptr || !a->is_array_of_tables()) {
+      throw Invalid{n->source(), name_ + "." + key + ": expected an array of tables ([[" + key + "]])"};
+    }
+    return a;
+  }
+  // Call after reading: any key not read is unknown.
+  void finish() const {
+    for (const auto& [key, value] : t_) {
+      if (!seen_.count(std::string(key.str()))) {
+        throw Invalid{key.source(), "unknown key '" + std::string(key.str()) + "' in " + name_};
+      }
+    }
+  }
+  const toml::source_region& where() const { return t_.source(); }
+  const std::string& name() const { return name_; }
+
+ private:
+  const toml::table& t_;
+  std::string name_;
+  std::set<std::string> seen_;
+};
+
+std::string location(const toml::source_region& r) {
+  std::ostringstream s;
+  s << (r.path ? *r.path : "") << ':' << r.begin.line << ':' << r.begin.column;
+  return s.str();
+}
+
+void require(bool ok, const toml::source_region& where, const std::string& message) {
+  if (!ok) throw Invalid{where, message};
+}
+
+void positive(Table& t, const std::string& key, double& out, bool allow_zero = false) {
+  const toml::node* n = t.node(key);
+  if (n == nullptr) return;
+  const auto v = t.duration(key);
+  require(allow_zero ? *v >= 0 : *v > 0, n->source(), t.name() + "." + key + ": must be " +
+                                                          (allow_zero ? "zero or more" : "greater than zero"));
+  out = *v;
+}
+
+void integer(Table& t, const std::string& key, int& out, int min, int max) {
+  const toml::node* n = t.node(key);
+  if (n == nullptr) return;
+  const auto v = n->value_exact<int64_t>();
+  require(v.has_value(), n->source(), t.name() + "." + key + ": expected an integer");
+  require(*v >= min && *v <= max, n->source(),
+          t.name() + "." + key + ": must be between " + std::to_string(min) + " and " + std::to_string(max));
+  out = static_cast<int>(*v);
+}
+
+PollConfig read_poll(Table t) {
+  PollConfig p;
+  positive(t, "dynamic_interval", p.dynamic_interval_s);
+  positive(t, "thermal_interval", p.thermal_interval_s, /*allow_zero=*/true);
+  positive(t, "vdm_interval", p.vdm_interval_s);
+  positive(t, "settle_delay", p.settle_delay_s, true);
+  positive(t, "backoff_max", p.backoff_max_s);
+  integer(t, "static_reverify_cycles", p.static_reverify_cycles, 1, 1'000'000);
+  integer(t, "stale_after_intervals", p.stale_after_intervals, 1, 1000);
+  integer(t, "retries", p.retries, 0, 10);
+  if (p.thermal_interval_s > 0) {
+    require(p.thermal_interval_s <= p.dynamic_interval_s, t.where(),
+            "poll.thermal_interval must not exceed poll.dynamic_interval");
+  }
+  t.finish();
+  return p;
+}
+
+WebConfig read_web(Table t) {
+  WebConfig w;
+  if (t.node("listen_addresses") != nullptr) {
+    w.listen_addresses = t.strings("listen_addresses");
+    require(!w.listen_addresses.empty(), t.where(), "web.listen_addresses: must not be empty");
+  }
+  w.tls_cert_file = t.str("tls_cert_file").value_or("");
+  w.tls_key_file = t.str("tls_key_file").value_or("");
+  require(w.tls_cert_file.empty() == w.tls_key_file.empty(), t.where(),
+          "web: tls_cert_file and tls_key_file go together");
+  if (const toml::table* users = t.subtable("basic_auth_users")) {
+    for (const auto& [user, hash] : *users) {
+      auto h = hash.value_exact<std::string>();
+      require(h.has_value(), hash.source(), "web.basic_auth_users." + std::string(user.str()) + ": expected a bcrypt hash string");
+      require(h->rfind("$2", 0) == 0, hash.source(),
+              "web.basic_auth_users." + std::string(user.str()) + ": not a bcrypt hash (must start with $2a$, $2b$ or $2y$)");
+      w.basic_auth_users[std::string(user.str())] = *h;
+    }
+  }
+  if (t.node("auth_exempt_paths") != nullptr) w.auth_exempt_paths = t.strings("auth_exempt_paths");
+  if (auto n = t.number("max_request_bytes")) {
+    require(*n >= 1024 && *n <= 1 << 20, t.where(), "web.max_request_bytes: must be between 1024 and 1048576");
+    w.max_request_bytes = static_cast<std::size_t>(*n);
+  }
+  positive(t, "read_timeout", w.read_timeout_s);
+  positive(t, "write_timeout", w.write_timeout_s);
+  integer(t, "max_connections", w.max_connections, 1, 4096);
+  t.finish();
+  return w;
+}
+
+std::string resolve(const std::string& base_file, const std::string& path) {
+  if (path.empty() || std::filesystem::path(path).is_absolute()) return path;
+  return (std::filesystem::path(base_file).parent_path() / path).lexically_normal().string();
+}
+
+PortConfig read_port(Table t, const std::string& type, const std::string& file) {
+  PortConfig p;
+  p.config_location = location(t.where());
+  p.name = t.str("name").value_or("");
+  require(!p.name.empty(), t.where(), t.name() + ": every port needs a name");
+  for (char c : p.name) {
+    require(c > 0x20 && c < 0x7F && c != '"' && c != '\\', t.where(),
+            t.name() + ": port name '" + p.name + "' must be printable ASCII without spaces, quotes or backslashes");
+  }
+  p.cage = t.str("cage").value_or("");
+  if (type == "file" || type == "optoe" || type == "i2c") {
+    p.path = resolve(file, t.str(type == "i2c" ? "bus" : "path").value_or(""));
+    require(!p.path.empty(), t.where(), t.name() + ": '" + p.name + "' needs " + (type == "i2c" ? "bus" : "path"));
+  }
+  if (type == "i2c") {
+    p.presence_file = t.str("presence_file").value_or("");
+    p.presence_active_low = t.boolean("presence_active_low").value_or(false);
+  }
+  if (type == "netlink") p.netdev = t.str("netdev").value_or(p.name);
+  t.finish();
+  return p;
+}
+
+SourceConfig read_source(Table t, const std::string& file) {
+  SourceConfig s;
+  s.config_location = location(t.where());
+  const toml::node* type_node = t.node("type");
+  require(type_node != nullptr, t.where(), t.name() + ": missing 'type'");
+  s.type = t.str("type").value_or("");
+  require(kSourceTypes.count(s.type) != 0, type_node->source(),
+          t.name() + ".type: '" + s.type + "' is not one of emulator, file, i2c, optoe, netlink, ib");
+  if (s.type == "emulator") {
+    s.fleet = resolve(file, t.str("fleet").value_or(""));
+    require(!s.fleet.empty(), t.where(), t.name() + ": an emulator source needs 'fleet' (a fleet TOML file)");
+    s.realtime = t.boolean("realtime").value_or(true);
+  }
+  if (const toml::array* ports = t.tables("port")) {
+    int i = 0;
+    for (const toml::node& n : *ports) {
+      s.ports.push_back(read_port(Table(*n.as_table(), t.name() + ".port[" + std::to_string(i++) + "]"), s.type, file));
+    }
+  }
+  require(s.type == "emulator" || !s.ports.empty(), t.where(), t.name() + ": a " + s.type + " source needs at least one [[source.port]]");
+  t.finish();
+  return s;
+}
+
+BudgetConfig read_budget(Table t) {
+  BudgetConfig b;
+  b.config_location = location(t.where());
+  b.group = t.str("group").value_or("");
+  require(!b.group.empty(), t.where(), t.name() + ": missing 'group'");
+  b.ports = t.str("ports").value_or("*");
+  const auto per_port = t.number("per_port_watts");
+  const auto total = t.number("total_watts");
+  require(per_port.has_value() || total.has_value(), t.where(), t.name() + ": give per_port_watts, total_watts or both");
+  b.per_port_watts = per_port.value_or(0);
+  b.total_watts = total.value_or(0);
+  require(b.per_port_watts >= 0 && b.per_port_watts <= 100, t.where(), t.name() + ".per_port_watts: must be 0-100 W");
+  require(b.total_watts >= 0 && b.total_watts <= 100000, t.where(), t.name() + ".total_watts: must be 0-100000 W");
+  t.finish();
+  return b;
+}
+
+Config read_root(const toml::table& root, const std::string& file) {
+  Config c;
+  c.path = file;
+  Table t(root, "config");
+  if (const toml::table* d = t.subtable("daemon")) {
+    Table dt(*d, "daemon");
+    c.state_directory = dt.str("state_directory").value_or(c.state_directory);
+    c.log_level = dt.str("log_level").value_or(c.log_level);
+    static const std::set<std::string> kLevels = {"trace", "debug", "info", "warn", "error", "critical", "off"};
+    require(kLevels.count(c.log_level) != 0, dt.where(), "daemon.log_level: '" + c.log_level + "' is not a log level");
+    c.catalog_path = resolve(file, dt.str("catalog").value_or(""));
+    dt.finish();
+  }
+  if (const toml::table* p = t.subtable("poll")) c.poll = read_poll(Table(*p, "poll"));
+  if (const toml::table* w = t.subtable("web")) c.web = read_web(Table(*w, "web"));
+  if (const toml::array* sources = t.tables("source")) {
+    int i = 0;
+    for (const toml::node& n : *sources) {
+      c.sources.push_back(read_source(Table(*n.as_table(), "source[" + std::to_string(i++) + "]"), file));
+    }
+  }
+  if (const toml::array* budgets = t.tables("budget")) {
+    int i = 0;
+    for (const toml::node& n : *budgets) {
+      c.budgets.push_back(read_budget(Table(*n.as_table(), "budget[" + std::to_string(i++) + "]")));
+    }
+  }
+  t.finish();
+  // Ports must be unique across all sources.
+  std::map<std::string, std::string> seen;
+  for (const SourceConfig& s : c.sources) {
+    for (const PortConfig& p : s.ports) {
+      auto [it, fresh] = seen.emplace(p.name, p.config_location);
+      if (!fresh) {
+        throw Invalid{root.source(), "port '" + p.name + "' defined twice: at " + it->second + " and " + p.config_location};
+      }
+    }
+  }
+  return c;
+}
+
+ConfigError from_invalid(const Invalid& e, const std::string& origin) {
+  return ConfigError{e.where.path ? *e.where.path : origin, static_cast<int>(e.where.begin.line),
+                     static_cast<int>(e.where.begin.column), e.message};
+}
+
+}  // namespace
+
+std::string ConfigError::to_string() const {
+  return file + ":" + std::to_string(line) + ":" + std::to_string(column) + ": " + message;
+}
+
+std::optional<double> parse_duration(std::string_view text) {
+  std::size_t i = 0;
+  while (i < text.size() && (std::isdigit(static_cast<unsigned char>(text[i])) || text[i] == '.')) ++i;
+  if (i == 0 || i > 12) return std::nullopt;
+  double value = 0;
+  try {
+    value = std::stod(std::string(text.substr(0, i)));
+  } catch (...) {
+    return std::nullopt;
+  }
+  const std::string_view unit = text.substr(i);
+  if (unit == "ms") return value / 1000;
+  if (unit == "s" || unit.empty()) return value;
+  if (unit == "m") return value * 60;
+  if (unit == "h") return value * 3600;
+  return std::nullopt;
+}
+
+bool glob_match(std::string_view pattern, std::string_view text) {
+  std::size_t p = 0, t = 0, star = std::string_view::npos, mark = 0;
+  while (t < text.size()) {
+    if (p < pattern.size() && (pattern[p] == '?' || pattern[p] == text[t])) {
+      ++p;
+      ++t;
+    } else if (p < pattern.size() && pattern[p] == '*') {
+      star = p++;
+      mark = t;
+    } else if (star != std::string_view::npos) {
+      p = star + 1;
+      t = ++mark;
+    } else {
+      return false;
+    }
+  }
+  while (p < pattern.size() && pattern[p] == '*') ++p;
+  return p == pattern.size();
+}
+
+ConfigResult parse_config(std::string_view text, const std::string& origin) {
+  try {
+    const toml::table root = toml::parse(text, origin);
+    return read_root(root, origin);
+  } catch (const toml::parse_error& e) {
+    return ConfigError{origin, static_cast<int>(e.source().begin.line),
+                       static_cast<int>(e.source().begin.column), std::string(e.description())};
+  } catch (const Invalid& e) {
+    return from_invalid(e, origin);
+  }
+}
+
+ConfigResult load_config_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return ConfigError{path, 0, 0, "cannot open config file"};
+  std::ostringstream text;
+  text << in.rdbuf();
+  if (text.str().size() > (1 << 20)) return ConfigError{path, 0, 0, "config file larger than 1 MiB"};
+  return parse_config(text.str(), path);
+}
+
+}  // namespace xcvr::daemon

@@ -1,0 +1,96 @@
+// The daemon's configuration (/etc/transceiver-exporter/config.toml), strictly validated:
+// unknown keys, wrong types, overlapping ports and impossible values are errors that name
+// file:line:column, and nothing starts.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <variant>
+#include <vector>
+
+namespace xcvr::daemon {
+
+struct PollConfig {
+  double dynamic_interval_s = 5;      // monitors, flags, states
+  double thermal_interval_s = 0;      // fast temperature-only path; 0 = off
+  double vdm_interval_s = 60;         // VDM real-time pages
+  int static_reverify_cycles = 720;   // re-read identity pages every N dynamic cycles
+  double settle_delay_s = 2;          // after insertion, before the first read
+  int stale_after_intervals = 3;      // no good read for K intervals -> stale
+  double backoff_max_s = 60;          // per-port backoff ceiling while failing
+  int retries = 2;                    // immediate retries of a retryable read error
+};
+
+struct WebConfig {
+  std::vector<std::string> listen_addresses{":10458"};
+  std::string tls_cert_file;
+  std::string tls_key_file;
+  std::map<std::string, std::string> basic_auth_users;  // user -> bcrypt hash
+  std::vector<std::string> auth_exempt_paths{"/healthz"};
+  std::size_t max_request_bytes = 8192;
+  double read_timeout_s = 5;
+  double write_timeout_s = 10;
+  int max_connections = 64;
+};
+
+// One port of a source. Which keys apply depends on the source type.
+struct PortConfig {
+  std::string name;            // exported `port` label; unique across the exporter
+  std::string cage;            // optional cage form factor ("OSFP", "QSFP-DD", ...)
+  std::string path;            // file: dump path; optoe: eeprom path; i2c: /dev/i2c-N
+  std::string presence_file;   // i2c: optional sysfs presence file
+  bool presence_active_low = false;
+  std::string netdev;          // netlink: interface
+  std::string config_location; // "file:line:col" of the port's table, for later errors
+};
+
+struct SourceConfig {
+  std::string type;  // "emulator", "file", "i2c", "optoe", "netlink", "ib"
+  std::string fleet; // emulator: fleet TOML path (resolved relative to the config file)
+  bool realtime = true;  // emulator: sleep for bus time (demo) or virtual time
+  std::vector<PortConfig> ports;
+  std::string config_location;
+};
+
+struct BudgetConfig {
+  std::string group;
+  std::string ports;          // glob over port names ("spine1/*")
+  double per_port_watts = 0;  // allowance per cage
+  double total_watts = 0;     // group budget
+  std::string config_location;
+};
+
+struct Config {
+  std::string path;  // the file it came from
+  std::string state_directory = "/var/lib/transceiver-exporter";
+  std::string log_level = "info";
+  std::string catalog_path;
+  PollConfig poll;
+  WebConfig web;
+  std::vector<SourceConfig> sources;
+  std::vector<BudgetConfig> budgets;
+};
+
+struct ConfigError {
+  std::string file;
+  int line = 0;
+  int column = 0;
+  std::string message;
+  std::string to_string() const;  // "file:line:col: message"
+};
+
+using ConfigResult = std::variant<Config, ConfigError>;
+
+ConfigResult load_config_file(const std::string& path);
+// `origin` names the text in errors and anchors relative paths.
+ConfigResult parse_config(std::string_view text, const std::string& origin);
+
+// Parses "500ms", "5s", "2m", "1h" or a plain number of seconds.
+std::optional<double> parse_duration(std::string_view text);
+
+// Shell-style glob on port names: '*' any run, '?' one char.
+bool glob_match(std::string_view pattern, std::string_view text);
+
+}  // namespace xcvr::daemon

@@ -1,0 +1,123 @@
+// transceiver_exporter: watches pluggable optics and serves them to Prometheus.
+#include <csignal>
+#include <cstdio>
+#include <ctime>
+#include <iostream>
+
+#include <CLI/CLI.hpp>
+#include <spdlog/spdlog.h>
+#include <systemd/sd-daemon.h>
+
+#include "daemon/service.hpp"
+#include "exporters/frontend.hpp"
+
+namespace {
+
+using namespace xcvr;
+
+struct Options {
+  std::string config = "/etc/transceiver-exporter/config.toml";
+  bool check_config = false;
+  std::vector<std::string> listen;
+  std::string textfile;
+  std::string log_level;
+};
+
+// Signals are taken synchronously by the main thread (sigtimedwait), never in a handler.
+sigset_t service_signals() {
+  sigset_t set;
+  sigemptyset(&set);
+  for (int s : {SIGTERM, SIGINT, SIGHUP}) sigaddset(&set, s);
+  return set;
+}
+
+int check_config(const std::string& path) {
+  auto loaded = daemon::load_config_file(path);
+  if (auto* err = std::get_if<daemon::ConfigError>(&loaded)) {
+    std::cerr << err->to_string() << '\n';
+    return 2;
+  }
+  auto built = daemon::build_sources(std::get<daemon::Config>(loaded));
+  if (auto* err = std::get_if<daemon::SourceError>(&built)) {
+    std::cerr << err->message << '\n';
+    return 2;
+  }
+  std::cout << path << ": OK (" << std::get<daemon::BuiltSources>(built).ports.size() << " ports)\n";
+  return 0;
+}
+
+int run(const Options& o) {
+  const sigset_t signals = service_signals();
+  pthread_sigmask(SIG_BLOCK, &signals, nullptr);  // before any thread starts: all inherit it
+
+  daemon::SystemClock clock;
+  daemon::SnapshotStore store;
+  daemon::Service service(clock, store);
+  if (const std::string err = service.start(o.config); !err.empty()) {
+    std::cerr << err << '\n';
+    return 2;
+  }
+  if (!o.log_level.empty()) spdlog::set_level(spdlog::level::from_str(o.log_level));
+  else spdlog::set_level(spdlog::level::from_str(service.config().log_level));
+
+  daemon::WebConfig web = service.config().web;
+  if (!o.listen.empty()) web.listen_addresses = o.listen;
+  exporters::Frontend frontend(web, store, o.textfile, [&service] {
+    if (auto* e = service.engine()) e->note_scrape();
+  });
+  if (const std::string err = frontend.start(); !err.empty()) {
+    std::cerr << err << '\n';
+    return 1;
+  }
+  service.run();
+  spdlog::info("transceiver_exporter {} running: {} domains, listening on {}", XCVR_VERSION,
+               service.engine()->domain_count(), fmt::join(web.listen_addresses, ", "));
+
+  uint64_t watchdog_usec = 0;
+  const bool watchdog = sd_watchdog_enabled(0, &watchdog_usec) > 0;
+  sd_notify(0, "READY=1");
+  const timespec tick{0, 250'000'000};
+  for (;;) {
+    const int sig = sigtimedwait(&signals, nullptr, &tick);
+    if (sig == SIGTERM || sig == SIGINT) break;
+    if (sig == SIGHUP) {
+      sd_notify(0, "RELOADING=1");
+      if (const std::string err = service.reload(); !err.empty()) {
+        spdlog::error("config reload failed, keeping the running config: {}", err);
+      } else {
+        spdlog::info("config reloaded from {}", o.config);
+      }
+      sd_notify(0, "READY=1");
+    }
+    frontend.tick();
+    // Pet the watchdog only while every domain worker is alive: a hung bus thread gets us restarted.
+    if (watchdog && service.engine()->oldest_domain_heartbeat_age() < watchdog_usec / 2e6) {
+      sd_notify(0, "WATCHDOG=1");
+    }
+  }
+  sd_notify(0, "STOPPING=1");
+  spdlog::info("stopping");
+  frontend.stop();
+  service.stop();
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"transceiver_exporter — pluggable optics (CMIS, SFF-8636, SFF-8472) for Prometheus"};
+  Options o;
+  app.set_version_flag("--version", std::string("transceiver_exporter ") + XCVR_VERSION);
+  app.add_option("--config", o.config, "Config file")->capture_default_str();
+  app.add_flag("--check-config", o.check_config, "Validate the config (and its sources) and exit: 0 ok, 2 invalid");
+  app.add_option("--web.listen-address", o.listen, "Address to listen on (repeatable; overrides web.listen_addresses)");
+  app.add_option("--textfile", o.textfile, "Also write metrics atomically to this file (node_exporter textfile collector)");
+  app.add_option("--log-level", o.log_level, "trace, debug, info, warn, error (overrides daemon.log_level)");
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    return app.exit(e) == 0 ? 0 : 2;
+  }
+  if (o.check_config) return check_config(o.config);
+  return run(o);
+}

@@ -1,0 +1,152 @@
+#include "daemon/poll_engine.hpp"
+
+#include <algorithm>
+#include <limits>
+#include <map>
+
+#include "daemon/budget.hpp"
+
+namespace xcvr::daemon {
+
+PollEngine::PollEngine(const Config& config, std::vector<PortSpec> ports, const PollClock& clock,
+                       SnapshotStore& store, AgingStore& aging)
+    : config_(config), clock_(clock), store_(store), aging_(aging) {
+  std::map<std::string, Domain*> by_name;
+  for (PortSpec& spec : ports) {
+    const std::string domain = spec.transport->domain();
+    Domain*& d = by_name[domain];
+    if (d == nullptr) {
+      domains_.push_back(std::make_unique<Domain>());
+      d = domains_.back().get();
+      d->name = domain;
+      d->stats.domain = domain;
+      for (double le : kCycleBuckets) d->stats.cycle_seconds_buckets[le] = 0;
+    }
+    d->ports.push_back(std::make_unique<PortPoller>(std::move(spec.id), std::move(spec.transport), config.poll));
+  }
+}
+
+PollEngine::~PollEngine() { stop(); }
+
+PortPoller* PollEngine::port(const std::string& name) {
+  for (auto& d : domains_) {
+    for (auto& p : d->ports) {
+      if (p->name() == name) return p.get();
+    }
+  }
+  return nullptr;
+}
+
+double PollEngine::run_domain(Domain& d) {
+  const double start = clock_.monotonic();
+  double next = std::numeric_limits<double>::infinity();
+  bool polled = false;
+  const std::size_t n = d.ports.size();
+  for (std::size_t k = 0; k < n; ++k) {
+    PortPoller& p = *d.ports[(d.next_port + k) % n];
+    const double now = clock_.monotonic();
+    if (p.next_due() <= now + 1e-9) {
+      p.poll(now, clock_.wall());
+      polled = true;
+    }
+    next = std::min(next, p.next_due());
+  }
+  d.next_port = n == 0 ? 0 : (d.next_port + 1) % n;  // fairness: rotate who goes first
+  const double end = clock_.monotonic();
+  std::vector<PortSnapshot> snaps;
+  snaps.reserve(n);
+  drivers::BusCounters bus;
+  const uint64_t epoch = scrape_epoch_.load(std::memory_order_relaxed);
+  for (auto& p : d.ports) {
+    snaps.push_back(p->snapshot(end, epoch));
+    const drivers::BusCounters c = p->transport().counters();
+    bus.bytes += c.bytes;
+    bus.transactions += c.transactions;
+  }
+  std::lock_guard lock(d.mutex);
+  d.published = std::move(snaps);
+  d.stats.bus_bytes_total = bus.bytes;
+  d.stats.bus_transactions_total = bus.transactions;
+  if (polled) {
+    const double took = end - start;
+    ++d.stats.cycles_total;
+    d.stats.last_cycle_seconds = took;
+    d.stats.cycle_seconds_sum += took;
+    for (auto& [le, count] : d.stats.cycle_seconds_buckets) {
+      if (took <= le) ++count;
+    }
+  }
+  d.heartbeat.store(end);
+  return next;
+}
+
+void PollEngine::publish() {
+  std::lock_guard publish_lock(publish_mutex_);  // snapshots go out in the order they were built
+  auto snap = std::make_shared<Snapshot>();
+  snap->taken_unix = clock_.wall();
+  snap->version = XCVR_DAEMON_VERSION;
+  for (auto& d : domains_) {
+    std::lock_guard lock(d->mutex);
+    snap->ports.insert(snap->ports.end(), d->published.begin(), d->published.end());
+    snap->domains.push_back(d->stats);
+  }
+  // Aging drift and re-coding memory need the module's serial: one store for all domains.
+  for (PortSnapshot& p : snap->ports) {
+    if (!p.report || p.stale) continue;
+    p.aging = aging_.observe(*p.report, snap->taken_unix);
+  }
+  snap->budgets = compute_budgets(config_.budgets, snap->ports);
+  snap->config_reloads_total = reloads_ok_.load();
+  snap->config_reload_failures_total = reloads_failed_.load();
+  snap->last_config_reload_ok = last_reload_ok_.load();
+  snap->last_config_reload_unix = last_reload_unix_.load();
+  store_.publish(std::move(snap));
+}
+
+double PollEngine::step() {
+  double next = std::numeric_limits<double>::infinity();
+  for (auto& d : domains_) next = std::min(next, run_domain(*d));
+  publish();
+  return next;
+}
+
+void PollEngine::worker(Domain& d) {
+  while (!stopping_.load()) {
+    const double next = run_domain(d);
+    publish();
+    const double wait = std::clamp(next - clock_.monotonic(), 0.0, 1.0);  // wake at least each second
+    std::unique_lock lock(wake_mutex_);
+    wake_.wait_for(lock, std::chrono::duration<double>(wait), [this] { return stopping_.load(); });
+  }
+}
+
+void PollEngine::start() {
+  stopping_ = false;
+  for (auto& d : domains_) threads_.emplace_back([this, &d] { worker(*d); });
+}
+
+void PollEngine::stop() {
+  {
+    std::lock_guard lock(wake_mutex_);
+    stopping_ = true;
+  }
+  wake_.notify_all();
+  for (std::thread& t : threads_) t.join();
+  threads_.clear();
+}
+
+double PollEngine::oldest_domain_heartbeat_age() const {
+  double oldest = 0;
+  const double now = clock_.monotonic();
+  for (const auto& d : domains_) oldest = std::max(oldest, now - d->heartbeat.load());
+  return oldest;
+}
+
+void PollEngine::set_reload_stats(uint64_t ok, uint64_t failed, bool last_ok, double last_unix) {
+  reloads_ok_ = ok;
+  reloads_failed_ = failed;
+  last_reload_ok_ = last_ok;
+  last_reload_unix_ = last_unix;
+}
+
+}  // namespace xcvr::daemon

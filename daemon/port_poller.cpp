@@ -1,0 +1,235 @@
+#include "daemon/port_poller.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <vector>
+
+#include "cmis/decode.hpp"
+
+namespace xcvr::daemon {
+
+PortPoller::PortPoller(PortIdentity id, std::unique_ptr<drivers::Transport> transport,
+                       const PollConfig& poll)
+    : id_(std::move(id)), transport_(std::move(transport)), poll_(poll) {}
+
+std::optional<drivers::Error> PortPoller::read_ranges(const std::vector<ReadRange>& plan, double wall) {
+  std::vector<uint8_t> buf;
+  for (const ReadRange& r : plan) {
+    buf.assign(r.length, 0);
+    const drivers::ReadRequest req{r.page.device, r.page.bank,
+                                   static_cast<uint8_t>(r.page.page == cmis::kLowerPage ? 0 : r.page.page),
+                                   r.offset, r.length};
+    std::optional<drivers::Error> err;
+    for (int attempt = 0; attempt <= poll_.retries; ++attempt) {
+      err = transport_->read(req, buf);
+      if (!err || !drivers::is_retryable(err->kind)) break;
+    }
+    if (err) return err;
+    const int64_t at = static_cast<int64_t>(wall * 1e9);
+    if (!image_.update(r.page, r.offset, buf, at)) {
+      // First read of this half-page: store it whole (a partial first read leaves zeros).
+      std::vector<uint8_t> half(cmis::kPageSize, 0);
+      const uint16_t base = r.page.page == cmis::kLowerPage ? 0 : cmis::kPageSize;
+      std::copy(buf.begin(), buf.end(), half.begin() + (r.offset - base));
+      image_.set_page(r.page, half, at);
+    }
+  }
+  return std::nullopt;
+}
+
+std::optional<drivers::Error> PortPoller::read_static(double wall) {
+  image_.clear();
+  // Each round may reveal more pages (01h tells banks and VDM groups); a handful suffices.
+  for (int round = 0; round < 4; ++round) {
+    const auto plan = next_static_reads(image_);
+    if (plan.empty()) break;
+    if (auto err = read_ranges(plan, wall)) return err;
+  }
+  return std::nullopt;
+}
+
+void PortPoller::on_insertion(double now) {
+  ++insertions_;
+  state_ = State::Settling;
+  settle_until_ = now + poll_.settle_delay_s;
+  static_due_ = true;
+  image_.clear();
+  report_.reset();
+  last_module_state_.reset();
+}
+
+void PortPoller::on_absent() {
+  state_ = State::Empty;
+  image_.clear();
+  report_.reset();
+  consecutive_failures_ = 0;
+  for (auto& [key, f] : flags_) f.current = false;
+}
+
+void PortPoller::on_error(const drivers::Error& err, double now) {
+  ++errors_[std::string(drivers::error_kind_name(err.kind))];
+  ++consecutive_failures_;
+  state_ = State::Failing;
+  // Back off exponentially while failing, so a dead module does not hog its bus.
+  const double backoff = std::min(poll_.backoff_max_s, interval() * std::pow(2.0, std::min(consecutive_failures_ - 1, 16)));
+  next_due_ = now + backoff;
+}
+
+bool PortPoller::identity_changed(const cmis::ModuleReport& fresh) const {
+  if (!report_) return false;
+  return fresh.id.serial != report_->id.serial || fresh.id.part_number != report_->id.part_number ||
+         fresh.id.vendor_name != report_->id.vendor_name;
+}
+
+void PortPoller::account_flags(double wall) {
+  std::vector<std::pair<std::string, int>> raised;
+  for (const std::string& f : report_->module_flags) raised.emplace_back(f, 0);
+  for (const cmis::LaneReport& l : report_->lanes) {
+    for (const std::string& f : l.flags) raised.emplace_back(f, l.lane);
+  }
+  for (auto& [key, f] : flags_) {
+    const bool now_raised = std::find(raised.begin(), raised.end(), key) != raised.end();
+    if (f.current && !now_raised) f.history.last_cleared_unix = wall;
+    f.current = now_raised;
+  }
+  for (const auto& key : raised) {
+    FlagState& f = flags_[key];
+    f.history.flag = key.first;
+    f.history.lane = key.second;
+    // Clear-on-read latches: each read that finds the flag raised is one more event.
+    ++f.history.raised_total;
+    f.history.raised = true;
+    f.history.last_raised_unix = wall;
+    f.current = true;
+  }
+}
+
+void PortPoller::on_good_read(double now, double wall, bool flags_read) {
+  auto fresh = std::make_shared<cmis::ModuleReport>(cmis::decode(image_));
+  report_ = fresh;
+  if (flags_read) account_flags(wall);
+  state_ = State::Ok;
+  consecutive_failures_ = 0;
+  last_good_mono_ = now;
+  last_good_wall_ = wall;
+  const auto module_state = report_->module_state ? std::optional<uint32_t>(report_->module_state->code) : std::nullopt;
+  if (last_module_state_ && module_state != last_module_state_) static_due_ = true;  // re-verify on state change
+  last_module_state_ = module_state;
+}
+
+namespace {
+// The next slot of an anchored schedule strictly after `now`: no drift, missed slots skipped.
+double next_slot(double anchor, double interval, double now) {
+  if (anchor > now) return anchor;
+  return anchor + (std::floor((now - anchor) / interval) + 1) * interval;
+}
+}  // namespace
+
+double PortPoller::poll(double now, double wall) {
+  if (state_ == State::Empty) {
+    next_dynamic_ = next_due_ = now + interval();
+    const drivers::Presence p = transport_->presence();
+    if (p == drivers::Presence::Absent) return next_due_;
+    if (p == drivers::Presence::Unknown) {
+      uint8_t probe = 0;
+      const auto err = transport_->read({0x50, 0, 0, 0, 1}, std::span<uint8_t>(&probe, 1));
+      if (err) {
+        if (err->kind != drivers::ErrorKind::Absent) on_error(*err, now);
+        return next_due_;
+      }
+    }
+    on_insertion(now);
+    return next_due_ = settle_until_;
+  }
+  if (state_ == State::Settling) {
+    if (now < settle_until_) return next_due_ = settle_until_;
+    state_ = State::Reading;
+    next_dynamic_ = now;
+  }
+  if (transport_->presence() == drivers::Presence::Absent) {
+    on_absent();
+    return next_due_ = next_dynamic_ = now + interval();
+  }
+
+  const bool dynamic_due = static_due_ || now + 1e-9 >= next_dynamic_;
+  if (dynamic_due) next_dynamic_ = next_slot(next_dynamic_, interval(), now);
+  std::optional<drivers::Error> err;
+  bool flags_read = false;
+  if (static_due_ || (dynamic_due && ++cycles_since_static_ >= poll_.static_reverify_cycles)) {
+    const auto previous = report_;
+    err = read_static(wall);
+    if (!err) {
+      const cmis::ModuleReport fresh = cmis::decode(image_);
+      if (previous && identity_changed(fresh)) ++insertions_;  // a different module in this cage
+      static_due_ = false;
+      cycles_since_static_ = 0;
+      flags_read = true;
+    }
+  } else if (dynamic_due) {
+    auto plan = dynamic_reads(image_);
+    if (now + 1e-9 >= next_vdm_) {
+      const auto vdm = vdm_reads(image_);
+      plan.insert(plan.end(), vdm.begin(), vdm.end());
+      next_vdm_ = now + poll_.vdm_interval_s;
+    }
+    err = read_ranges(plan, wall);
+    flags_read = true;
+  } else {
+    err = read_ranges(thermal_reads(image_), wall);  // the fast thermal path
+  }
+  if (err) {
+    if (err->kind == drivers::ErrorKind::Absent) {
+      on_absent();
+      return next_due_ = next_dynamic_ = now + interval();
+    }
+    on_error(*err, now);
+    return next_dynamic_ = next_due_;
+  }
+  on_good_read(now, wall, flags_read);
+  next_due_ = next_dynamic_;
+  if (poll_.thermal_interval_s > 0) {
+    next_thermal_ = now + poll_.thermal_interval_s;
+    next_due_ = std::min(next_dynamic_, next_thermal_);
+  }
+  return next_due_;
+}
+
+PortSnapshot PortPoller::snapshot(double now, uint64_t scrape_epoch) {
+  if (scrape_epoch != accumulated_epoch_) {
+    // A scrape has seen the accumulated flags: start accumulating afresh from what is raised now.
+    for (auto& [key, f] : flags_) f.history.raised = f.current;
+    accumulated_epoch_ = scrape_epoch;
+  }
+  PortSnapshot s;
+  s.port = id_.port;
+  s.node = id_.node;
+  s.source = id_.source;
+  s.cage = id_.cage;
+  s.groups = id_.groups;
+  s.domain = transport_->domain();
+  s.insertions_total = insertions_;
+  s.read_errors_total = errors_;
+  for (const auto& [key, f] : flags_) s.flags.push_back(f.history);
+  switch (state_) {
+    case State::Empty: s.presence = PortPresence::Absent; s.state = "empty"; return s;
+    case State::Settling: s.presence = PortPresence::Present; s.state = "settling"; return s;
+    case State::Reading: s.state = "reading"; break;
+    case State::Ok: s.state = "ok"; break;
+    case State::Failing: s.state = "failing"; break;
+  }
+  s.presence = PortPresence::Present;
+  s.report = report_;
+  s.last_good_read_unix = last_good_wall_;
+  const double age = last_good_mono_ < 0 ? 1e300 : now - last_good_mono_;
+  s.stale = age > poll_.stale_after_intervals * interval() + 1e-9;
+  if (s.stale) s.state = "stale";
+  if (report_ && !s.stale && report_->temperature_celsius) {
+    const auto t = report_->thresholds.find("temperature_celsius");
+    if (t != report_->thresholds.end() && t->second.high_warning) {
+      s.temperature_headroom_celsius = *t->second.high_warning - *report_->temperature_celsius;
+    }
+  }
+  return s;
+}
+
+}  // namespace xcvr::daemon

@@ -1,0 +1,84 @@
+// PortPoller: one cage's lifecycle — presence, settle delay after insertion, static read,
+// cheap dynamic polls, latched-flag accounting, freshness, backoff while failing — on top of a
+// Transport. Single-threaded: its domain's worker is the only caller.
+#pragma once
+
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "cmis/image.hpp"
+#include "cmis/report.hpp"
+#include "daemon/config.hpp"
+#include "daemon/read_plan.hpp"
+#include "daemon/snapshot.hpp"
+#include "drivers/transport.hpp"
+
+namespace xcvr::daemon {
+
+struct PortIdentity {
+  std::string port, node, source, cage;
+  std::vector<std::string> groups;
+};
+
+class PortPoller {
+ public:
+  PortPoller(PortIdentity id, std::unique_ptr<drivers::Transport> transport, const PollConfig& poll);
+
+  // Does whatever is due at `now` (monotonic seconds; `wall` for timestamps) and returns when
+  // it next wants to run.
+  double poll(double now, double wall);
+  double next_due() const { return next_due_; }
+
+  // The port as of its last poll. `scrape_epoch` changes each time a scrape consumed a
+  // snapshot: raised-flag gauges OR-accumulate until then.
+  PortSnapshot snapshot(double now, uint64_t scrape_epoch);
+
+  const std::string& name() const { return id_.port; }
+  drivers::Transport& transport() { return *transport_; }
+  const cmis::ModuleImage& image() const { return image_; }
+
+ private:
+  enum class State { Empty, Settling, Reading, Ok, Failing };
+
+  std::optional<drivers::Error> read_ranges(const std::vector<ReadRange>& plan, double wall);
+  std::optional<drivers::Error> read_static(double wall);
+  void on_insertion(double now);
+  void on_absent();
+  void on_error(const drivers::Error& err, double now);
+  void on_good_read(double now, double wall, bool flags_read);
+  void account_flags(double wall);
+  bool identity_changed(const cmis::ModuleReport& fresh) const;
+  double interval() const { return poll_.dynamic_interval_s; }
+
+  PortIdentity id_;
+  std::unique_ptr<drivers::Transport> transport_;
+  PollConfig poll_;
+
+  State state_ = State::Empty;
+  cmis::ModuleImage image_;
+  std::shared_ptr<const cmis::ModuleReport> report_;
+  double next_due_ = 0;
+  double next_thermal_ = 0;
+  double next_dynamic_ = 0;
+  double next_vdm_ = 0;
+  double settle_until_ = 0;
+  double last_good_mono_ = -1;
+  double last_good_wall_ = 0;
+  int cycles_since_static_ = 0;
+  int consecutive_failures_ = 0;
+  bool static_due_ = true;
+  std::optional<uint32_t> last_module_state_;
+
+  uint64_t insertions_ = 0;
+  std::map<std::string, uint64_t> errors_;
+  struct FlagState {
+    FlagHistory history;
+    bool current = false;  // raised at the last read that covered it
+  };
+  std::map<std::pair<std::string, int>, FlagState> flags_;
+  uint64_t accumulated_epoch_ = 0;
+};
+
+}  // namespace xcvr::daemon

@@ -1,0 +1,75 @@
+#include "daemon/service.hpp"
+
+#include <filesystem>
+#include <optional>
+
+#include <spdlog/spdlog.h>
+
+namespace xcvr::daemon {
+
+std::string Service::start(const std::string& path) {
+  path_ = path;
+  auto loaded = load_config_file(path);
+  if (auto* err = std::get_if<ConfigError>(&loaded)) return err->to_string();
+  auto built = build_sources(std::get<Config>(loaded));
+  if (auto* err = std::get_if<SourceError>(&built)) return err->message;
+  launch(std::move(std::get<Config>(loaded)), std::move(std::get<BuiltSources>(built)), false);
+  return "";
+}
+
+void Service::launch(Config config, BuiltSources built, bool is_reload) {
+  if (engine_) engine_->stop();
+  engine_.reset();  // transports of the old sources go before their resources
+  sources_ = std::move(built);
+  std::error_code ec;
+  std::filesystem::create_directories(config.state_directory, ec);
+  const bool writable = !ec && std::filesystem::is_directory(config.state_directory);
+  if (!writable) {
+    spdlog::warn("state directory {} unusable ({}); aging baselines kept in memory only",
+                 config.state_directory, ec.message());
+  }
+  if (!aging_ || !is_reload) {
+    aging_ = std::make_unique<AgingStore>(writable ? config.state_directory + "/aging.json" : "");
+    if (!aging_->load_error().empty()) spdlog::warn("{}", aging_->load_error());
+  }
+  config_ = std::move(config);
+  engine_ = std::make_unique<PollEngine>(config_, std::move(sources_.ports), clock_, store_, *aging_);
+  engine_->set_reload_stats(reloads_ok_, reloads_failed_, true, is_reload ? clock_.wall() : 0);
+}
+
+std::string Service::reload() {
+  auto loaded = load_config_file(path_);
+  std::string error;
+  std::optional<BuiltSources> built;
+  if (auto* err = std::get_if<ConfigError>(&loaded)) {
+    error = err->to_string();
+  } else {
+    // Build the new sources before touching the running engine: a failure leaves it alone.
+    auto result = build_sources(std::get<Config>(loaded));
+    if (auto* serr = std::get_if<SourceError>(&result)) error = serr->message;
+    else built = std::move(std::get<BuiltSources>(result));
+  }
+  if (!error.empty()) {
+    ++reloads_failed_;
+    if (engine_) engine_->set_reload_stats(reloads_ok_, reloads_failed_, false, clock_.wall());
+    return error;
+  }
+  ++reloads_ok_;
+  const bool was_running = running_;
+  launch(std::move(std::get<Config>(loaded)), std::move(*built), true);
+  if (was_running) run();
+  return "";
+}
+
+void Service::run() {
+  if (!engine_) return;
+  engine_->start();
+  running_ = true;
+}
+
+void Service::stop() {
+  if (engine_) engine_->stop();
+  running_ = false;
+}
+
+}  // namespace xcvr::daemon

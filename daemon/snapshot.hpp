@@ -1,0 +1,119 @@
+// Snapshot: the immutable state of every port at one instant. The poller builds a new one after
+// each change and publishes it atomically; exporters only ever render snapshots (a scrape never
+// touches a bus and never waits for one).
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "cmis/report.hpp"
+
+namespace xcvr::daemon {
+
+enum class PortPresence { Present, Absent, Unknown };
+
+// One latched flag's history on one port (lane 0 = module-level flag).
+struct FlagHistory {
+  std::string flag;             // "rx_los", "temperature_high_warning", ...
+  int lane = 0;
+  uint64_t raised_total = 0;    // times seen raised (clear-on-read latches, OR-accumulated)
+  bool raised = false;          // raised at the last poll or since the previous snapshot
+  double last_raised_unix = 0;  // seconds; 0 = never
+  double last_cleared_unix = 0;
+};
+
+// One coding-check finding (third-party coding verification).
+struct CodingFinding {
+  std::string check;     // stable id, e.g. "checksum_00h", "oui_vendor_mismatch"
+  std::string severity;  // "fail" or "warn"
+  std::string message;   // names the bytes involved
+};
+
+struct LaneAging {  // drift against the first value seen for this serial (laser aging)
+  int lane = 0;
+  std::optional<double> tx_bias_ratio;   // current / baseline
+  std::optional<double> tx_power_ratio;
+};
+
+struct PortSnapshot {
+  std::string port;    // unique label within the exporter
+  std::string node;    // remote switch for fabric-sourced ports ("" otherwise)
+  std::string domain;  // serialization domain (bus, NIC, IB target)
+  std::string source;  // "emulator", "i2c", "optoe", "netlink", "ib", "file"
+  std::string cage;    // cage form factor from config ("OSFP", "QSFP-DD", ...), may be ""
+  std::vector<std::string> groups;  // budget/port groups this port belongs to
+
+  PortPresence presence = PortPresence::Unknown;
+  bool stale = false;  // present but no good read for K intervals: monitors withheld
+  std::string state;   // lifecycle: "empty", "settling", "reading", "ok", "failing", "stale"
+  // Decoded module (identity + monitors as of last_good_read_unix). Absent when the cage is
+  // empty or no read ever succeeded; when stale, monitor values must not be exported.
+  std::shared_ptr<const cmis::ModuleReport> report;
+  double last_good_read_unix = 0;  // 0 = never
+
+  uint64_t insertions_total = 0;
+  std::map<std::string, uint64_t> read_errors_total;  // by error kind ("absent", "busy", ...)
+  std::vector<FlagHistory> flags;
+  std::vector<CodingFinding> coding;
+  std::vector<LaneAging> aging;
+  std::optional<double> temperature_headroom_celsius;  // to the module's own high warning
+  bool over_power_allowance = false;
+};
+
+struct BudgetSnapshot {
+  std::string group;
+  double budget_watts = 0;             // configured total
+  double per_port_allowance_watts = 0;
+  double allocated_watts = 0;          // sum of advertised max power of present modules
+  double projected_watts = 0;          // allocated + empty cages filled at the allowance
+  int ports = 0;
+  int present = 0;
+  std::vector<std::string> over_allowance_ports;
+};
+
+struct DomainStats {
+  std::string domain;
+  uint64_t cycles_total = 0;
+  double last_cycle_seconds = 0;
+  std::map<double, uint64_t> cycle_seconds_buckets;  // upper bound (le) -> cumulative count
+  double cycle_seconds_sum = 0;
+  uint64_t bus_bytes_total = 0;
+  uint64_t bus_transactions_total = 0;
+};
+
+struct Snapshot {
+  double taken_unix = 0;
+  std::vector<PortSnapshot> ports;
+  std::vector<BudgetSnapshot> budgets;
+  std::vector<DomainStats> domains;
+  uint64_t config_reloads_total = 0;
+  uint64_t config_reload_failures_total = 0;
+  bool last_config_reload_ok = true;
+  double last_config_reload_unix = 0;
+  std::string version;
+};
+
+// Publishes snapshots: one writer (the poller), many readers (scrapes). Readers get a
+// shared_ptr they keep as long as they like; publishing never waits for them.
+class SnapshotStore {
+ public:
+  void publish(std::shared_ptr<const Snapshot> snapshot) {
+    std::lock_guard lock(mutex_);
+    current_ = std::move(snapshot);
+  }
+  std::shared_ptr<const Snapshot> current() const {
+    std::lock_guard lock(mutex_);
+    return current_;
+  }
+
+ private:
+  mutable std::mutex mutex_;  // guards only the pointer swap/copy: nanoseconds
+  std::shared_ptr<const Snapshot> current_ = std::make_shared<const Snapshot>();
+};
+
+}  // namespace xcvr::daemon

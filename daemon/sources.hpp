@@ -1,0 +1,30 @@
+// Turns the configured sources into ports: a name, a serialization domain and a Transport each.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "daemon/config.hpp"
+#include "daemon/poll_engine.hpp"
+
+namespace xcvr::daemon {
+
+// Resources a source keeps alive for its transports (an emulated fleet and its buses).
+struct SourceResources {
+  virtual ~SourceResources() = default;
+};
+
+struct BuiltSources {
+  std::vector<PortSpec> ports;
+  std::vector<std::shared_ptr<SourceResources>> resources;  // outlive the ports' transports
+};
+
+struct SourceError {
+  std::string message;  // names the config location and what failed
+};
+
+std::variant<BuiltSources, SourceError> build_sources(const Config& config);
+
+}  // namespace xcvr::daemon

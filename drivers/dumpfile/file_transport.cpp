@@ -1,0 +1,56 @@
+#include "drivers/dumpfile/file_transport.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <fstream>
+#include <iterator>
+
+#include "drivers/dumpfile/dump_parser.hpp"
+
+namespace xcvr::dumpfile {
+
+namespace {
+constexpr std::size_t kMaxFileBytes = 4 << 20;
+}
+
+std::variant<std::unique_ptr<FileTransport>, drivers::Error> FileTransport::open(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return drivers::Error{drivers::ErrorKind::Absent, path + ": cannot open dump file"};
+  std::vector<uint8_t> bytes;
+  std::istreambuf_iterator<char> it(in), end;
+  while (it != end && bytes.size() <= kMaxFileBytes) bytes.push_back(static_cast<uint8_t>(*it++));
+  if (bytes.size() > kMaxFileBytes) {
+    return drivers::Error{drivers::ErrorKind::Corrupt, path + ": larger than 4 MiB; not a module dump"};
+  }
+  auto parsed = parse(bytes);
+  if (auto* err = std::get_if<ParseError>(&parsed)) {
+    return drivers::Error{drivers::ErrorKind::Corrupt, path + ": " + err->message};
+  }
+  return std::make_unique<FileTransport>(path, std::move(std::get<ParsedDump>(parsed).image));
+}
+
+FileTransport::FileTransport(std::string path, cmis::ModuleImage image)
+    : path_(std::move(path)), image_(std::move(image)) {}
+
+std::optional<drivers::Error> FileTransport::read(const drivers::ReadRequest& r, std::span<uint8_t> out) {
+  const bool lower = r.offset < cmis::kPageSize;
+  const uint16_t end = static_cast<uint16_t>(r.offset + r.length);
+  if (r.length == 0 || out.size() != r.length || end > 2 * cmis::kPageSize ||
+      (lower && end > cmis::kPageSize)) {
+    return drivers::Error{drivers::ErrorKind::Unsupported, describe() + ": read crosses a half-page"};
+  }
+  const cmis::PageKey key{r.device, lower ? uint8_t{0} : r.bank,
+                          lower ? cmis::kLowerPage : static_cast<int16_t>(r.page)};
+  const auto* entry = image_.find(key);
+  if (entry == nullptr) {
+    return drivers::Error{drivers::ErrorKind::Unsupported,
+                          describe() + ": page " + cmis::page_name(key) + " is not in the dump"};
+  }
+  const uint16_t base = lower ? 0 : cmis::kPageSize;
+  std::copy_n(entry->bytes.begin() + (r.offset - base), r.length, out.begin());
+  counters_.bytes += r.length;
+  ++counters_.transactions;
+  return std::nullopt;
+}
+
+}  // namespace xcvr::dumpfile

@@ -1,0 +1,164 @@
+#include "exporters/api_json.hpp"
+
+#include <algorithm>
+
+#include "cmis/report_json.hpp"
+#include "exporters/format.hpp"
+
+namespace xcvr::exporters {
+namespace {
+
+using nlohmann::json;
+
+std::string_view presence_name(daemon::PortPresence p) {
+  switch (p) {
+    case daemon::PortPresence::Present: return "present";
+    case daemon::PortPresence::Absent: return "absent";
+    case daemon::PortPresence::Unknown: return "unknown";
+  }
+  return "unknown";
+}
+
+// Strings from modules may hold any byte; nlohmann::json::dump() throws on invalid UTF-8, so
+// dumps use error_handler_t::replace (see http_server.cpp) and nothing here can throw.
+json time_json(double unix_seconds) {
+  return unix_seconds > 0 ? json(unix_seconds) : json(nullptr);
+}
+
+// Removes live values (monitors, states, raised flags, VDM) from a to_json() module object.
+void withhold_monitors(json& module) {
+  static const char* kModuleKeys[] = {"temperature_celsius", "supply_voltage_volts",
+                                      "laser_temperature_celsius", "tec_current_ratio",
+                                      "supply_voltage2_volts", "state", "fault_cause"};
+  if (auto m = module.find("module"); m != module.end() && m->is_object()) {
+    for (const char* k : kModuleKeys) m->erase(k);
+    (*m)["flags"] = json::array();
+  }
+  if (auto lanes = module.find("lanes"); lanes != module.end() && lanes->is_array()) {
+    for (json& lane : *lanes) {
+      for (const char* k : {"rx_power_watts", "tx_power_watts", "tx_bias_amperes", "data_path_state"}) {
+        lane.erase(k);
+      }
+      lane["flags"] = json::array();
+    }
+  }
+  module["vdm"] = json::array();
+}
+
+json flags_json(const daemon::PortSnapshot& p) {
+  json out = json::array();
+  for (const auto& h : p.flags) {
+    out.push_back({{"flag", h.flag}, {"lane", h.lane}, {"raised", h.raised},
+                   {"raised_total", h.raised_total}, {"last_raised_unix", time_json(h.last_raised_unix)},
+                   {"last_cleared_unix", time_json(h.last_cleared_unix)}});
+  }
+  return out;
+}
+
+json raised_json(const daemon::PortSnapshot& p) {
+  json out = json::array();
+  for (const RaisedFlag& f : raised_flags(p)) out.push_back({{"flag", f.flag}, {"lane", f.lane}});
+  return out;
+}
+
+json coding_json(const daemon::PortSnapshot& p) {
+  json out = json::array();
+  for (const auto& c : p.coding) {
+    out.push_back({{"check", c.check}, {"severity", c.severity}, {"message", c.message}});
+  }
+  return out;
+}
+
+json aging_json(const daemon::PortSnapshot& p) {
+  json out = json::array();
+  for (const auto& a : p.aging) {
+    json j{{"lane", a.lane}};
+    if (a.tx_bias_ratio) j["tx_bias_ratio"] = *a.tx_bias_ratio;
+    if (a.tx_power_ratio) j["tx_power_ratio"] = *a.tx_power_ratio;
+    out.push_back(std::move(j));
+  }
+  return out;
+}
+
+json budget_json(const daemon::BudgetSnapshot& b) {
+  return {{"group", b.group},
+          {"budget_watts", b.budget_watts},
+          {"per_port_allowance_watts", b.per_port_allowance_watts},
+          {"allocated_watts", b.allocated_watts},
+          {"projected_watts", b.projected_watts},
+          {"ports", b.ports},
+          {"present", b.present},
+          {"over_allowance_ports", b.over_allowance_ports},
+          {"over_budget", b.allocated_watts > b.budget_watts}};
+}
+
+json port_budget_json(const daemon::Snapshot& s, const daemon::PortSnapshot& p) {
+  json groups = json::array();
+  for (const auto& g : p.groups) {
+    const auto it = std::find_if(s.budgets.begin(), s.budgets.end(),
+                                 [&](const auto& b) { return b.group == g; });
+    if (it != s.budgets.end()) groups.push_back(budget_json(*it));
+  }
+  json j{{"over_allowance", p.over_power_allowance}, {"groups", std::move(groups)}};
+  if (p.report && p.report->max_power_watts) j["max_power_watts"] = *p.report->max_power_watts;
+  return j;
+}
+
+}  // namespace
+
+json port_json(const daemon::Snapshot& s, const daemon::PortSnapshot& p, const HealthOptions& health) {
+  const bool visible = monitors_visible(p);
+  json j{{"port", p.port},
+         {"presence", presence_name(p.presence)},
+         {"stale", p.stale},
+         {"state", p.state},
+         {"health", health_name(classify(p, health))},
+         {"domain", p.domain},
+         {"source", p.source},
+         {"cage", p.cage},
+         {"groups", p.groups},
+         {"last_good_read_unix", time_json(p.last_good_read_unix)},
+         {"last_good_read", p.last_good_read_unix > 0 ? json(utc_time(p.last_good_read_unix)) : json(nullptr)},
+         {"insertions_total", p.insertions_total},
+         {"read_errors_total", p.read_errors_total},
+         {"flags", flags_json(p)},
+         {"raised_flags", raised_json(p)},
+         {"coding", coding_json(p)},
+         {"budget", port_budget_json(s, p)},
+         {"monitors_withheld", p.report != nullptr && !visible}};
+  if (!p.node.empty()) j["node"] = p.node;
+  if (visible) {
+    j["aging"] = aging_json(p);
+    if (const auto h = temperature_headroom(p)) j["temperature_headroom_celsius"] = *h;
+  } else {
+    j["aging"] = json::array();
+  }
+  if (p.report) {
+    json module = cmis::to_json(*p.report);
+    if (!visible) withhold_monitors(module);
+    j["module"] = std::move(module);
+  } else {
+    j["module"] = nullptr;
+  }
+  return j;
+}
+
+json modules_json(const daemon::Snapshot& s, const HealthOptions& health) {
+  json modules = json::array();
+  for (const auto& p : s.ports) modules.push_back(port_json(s, p, health));
+  json budgets = json::array();
+  for (const auto& b : s.budgets) budgets.push_back(budget_json(b));
+  return {{"version", s.version},
+          {"taken_unix", time_json(s.taken_unix)},
+          {"taken", s.taken_unix > 0 ? json(utc_time(s.taken_unix)) : json(nullptr)},
+          {"modules", std::move(modules)},
+          {"budgets", std::move(budgets)}};
+}
+
+const daemon::PortSnapshot* find_port(const daemon::Snapshot& s, std::string_view name) {
+  const auto it = std::find_if(s.ports.begin(), s.ports.end(),
+                               [&](const auto& p) { return p.port == name; });
+  return it == s.ports.end() ? nullptr : &*it;
+}
+
+}  // namespace xcvr::exporters

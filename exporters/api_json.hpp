@@ -1,0 +1,23 @@
+// /api/v1/modules: the snapshot as JSON. Each port carries the decoded-module contract of
+// cmis::to_json() under "module", plus what the daemon knows about the port (presence,
+// freshness, counters, flags, coding findings, aging, budget). While a module is stale its
+// monitor values, states and raised flags are removed from "module" ("monitors_withheld").
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include "daemon/snapshot.hpp"
+#include "exporters/health.hpp"
+
+namespace xcvr::exporters {
+
+nlohmann::json port_json(const daemon::Snapshot& snapshot, const daemon::PortSnapshot& port,
+                         const HealthOptions& health = {});
+
+// {"version", "taken_unix", "taken", "modules": [...], "budgets": [...]}
+nlohmann::json modules_json(const daemon::Snapshot& snapshot, const HealthOptions& health = {});
+
+// The port named `name`, or nullptr.
+const daemon::PortSnapshot* find_port(const daemon::Snapshot& snapshot, std::string_view name);
+
+}  // namespace xcvr::exporters

@@ -1,0 +1,260 @@
+#include "exporters/families.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+
+#include <prometheus/check_names.h>
+
+namespace xcvr::exporters {
+namespace {
+
+using prometheus::MetricType;
+constexpr MetricType G = MetricType::Gauge;
+constexpr MetricType C = MetricType::Counter;
+constexpr MetricType H = MetricType::Histogram;
+
+// HELP texts say "(cached ...)" where values come from the background poller, as the
+// exporter guidelines ask for cached metrics.
+const std::vector<FamilySpec> kSpecs = {
+    {Fam::ModulePresent, "transceiver_module_present", G,
+     "1 if a module is seated in the cage, 0 if the cage is empty."},
+    {Fam::ModuleInfo, "transceiver_module_info", G,
+     "Identity of the seated module as labels (value always 1); vendor strings appear only here."},
+    {Fam::ModuleState, "transceiver_module_state", G,
+     "1 for the current CMIS module state (low_power, power_up, ready, power_down, fault)."},
+    {Fam::ModuleStale, "transceiver_module_stale", G,
+     "1 if the module is present but has not been read successfully recently; monitor series are "
+     "withheld while stale."},
+    {Fam::PortLifecycleState, "transceiver_port_lifecycle_state", G,
+     "1 for the exporter's lifecycle state of the port (empty, settling, reading, ok, failing, "
+     "stale)."},
+    {Fam::Temperature, "transceiver_temperature_celsius", G,
+     "Module case temperature (cached from the last good poll)."},
+    {Fam::SupplyVoltage, "transceiver_supply_voltage_volts", G,
+     "Module supply voltage Vcc (cached from the last good poll)."},
+    {Fam::LaserTemperature, "transceiver_laser_temperature_celsius", G,
+     "Laser temperature where the module reports it (cached from the last good poll)."},
+    {Fam::LaneRxPower, "transceiver_lane_rx_power_watts", G,
+     "Received optical power per lane; 0 means no light (cached from the last good poll)."},
+    {Fam::LaneTxPower, "transceiver_lane_tx_power_watts", G,
+     "Transmitted optical power per lane (cached from the last good poll)."},
+    {Fam::LaneTxBias, "transceiver_lane_tx_bias_amperes", G,
+     "Laser bias current per lane, CMIS multiplier applied (cached from the last good poll)."},
+    {Fam::LaneDataPathState, "transceiver_lane_data_path_state", G,
+     "1 for the current CMIS data path state of the lane (activated, deactivated, init, ...)."},
+    {Fam::TemperatureThreshold, "transceiver_temperature_threshold_celsius", G,
+     "Module's own temperature alarm/warning thresholds, by level."},
+    {Fam::SupplyVoltageThreshold, "transceiver_supply_voltage_threshold_volts", G,
+     "Module's own supply voltage alarm/warning thresholds, by level."},
+    {Fam::RxPowerThreshold, "transceiver_rx_power_threshold_watts", G,
+     "Module's own rx power alarm/warning thresholds (apply to every lane), by level."},
+    {Fam::TxPowerThreshold, "transceiver_tx_power_threshold_watts", G,
+     "Module's own tx power alarm/warning thresholds (apply to every lane), by level."},
+    {Fam::TxBiasThreshold, "transceiver_tx_bias_threshold_amperes", G,
+     "Module's own laser bias alarm/warning thresholds (apply to every lane), by level."},
+    {Fam::TemperatureHeadroom, "transceiver_temperature_headroom_celsius", G,
+     "Module's high-warning temperature threshold minus its temperature."},
+    {Fam::LaneTxBiasDrift, "transceiver_lane_tx_bias_drift_ratio", G,
+     "Laser bias now divided by the first value seen for this module serial (laser aging)."},
+    {Fam::LaneTxPowerDrift, "transceiver_lane_tx_power_drift_ratio", G,
+     "Tx power now divided by the first value seen for this module serial (laser aging)."},
+    {Fam::Flag, "transceiver_flag", G,
+     "1 while a module or lane flag is raised (only raised flags are exported)."},
+    {Fam::FlagRaisedTotal, "transceiver_flag_raised_total", C,
+     "Times a latched flag was seen raised; appears when a flag is first raised."},
+    {Fam::MaxPower, "transceiver_max_power_watts", G,
+     "Maximum power consumption the module advertises."},
+    {Fam::PowerOverAllowance, "transceiver_power_over_allowance", G,
+     "1 if the module's advertised maximum power exceeds its group's per-port allowance."},
+    {Fam::CodingCheckFailed, "transceiver_coding_check_failed", G,
+     "1 per coding check the module's EEPROM fails (only failing checks are exported)."},
+    {Fam::CodingCheckWarning, "transceiver_coding_check_warning", G,
+     "1 per coding check the module's EEPROM only passes with a warning (sparse)."},
+    {Fam::InsertionsTotal, "transceiver_insertions_total", C,
+     "Module insertions seen in this cage since the exporter started."},
+    {Fam::ReadErrorsTotal, "transceiver_read_errors_total", C,
+     "Failed module reads, by error kind."},
+    {Fam::LastReadTimestamp, "transceiver_last_read_timestamp_seconds", G,
+     "Unix time of the last good read of the module."},
+    {Fam::PowerBudget, "transceiver_power_budget_watts", G,
+     "Configured power budget of the port group."},
+    {Fam::PowerAllocated, "transceiver_power_allocated_watts", G,
+     "Sum of the advertised maximum power of the modules present in the group."},
+    {Fam::PowerProjected, "transceiver_power_projected_watts", G,
+     "Allocated power plus every empty cage of the group filled at the per-port allowance."},
+    {Fam::PowerPortAllowance, "transceiver_power_port_allowance_watts", G,
+     "Configured per-port power allowance of the group."},
+    {Fam::PowerGroupCages, "transceiver_power_group_cages", G,
+     "Number of cages in the port group."},
+    {Fam::PowerGroupModules, "transceiver_power_group_modules", G,
+     "Number of modules present in the port group."},
+    {Fam::BuildInfo, "transceiver_exporter_build_info", G,
+     "Version of the exporter (value always 1)."},
+    {Fam::PollCycleDuration, "transceiver_exporter_poll_cycle_duration_seconds", H,
+     "Duration of poll cycles per serialization domain (bus, NIC, IB target)."},
+    {Fam::PollCycleLastDuration, "transceiver_exporter_poll_cycle_last_duration_seconds", G,
+     "Duration of the last poll cycle per serialization domain."},
+    {Fam::BusBytesTotal, "transceiver_exporter_bus_bytes_total", C,
+     "Bytes read from modules per serialization domain."},
+    {Fam::BusTransactionsTotal, "transceiver_exporter_bus_transactions_total", C,
+     "Read transactions per serialization domain."},
+    {Fam::ConfigReloadsTotal, "transceiver_exporter_config_reloads_total", C,
+     "Configuration reloads attempted."},
+    {Fam::ConfigReloadFailuresTotal, "transceiver_exporter_config_reload_failures_total", C,
+     "Configuration reloads that failed (the previous configuration stays active)."},
+    {Fam::ConfigLastReloadSuccessful, "transceiver_exporter_config_last_reload_successful", G,
+     "1 if the last configuration reload succeeded."},
+    {Fam::ConfigLastReloadTimestamp, "transceiver_exporter_config_last_reload_timestamp_seconds",
+     G, "Unix time of the last configuration reload."},
+    {Fam::SnapshotTimestamp, "transceiver_exporter_snapshot_timestamp_seconds", G,
+     "Unix time the poller published the snapshot being served."},
+    {Fam::ScrapeDuration, "transceiver_exporter_scrape_duration_seconds", G,
+     "Time the previous metrics render took."},
+    {Fam::RenderErrorsTotal, "transceiver_exporter_render_errors_total", C,
+     "Metric renders that failed or samples dropped for an invalid name or value."},
+};
+
+bool table_is_consistent() {
+  if (kSpecs.size() != static_cast<std::size_t>(Fam::Count_)) return false;
+  for (std::size_t i = 0; i < kSpecs.size(); ++i) {
+    if (static_cast<std::size_t>(kSpecs[i].id) != i) return false;
+  }
+  return true;
+}
+
+// Length of the valid UTF-8 sequence starting at s[i], or 0 if it is not one.
+std::size_t utf8_sequence(std::string_view s, std::size_t i) {
+  const auto b = static_cast<unsigned char>(s[i]);
+  std::size_t len = 0;
+  unsigned min = 0;
+  if (b >= 0xC2 && b <= 0xDF) { len = 2; min = 0x80; }
+  else if (b >= 0xE0 && b <= 0xEF) { len = 3; min = 0x800; }
+  else if (b >= 0xF0 && b <= 0xF4) { len = 4; min = 0x10000; }
+  else return 0;
+  if (i + len > s.size()) return 0;
+  unsigned cp = b & (0x7F >> len);
+  for (std::size_t k = 1; k < len; ++k) {
+    const auto c = static_cast<unsigned char>(s[i + k]);
+    if ((c & 0xC0) != 0x80) return 0;
+    cp = (cp << 6) | (c & 0x3F);
+  }
+  if (cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) return 0;
+  return len;
+}
+
+bool plain_ascii(std::string_view s) {
+  return std::all_of(s.begin(), s.end(), [](char c) { return c >= 0x20 && c < 0x7F; });
+}
+
+}  // namespace
+
+const std::vector<FamilySpec>& family_specs() {
+  static const bool ok = table_is_consistent();
+  if (!ok) throw std::logic_error("family table out of order");
+  return kSpecs;
+}
+
+const FamilySpec& family_spec(Fam id) { return family_specs()[static_cast<std::size_t>(id)]; }
+
+std::string clean_label_value(std::string_view value) {
+  if (plain_ascii(value)) return std::string(value);
+  std::string out;
+  out.reserve(value.size());
+  for (std::size_t i = 0; i < value.size();) {
+    const auto b = static_cast<unsigned char>(value[i]);
+    if (b >= 0x20 && b < 0x7F) {
+      out += static_cast<char>(b);
+      ++i;
+    } else if (const std::size_t n = b >= 0x80 ? utf8_sequence(value, i) : 0; n > 0) {
+      out.append(value.substr(i, n));
+      i += n;
+    } else {
+      out += '?';
+      ++i;
+    }
+  }
+  return out;
+}
+
+FamilySet::FamilySet() {
+  families_.reserve(family_specs().size());
+  for (const FamilySpec& spec : family_specs()) {
+    prometheus::MetricFamily f;
+    f.name = std::string(spec.name);
+    f.help = std::string(spec.help);
+    f.type = spec.type;
+    families_.push_back(std::move(f));
+  }
+}
+
+prometheus::ClientMetric* FamilySet::add(Fam id, Labels&& labels) {
+  for (auto& l : labels) {
+    if (!plain_ascii(l.value)) l.value = clean_label_value(l.value);
+  }
+  auto& metrics = families_[static_cast<std::size_t>(id)].metric;
+  metrics.emplace_back();
+  metrics.back().label = std::move(labels);
+  return &metrics.back();
+}
+
+void FamilySet::gauge(Fam id, Labels labels, double value) {
+  if (!std::isfinite(value)) {
+    ++dropped_;
+    return;
+  }
+  add(id, std::move(labels))->gauge.value = value;
+}
+
+void FamilySet::counter(Fam id, Labels labels, double value) {
+  if (!std::isfinite(value) || value < 0) {
+    ++dropped_;
+    return;
+  }
+  add(id, std::move(labels))->counter.value = value;
+}
+
+void FamilySet::histogram(Fam id, Labels labels, prometheus::ClientMetric::Histogram histogram) {
+  if (!std::isfinite(histogram.sample_sum)) {
+    ++dropped_;
+    return;
+  }
+  add(id, std::move(labels))->histogram = std::move(histogram);
+}
+
+namespace {
+
+// Label names are few and static; remember the ones already checked for this family.
+bool labels_valid(const Labels& labels, std::vector<std::string>& checked) {
+  for (const auto& l : labels) {
+    if (std::find(checked.begin(), checked.end(), l.name) != checked.end()) continue;
+    if (!prometheus::CheckLabelName(l.name)) return false;
+    checked.push_back(l.name);
+  }
+  return true;
+}
+
+}  // namespace
+
+std::vector<prometheus::MetricFamily> FamilySet::take() {
+  std::vector<prometheus::MetricFamily> out;
+  out.reserve(families_.size());
+  for (auto& f : families_) {
+    if (f.metric.empty()) continue;
+    if (!prometheus::CheckMetricName(f.name)) {
+      dropped_ += f.metric.size();
+      continue;
+    }
+    std::vector<std::string> checked;
+    const auto bad = std::remove_if(f.metric.begin(), f.metric.end(), [&](const auto& m) {
+      return !labels_valid(m.label, checked);
+    });
+    dropped_ += static_cast<std::size_t>(f.metric.end() - bad);
+    f.metric.erase(bad, f.metric.end());
+    if (!f.metric.empty()) out.push_back(std::move(f));
+  }
+  families_.clear();
+  return out;
+}
+
+}  // namespace xcvr::exporters

@@ -1,0 +1,134 @@
+#include "exporters/format.hpp"
+
+#include <cctype>
+#include <cmath>
+#include <cstdio>
+#include <ctime>
+#include <map>
+
+namespace xcvr::exporters {
+
+std::string html_escape(std::string_view text) {
+  std::string out;
+  out.reserve(text.size() + 16);
+  for (char c : text) {
+    switch (c) {
+      case '&': out += "&amp;"; break;
+      case '<': out += "&lt;"; break;
+      case '>': out += "&gt;"; break;
+      case '"': out += "&quot;"; break;
+      case '\'': out += "&#39;"; break;
+      default: out += c;
+    }
+  }
+  return out;
+}
+
+std::string url_path_escape(std::string_view text) {
+  static constexpr char kHex[] = "0123456789ABCDEF";
+  std::string out;
+  for (char c : text) {
+    const auto u = static_cast<unsigned char>(c);
+    if (std::isalnum(u) || c == '-' || c == '_' || c == '.' || c == '~' || c == '/') {
+      out += c;
+    } else {
+      out += '%';
+      out += kHex[u >> 4];
+      out += kHex[u & 0x0F];
+    }
+  }
+  return out;
+}
+
+std::string fixed(double value, int decimals) {
+  if (!std::isfinite(value)) return "\u2014";
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.*f", decimals, value);
+  return buf;
+}
+
+std::optional<double> watts_to_dbm(double watts) {
+  if (!std::isfinite(watts) || watts <= 0) return std::nullopt;
+  return 10.0 * std::log10(watts * 1000.0);
+}
+
+std::string utc_time(double unix_seconds) {
+  if (!(unix_seconds > 0) || !std::isfinite(unix_seconds)) return "never";
+  const auto t = static_cast<std::time_t>(unix_seconds);
+  std::tm tm{};
+  gmtime_r(&t, &tm);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
+  return buf;
+}
+
+bool natural_less(std::string_view a, std::string_view b) {
+  std::size_t i = 0, j = 0;
+  while (i < a.size() && j < b.size()) {
+    const bool da = std::isdigit(static_cast<unsigned char>(a[i])) != 0;
+    const bool db = std::isdigit(static_cast<unsigned char>(b[j])) != 0;
+    if (da && db) {
+      std::size_t ei = i, ej = j;
+      while (ei < a.size() && std::isdigit(static_cast<unsigned char>(a[ei]))) ++ei;
+      while (ej < b.size() && std::isdigit(static_cast<unsigned char>(b[ej]))) ++ej;
+      // Compare digit runs by value: strip leading zeros, then length, then text.
+      std::string_view na = a.substr(i, ei - i), nb = b.substr(j, ej - j);
+      while (na.size() > 1 && na[0] == '0') na.remove_prefix(1);
+      while (nb.size() > 1 && nb[0] == '0') nb.remove_prefix(1);
+      if (na.size() != nb.size()) return na.size() < nb.size();
+      if (na != nb) return na < nb;
+      i = ei;
+      j = ej;
+    } else {
+      if (a[i] != b[j]) return a[i] < b[j];
+      ++i;
+      ++j;
+    }
+  }
+  return a.size() - i < b.size() - j;
+}
+
+namespace {
+
+std::string snake_case(std::string_view name) {
+  std::string out;
+  for (std::size_t i = 0; i < name.size(); ++i) {
+    const auto c = static_cast<unsigned char>(name[i]);
+    if (std::isupper(c)) {
+      if (i > 0 && !out.empty() && out.back() != '_') out += '_';
+      out += static_cast<char>(std::tolower(c));
+    } else if (std::isalnum(c)) {
+      out += static_cast<char>(c);
+    } else if (!out.empty() && out.back() != '_') {
+      out += '_';
+    }
+  }
+  while (!out.empty() && out.back() == '_') out.pop_back();
+  return out.empty() ? "unknown" : out;
+}
+
+}  // namespace
+
+std::string module_state_label(std::string_view cmis_name) {
+  static const std::map<std::string_view, std::string_view> kNames = {
+      {"ModuleLowPwr", "low_power"}, {"ModulePwrUp", "power_up"}, {"ModuleReady", "ready"},
+      {"ModulePwrDn", "power_down"}, {"ModuleFault", "fault"}};
+  if (auto it = kNames.find(cmis_name); it != kNames.end()) return std::string(it->second);
+  return snake_case(cmis_name);
+}
+
+std::string data_path_state_label(std::string_view cmis_name) {
+  static const std::map<std::string_view, std::string_view> kNames = {
+      {"DPDeactivated", "deactivated"}, {"DPInit", "init"},        {"DPDeinit", "deinit"},
+      {"DPActivated", "activated"},     {"DPTxTurnOn", "tx_turn_on"}, {"DPTxTurnOff", "tx_turn_off"},
+      {"DPInitialized", "initialized"}};
+  if (auto it = kNames.find(cmis_name); it != kNames.end()) return std::string(it->second);
+  return snake_case(cmis_name);
+}
+
+std::string_view device_of(std::string_view port) {
+  const auto slash = port.find('/');
+  return slash == std::string_view::npos ? std::string_view{} : port.substr(0, slash);
+}
+
+}  // namespace xcvr::exporters

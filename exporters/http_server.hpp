@@ -1,0 +1,76 @@
+// The daemon's HTTP(S) endpoint (cpp-httplib): "/" landing page and port map, "/port/<name>",
+// "/metrics" (gzip when asked), "/api/v1/modules[/<port>]", "/healthz". Everything is rendered
+// from the SnapshotStore's current snapshot; no request touches a bus.
+#pragma once
+
+#include <chrono>
+#include <cstddef>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "daemon/snapshot.hpp"
+
+namespace xcvr::exporters {
+
+class SnapshotCollector;
+
+// The exporter-toolkit web settings plus limits. Defaults are safe for a switch: all
+// addresses on :10458, plain HTTP, no auth.
+struct WebConfig {
+  // ":10458" = every IPv4 and IPv6 address; also "127.0.0.1:10458", "[::1]:10458", "host:port";
+  // port 0 picks a free port (see HttpServer::ports()).
+  std::vector<std::string> listen_addresses{":10458"};
+
+  // TLS when both files are set (PEM; the cert file may hold a chain). Plain HTTP otherwise.
+  std::string tls_cert_file;
+  std::string tls_key_file;
+  std::string tls_min_version = "TLS12";  // "TLS12" or "TLS13"
+
+  // Basic auth: user -> bcrypt hash ("$2y$..." from htpasswd -nBC 10, or "$2b$"/"$2a$").
+  // Empty = no auth. Paths listed here never ask for credentials.
+  std::map<std::string, std::string> basic_auth_users;
+  std::vector<std::string> unauthenticated_paths{"/healthz"};
+
+  std::size_t max_request_bytes = 16 * 1024;  // request line + headers + body; larger is refused
+  std::chrono::milliseconds read_timeout{5000};     // silence allowed while a request arrives
+  std::chrono::milliseconds request_timeout{10000};  // whole request must arrive within this
+  std::chrono::milliseconds write_timeout{10000};    // stall allowed while the client reads
+  std::chrono::milliseconds keep_alive_timeout{5000};
+  std::size_t keep_alive_max_requests = 100;
+  std::size_t max_threads = 8;       // requests served at once
+  std::size_t max_connections = 64;  // served + queued; beyond it accept() waits
+
+  double hot_headroom_celsius = 5.0;  // landing page: "hot" below this headroom
+  std::string version;                // shown on the landing page if the snapshot has none
+};
+
+class HttpServer {
+ public:
+  HttpServer(WebConfig config, const daemon::SnapshotStore& store);
+  ~HttpServer();  // stop()
+  HttpServer(const HttpServer&) = delete;
+  HttpServer& operator=(const HttpServer&) = delete;
+
+  // Loads TLS material, binds every listen address and starts serving on background threads.
+  // Throws std::runtime_error naming the address or file on any failure (nothing keeps
+  // running then).
+  void start();
+
+  // Closes the listeners, ends connections (in-flight requests get ~200 ms) and joins the
+  // threads. Idempotent.
+  void stop();
+
+  // Bound TCP port per listen address, in configuration order (after start()).
+  std::vector<int> ports() const;
+
+  // The collector behind /metrics (e.g. for a textfile writer sharing its counters).
+  const SnapshotCollector& collector() const;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace xcvr::exporters

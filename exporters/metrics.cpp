@@ -1,0 +1,125 @@
+#include "exporters/metrics.hpp"
+
+#include <chrono>
+#include <cmath>
+#include <limits>
+#include <set>
+#include <sstream>
+
+#include <prometheus/text_serializer.h>
+
+#include "exporters/metrics_internal.hpp"
+
+#ifndef XCVR_VERSION
+#define XCVR_VERSION "unknown"
+#endif
+
+namespace xcvr::exporters {
+namespace detail {
+
+void add_budget_series(FamilySet& out, const daemon::Snapshot& s) {
+  std::set<std::string> seen;
+  for (const daemon::BudgetSnapshot& b : s.budgets) {
+    if (!seen.insert(b.group).second) continue;
+    const Labels l{{"group", b.group}};
+    out.gauge(Fam::PowerBudget, l, b.budget_watts);
+    out.gauge(Fam::PowerAllocated, l, b.allocated_watts);
+    out.gauge(Fam::PowerProjected, l, b.projected_watts);
+    out.gauge(Fam::PowerPortAllowance, l, b.per_port_allowance_watts);
+    out.gauge(Fam::PowerGroupCages, l, b.ports);
+    out.gauge(Fam::PowerGroupModules, l, b.present);
+  }
+}
+
+namespace {
+
+prometheus::ClientMetric::Histogram cycle_histogram(const daemon::DomainStats& d) {
+  prometheus::ClientMetric::Histogram h;
+  h.sample_count = d.cycles_total;
+  h.sample_sum = d.cycle_seconds_sum;
+  for (const auto& [le, count] : d.cycle_seconds_buckets) {
+    if (std::isinf(le)) continue;  // the serializer writes le="+Inf" from sample_count
+    h.bucket.push_back({count, le});
+  }
+  return h;
+}
+
+void add_domain_series(FamilySet& out, const daemon::Snapshot& s) {
+  std::set<std::string> seen;
+  for (const daemon::DomainStats& d : s.domains) {
+    if (!seen.insert(d.domain).second) continue;
+    const Labels l{{"domain", d.domain}};
+    out.histogram(Fam::PollCycleDuration, l, cycle_histogram(d));
+    out.gauge(Fam::PollCycleLastDuration, l, d.last_cycle_seconds);
+    out.counter(Fam::BusBytesTotal, l, static_cast<double>(d.bus_bytes_total));
+    out.counter(Fam::BusTransactionsTotal, l, static_cast<double>(d.bus_transactions_total));
+  }
+}
+
+}  // namespace
+
+void add_self_series(FamilySet& out, const daemon::Snapshot& s, const SelfStats& self) {
+  out.gauge(Fam::BuildInfo, {{"version", s.version.empty() ? XCVR_VERSION : s.version}}, 1);
+  add_domain_series(out, s);
+  out.counter(Fam::ConfigReloadsTotal, {}, static_cast<double>(s.config_reloads_total));
+  out.counter(Fam::ConfigReloadFailuresTotal, {},
+              static_cast<double>(s.config_reload_failures_total));
+  out.gauge(Fam::ConfigLastReloadSuccessful, {}, s.last_config_reload_ok ? 1 : 0);
+  if (s.last_config_reload_unix > 0) {
+    out.gauge(Fam::ConfigLastReloadTimestamp, {}, s.last_config_reload_unix);
+  }
+  if (s.taken_unix > 0) out.gauge(Fam::SnapshotTimestamp, {}, s.taken_unix);
+  if (self.last_scrape_seconds) out.gauge(Fam::ScrapeDuration, {}, *self.last_scrape_seconds);
+}
+
+}  // namespace detail
+
+std::vector<prometheus::MetricFamily> build_families(const daemon::Snapshot& snapshot,
+                                                     const SelfStats& self) {
+  FamilySet out;
+  std::set<std::string> ports;  // a repeated port name would duplicate every series
+  for (const daemon::PortSnapshot& p : snapshot.ports) {
+    if (ports.insert(p.port).second) detail::add_port_series(out, p);
+  }
+  detail::add_budget_series(out, snapshot);
+  detail::add_self_series(out, snapshot, self);
+  // Known before take(): ports dropped as duplicates; after: samples refused by validation.
+  const std::size_t duplicates = snapshot.ports.size() - ports.size();
+  out.counter(Fam::RenderErrorsTotal, {},
+              static_cast<double>(self.render_errors + duplicates + out.dropped()));
+  return out.take();
+}
+
+std::string render_text(const daemon::Snapshot& snapshot, const SelfStats& self) {
+  return prometheus::TextSerializer{}.Serialize(build_families(snapshot, self));
+}
+
+std::vector<prometheus::MetricFamily> SnapshotCollector::Collect() const {
+  try {
+    SelfStats self;
+    const double last = last_render_seconds_.load();
+    if (last >= 0) self.last_scrape_seconds = last;
+    self.render_errors = render_errors_.load();
+    const auto snapshot = store_.current();
+    if (!snapshot) return {};
+    return build_families(*snapshot, self);
+  } catch (...) {
+    render_errors_.fetch_add(1);
+    return {};
+  }
+}
+
+std::optional<std::string> SnapshotCollector::render() const {
+  const auto start = std::chrono::steady_clock::now();
+  std::optional<std::string> text;
+  try {
+    text = prometheus::TextSerializer{}.Serialize(Collect());
+  } catch (...) {
+    render_errors_.fetch_add(1);
+  }
+  const std::chrono::duration<double> took = std::chrono::steady_clock::now() - start;
+  last_render_seconds_.store(took.count());
+  return text;
+}
+
+}  // namespace xcvr::exporters

@@ -1,0 +1,163 @@
+// Series of one port. Labels: port on everything, node for fabric-sourced ports, lane (1-based)
+// on per-lane series. Vendor strings only in transceiver_module_info.
+#include <set>
+#include <string>
+#include <utility>
+
+#include "cmis/field.hpp"
+#include "exporters/format.hpp"
+#include "exporters/health.hpp"
+#include "exporters/metrics_internal.hpp"
+
+namespace xcvr::exporters::detail {
+namespace {
+
+using daemon::PortPresence;
+using daemon::PortSnapshot;
+
+Labels port_labels(const PortSnapshot& p) {
+  Labels l{{"port", p.port}};
+  if (!p.node.empty()) l.push_back({"node", p.node});
+  return l;
+}
+
+Labels plus(Labels base, std::string name, std::string value) {
+  base.push_back({std::move(name), std::move(value)});
+  return base;
+}
+
+Labels lane_labels(const Labels& base, int lane) { return plus(base, "lane", std::to_string(lane)); }
+
+void gauge_if(FamilySet& out, Fam id, const Labels& labels, const std::optional<double>& v) {
+  if (v) out.gauge(id, labels, *v);
+}
+
+void add_info(FamilySet& out, const Labels& base, const cmis::ModuleReport& r) {
+  const cmis::Application* app = r.applications.empty() ? nullptr : &r.applications.front();
+  Labels l = base;
+  l.push_back({"identifier", r.id.identifier.name});
+  l.push_back({"spec", std::string(cmis::spec_name(r.spec))});
+  l.push_back({"spec_revision", r.spec_revision});
+  l.push_back({"vendor", r.id.vendor_name});
+  l.push_back({"vendor_oui", r.id.vendor_oui});
+  l.push_back({"part_number", r.id.part_number});
+  l.push_back({"revision", r.id.revision});
+  l.push_back({"serial", r.id.serial});
+  l.push_back({"date_code", r.id.date_code});
+  l.push_back({"media_type", r.media_type ? r.media_type->name : ""});
+  l.push_back({"media_interface", app ? app->media_interface.name : ""});
+  l.push_back({"host_interface", app ? app->host_interface.name : ""});
+  l.push_back({"firmware", r.id.firmware.value_or("")});
+  out.gauge(Fam::ModuleInfo, std::move(l), 1);
+}
+
+void add_thresholds(FamilySet& out, const Labels& base, const cmis::ModuleReport& r) {
+  static const std::pair<const char*, Fam> kFamilies[] = {
+      {"temperature_celsius", Fam::TemperatureThreshold},
+      {"supply_voltage_volts", Fam::SupplyVoltageThreshold},
+      {"rx_power_watts", Fam::RxPowerThreshold},
+      {"tx_power_watts", Fam::TxPowerThreshold},
+      {"tx_bias_amperes", Fam::TxBiasThreshold},
+  };
+  for (const auto& [key, fam] : kFamilies) {
+    const auto it = r.thresholds.find(key);
+    if (it == r.thresholds.end()) continue;
+    const cmis::Thresholds& t = it->second;
+    gauge_if(out, fam, plus(base, "level", "high_alarm"), t.high_alarm);
+    gauge_if(out, fam, plus(base, "level", "high_warning"), t.high_warning);
+    gauge_if(out, fam, plus(base, "level", "low_warning"), t.low_warning);
+    gauge_if(out, fam, plus(base, "level", "low_alarm"), t.low_alarm);
+  }
+}
+
+void add_lanes(FamilySet& out, const Labels& base, const cmis::ModuleReport& r) {
+  std::set<int> seen;
+  for (const cmis::LaneReport& lane : r.lanes) {
+    if (lane.lane <= 0 || !seen.insert(lane.lane).second) continue;  // never a duplicate series
+    const Labels l = lane_labels(base, lane.lane);
+    gauge_if(out, Fam::LaneRxPower, l, lane.rx_power_watts);
+    gauge_if(out, Fam::LaneTxPower, l, lane.tx_power_watts);
+    gauge_if(out, Fam::LaneTxBias, l, lane.tx_bias_amperes);
+    if (lane.data_path_state) {
+      out.gauge(Fam::LaneDataPathState, plus(l, "state", data_path_state_label(*lane.data_path_state)),
+                1);
+    }
+  }
+}
+
+void add_aging(FamilySet& out, const Labels& base, const PortSnapshot& p) {
+  std::set<int> seen;
+  for (const daemon::LaneAging& a : p.aging) {
+    if (a.lane <= 0 || !seen.insert(a.lane).second) continue;
+    const Labels l = lane_labels(base, a.lane);
+    gauge_if(out, Fam::LaneTxBiasDrift, l, a.tx_bias_ratio);
+    gauge_if(out, Fam::LaneTxPowerDrift, l, a.tx_power_ratio);
+  }
+}
+
+Labels flag_labels(const Labels& base, int lane, const std::string& flag) {
+  Labels l = lane > 0 ? lane_labels(base, lane) : base;
+  return plus(std::move(l), "flag", flag);
+}
+
+// Live values: only while the module is present and its last read is recent.
+void add_live(FamilySet& out, const Labels& base, const PortSnapshot& p) {
+  const cmis::ModuleReport& r = *p.report;
+  if (r.module_state) {
+    out.gauge(Fam::ModuleState, plus(base, "state", module_state_label(r.module_state->name)), 1);
+  }
+  gauge_if(out, Fam::Temperature, base, r.temperature_celsius);
+  gauge_if(out, Fam::SupplyVoltage, base, r.supply_voltage_volts);
+  gauge_if(out, Fam::LaserTemperature, base, r.laser_temperature_celsius);
+  add_lanes(out, base, r);
+  add_thresholds(out, base, r);
+  gauge_if(out, Fam::TemperatureHeadroom, base, temperature_headroom(p));
+  add_aging(out, base, p);
+  for (const RaisedFlag& f : raised_flags(p)) out.gauge(Fam::Flag, flag_labels(base, f.lane, f.flag), 1);
+}
+
+// Identity and coding verdicts: static for a seated module, kept while stale.
+void add_identity(FamilySet& out, const Labels& base, const PortSnapshot& p) {
+  const cmis::ModuleReport& r = *p.report;
+  add_info(out, base, r);
+  gauge_if(out, Fam::MaxPower, base, r.max_power_watts);
+  if (!p.groups.empty()) out.gauge(Fam::PowerOverAllowance, base, p.over_power_allowance ? 1 : 0);
+  std::set<std::string> seen;
+  for (const daemon::CodingFinding& c : p.coding) {
+    if (!seen.insert(c.severity + '\0' + c.check).second) continue;
+    if (c.severity == "fail") out.gauge(Fam::CodingCheckFailed, plus(base, "check", c.check), 1);
+    if (c.severity == "warn") out.gauge(Fam::CodingCheckWarning, plus(base, "check", c.check), 1);
+  }
+}
+
+void add_counters(FamilySet& out, const Labels& base, const PortSnapshot& p) {
+  out.counter(Fam::InsertionsTotal, base, static_cast<double>(p.insertions_total));
+  for (const auto& [kind, n] : p.read_errors_total) {
+    out.counter(Fam::ReadErrorsTotal, plus(base, "kind", kind), static_cast<double>(n));
+  }
+  std::set<std::pair<int, std::string>> seen;
+  for (const daemon::FlagHistory& h : p.flags) {
+    if (h.raised_total == 0 || !seen.insert({h.lane, h.flag}).second) continue;  // sparse
+    out.counter(Fam::FlagRaisedTotal, flag_labels(base, h.lane, h.flag),
+                static_cast<double>(h.raised_total));
+  }
+}
+
+}  // namespace
+
+void add_port_series(FamilySet& out, const PortSnapshot& p) {
+  const Labels base = port_labels(p);
+  if (p.presence != PortPresence::Unknown) {
+    out.gauge(Fam::ModulePresent, base, p.presence == PortPresence::Present ? 1 : 0);
+  }
+  if (!p.state.empty()) out.gauge(Fam::PortLifecycleState, plus(base, "state", p.state), 1);
+  add_counters(out, base, p);
+  if (p.presence != PortPresence::Present) return;
+  out.gauge(Fam::ModuleStale, base, p.stale ? 1 : 0);
+  if (p.last_good_read_unix > 0) out.gauge(Fam::LastReadTimestamp, base, p.last_good_read_unix);
+  if (!p.report) return;
+  add_identity(out, base, p);
+  if (monitors_visible(p)) add_live(out, base, p);
+}
+
+}  // namespace xcvr::exporters::detail

@@ -1,0 +1,194 @@
+// /port/<name>: one module in detail — identity, monitors, lanes (dBm and mW), thresholds,
+// flags, coding findings, counters. Live values are left out while the module is stale.
+#include <map>
+#include <string>
+
+#include "exporters/api_json.hpp"
+#include "exporters/format.hpp"
+#include "exporters/landing_page.hpp"
+
+namespace xcvr::exporters {
+namespace {
+
+using daemon::PortSnapshot;
+
+std::string row(std::string_view key, std::string_view value_html) {
+  return "<tr><th>" + html_escape(key) + "</th><td>" + std::string(value_html) + "</td></tr>";
+}
+
+std::string opt_text(const std::optional<std::string>& v) { return v ? html_escape(*v) : ""; }
+
+std::string power_text(double watts) {  // "-3.01 dBm (0.500 mW)"; no light for 0 W
+  const auto dbm = watts_to_dbm(watts);
+  return (dbm ? fixed(*dbm, 2) + " dBm" : std::string("no light")) + " (" + fixed(watts * 1e3, 3) +
+         " mW)";
+}
+
+std::string power_cell(const std::optional<double>& watts) {
+  return watts ? power_text(*watts) : "\u2014";
+}
+
+std::string identity_table(const cmis::ModuleReport& r) {
+  const auto& id = r.id;
+  std::string t = "<h2>Identity</h2><table>";
+  t += row("identifier", html_escape(id.identifier.name));
+  t += row("spec", html_escape(std::string(cmis::spec_name(r.spec))) + " " + html_escape(r.spec_revision));
+  t += row("vendor", html_escape(id.vendor_name));
+  t += row("vendor OUI", html_escape(id.vendor_oui));
+  t += row("part number", html_escape(id.part_number));
+  t += row("revision", html_escape(id.revision));
+  t += row("serial", html_escape(id.serial));
+  t += row("date code", html_escape(id.date_code));
+  t += row("firmware", opt_text(id.firmware));
+  t += row("media type", r.media_type ? html_escape(r.media_type->name) : "");
+  for (const auto& a : r.applications) {
+    t += row("application " + std::to_string(a.index),
+             html_escape(a.host_interface.name) + " / " + html_escape(a.media_interface.name) + " (" +
+                 std::to_string(a.host_lane_count) + "\u00d7 host, " +
+                 std::to_string(a.media_lane_count) + "\u00d7 media lanes)");
+  }
+  if (r.power_class) t += row("power class", std::to_string(*r.power_class));
+  if (r.max_power_watts) t += row("max power", fixed(*r.max_power_watts, 2) + " W");
+  return t + "</table>";
+}
+
+std::string monitors_table(const PortSnapshot& p) {
+  const auto& r = *p.report;
+  std::string t = "<h2>Monitors</h2><table>";
+  if (r.module_state) t += row("module state", html_escape(r.module_state->name));
+  if (r.temperature_celsius) t += row("temperature", fixed(*r.temperature_celsius, 2) + " \u00b0C");
+  if (const auto h = temperature_headroom(p)) t += row("headroom to high warning", fixed(*h, 2) + " \u00b0C");
+  if (r.supply_voltage_volts) t += row("supply voltage", fixed(*r.supply_voltage_volts, 3) + " V");
+  if (r.laser_temperature_celsius) t += row("laser temperature", fixed(*r.laser_temperature_celsius, 2) + " \u00b0C");
+  return t + "</table>";
+}
+
+std::string lanes_table(const PortSnapshot& p) {
+  std::string t = "<h2>Lanes</h2><table><tr><th>lane</th><th>rx power</th><th>tx power</th>"
+                  "<th>tx bias</th><th>data path</th><th>raised flags</th></tr>";
+  for (const auto& l : p.report->lanes) {
+    std::string flags;
+    for (const auto& f : l.flags) flags += html_escape(f) + " ";
+    t += "<tr><td class=\"num\">" + std::to_string(l.lane) + "</td><td class=\"num\">" +
+         power_cell(l.rx_power_watts) + "</td><td class=\"num\">" + power_cell(l.tx_power_watts) +
+         "</td><td class=\"num\">" +
+         (l.tx_bias_amperes ? fixed(*l.tx_bias_amperes * 1e3, 3) + " mA" : "\u2014") + "</td><td>" +
+         opt_text(l.data_path_state) + "</td><td>" + flags + "</td></tr>";
+  }
+  return t + "</table>";
+}
+
+std::string threshold_value(const std::string& key, const std::optional<double>& v) {
+  if (!v) return "\u2014";
+  if (key == "rx_power_watts" || key == "tx_power_watts") return power_text(*v);
+  if (key == "tx_bias_amperes") return fixed(*v * 1e3, 3) + " mA";
+  if (key == "temperature_celsius") return fixed(*v, 2) + " \u00b0C";
+  if (key == "supply_voltage_volts") return fixed(*v, 3) + " V";
+  return fixed(*v, 4);
+}
+
+std::string thresholds_table(const cmis::ModuleReport& r) {
+  if (r.thresholds.empty()) return "";
+  std::string t = "<h2>Thresholds</h2><table><tr><th>monitor</th><th>high alarm</th>"
+                  "<th>high warning</th><th>low warning</th><th>low alarm</th></tr>";
+  for (const auto& [key, th] : r.thresholds) {
+    t += "<tr><td>" + html_escape(key) + "</td>";
+    for (const auto* v : {&th.high_alarm, &th.high_warning, &th.low_warning, &th.low_alarm}) {
+      t += "<td class=\"num\">" + threshold_value(key, *v) + "</td>";
+    }
+    t += "</tr>";
+  }
+  return t + "</table>";
+}
+
+std::string flags_table(const PortSnapshot& p) {
+  std::string t = "<h2>Flags</h2>";
+  const auto raised = raised_flags(p);
+  t += "<p>Raised now: ";
+  if (raised.empty()) t += monitors_visible(p) ? "none" : "unknown (values withheld)";
+  for (const auto& f : raised) {
+    t += "<b>" + html_escape(f.flag) + "</b>" + (f.lane > 0 ? " (lane " + std::to_string(f.lane) + ")" : "") + "; ";
+  }
+  t += "</p>";
+  if (p.flags.empty()) return t;
+  t += "<table><tr><th>flag</th><th>lane</th><th>times raised</th><th>last raised</th>"
+       "<th>last cleared</th></tr>";
+  for (const auto& h : p.flags) {
+    t += "<tr><td>" + html_escape(h.flag) + "</td><td class=\"num\">" +
+         (h.lane > 0 ? std::to_string(h.lane) : "module") + "</td><td class=\"num\">" +
+         std::to_string(h.raised_total) + "</td><td>" + utc_time(h.last_raised_unix) + "</td><td>" +
+         utc_time(h.last_cleared_unix) + "</td></tr>";
+  }
+  return t + "</table>";
+}
+
+std::string coding_table(const PortSnapshot& p) {
+  std::string t = "<h2>Coding checks</h2>";
+  if (p.coding.empty()) return t + "<p>No findings.</p>";
+  t += "<table><tr><th>check</th><th>severity</th><th>finding</th></tr>";
+  for (const auto& c : p.coding) {
+    t += "<tr><td>" + html_escape(c.check) + "</td><td>" + html_escape(c.severity) + "</td><td>" +
+         html_escape(c.message) + "</td></tr>";
+  }
+  return t + "</table>";
+}
+
+std::string counters_table(const daemon::Snapshot& s, const PortSnapshot& p) {
+  std::string t = "<h2>Counters and budget</h2><table>";
+  t += row("insertions", std::to_string(p.insertions_total));
+  for (const auto& [kind, n] : p.read_errors_total) t += row("read errors: " + kind, std::to_string(n));
+  for (const auto& g : p.groups) {
+    for (const auto& b : s.budgets) {
+      if (b.group != g) continue;
+      t += row("power group " + g, fixed(b.allocated_watts, 1) + " W allocated of " +
+                                       fixed(b.budget_watts, 1) + " W budget, " +
+                                       fixed(b.per_port_allowance_watts, 1) + " W per port");
+    }
+  }
+  if (!p.groups.empty()) t += row("over per-port allowance", p.over_power_allowance ? "yes" : "no");
+  for (const auto& a : p.aging) {
+    if (!monitors_visible(p)) break;
+    t += row("lane " + std::to_string(a.lane) + " drift (bias, power)",
+             (a.tx_bias_ratio ? fixed(*a.tx_bias_ratio, 3) : "\u2014") + ", " +
+                 (a.tx_power_ratio ? fixed(*a.tx_power_ratio, 3) : "\u2014"));
+  }
+  return t + "</table>";
+}
+
+std::string header(const PortSnapshot& p, const HealthOptions& opts) {
+  const Health h = classify(p, opts);
+  std::string out = "<p><a href=\"/\">\u2190 port map</a></p><h1>" + html_escape(p.port) + "</h1>";
+  out += "<p>health: <span class=\"badge h-" + std::string(health_name(h)) + "\">" +
+         std::string(health_label(h)) + " " + std::string(health_name(h)) + "</span> \u2014 state " +
+         html_escape(p.state) + ", last good read " + utc_time(p.last_good_read_unix);
+  if (!p.node.empty()) out += ", node " + html_escape(p.node);
+  if (!p.cage.empty()) out += ", cage " + html_escape(p.cage);
+  out += " \u2014 <a href=\"/api/v1/modules/" + html_escape(url_path_escape(p.port)) + "\">JSON</a></p>";
+  if (p.report && !monitors_visible(p)) {
+    out += "<p class=\"banner\">Stale: no good read since " + utc_time(p.last_good_read_unix) +
+           "; monitor values are withheld.</p>";
+  }
+  return out;
+}
+
+}  // namespace
+
+std::optional<std::string> port_page_html(const daemon::Snapshot& s, std::string_view name,
+                                          const LandingOptions& o) {
+  const PortSnapshot* p = find_port(s, name);
+  if (!p) return std::nullopt;
+  std::string body = header(*p, o.health);
+  if (p->presence == daemon::PortPresence::Absent) {
+    body += "<p>Empty cage.</p>";
+  } else if (!p->report) {
+    body += "<p>No module data yet.</p>";
+  } else {
+    body += identity_table(*p->report);
+    if (monitors_visible(*p)) body += monitors_table(*p) + lanes_table(*p);
+    body += thresholds_table(*p->report);
+  }
+  body += flags_table(*p) + coding_table(*p) + counters_table(s, *p);
+  return html_page(p->port + " \u2014 transceiver-exporter", body);
+}
+
+}  // namespace xcvr::exporters

@@ -1,0 +1,43 @@
+// Decode cost per module: a full CMIS 8-lane image (lower, 00h, 01h, 02h, 10h, 11h: the Juniper
+// 800G DR8 dump) and an SFF-8636 image with thresholds (the Mellanox SR4 640-byte dump).
+#include <benchmark/benchmark.h>
+
+#include <fstream>
+#include <iterator>
+#include <stdexcept>
+
+#include "cmis/decode.hpp"
+#include "cmis/report_json.hpp"
+#include "drivers/dumpfile/dump_parser.hpp"
+
+namespace {
+
+using namespace xcvr;
+
+cmis::ModuleImage load(const char* dir) {
+  std::ifstream in(std::string(XCVR_TEST_DATA) + "/" + dir + "/raw.txt", std::ios::binary);
+  const std::vector<uint8_t> bytes{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+  auto parsed = dumpfile::parse(bytes);
+  if (auto* err = std::get_if<dumpfile::ParseError>(&parsed)) throw std::runtime_error(err->message);
+  return std::get<dumpfile::ParsedDump>(parsed).image;
+}
+
+void BM_DecodeCmis8Lane(benchmark::State& state) {
+  const cmis::ModuleImage image = load("osfp800g-juniper-dr8-xai01-port40");
+  for (auto _ : state) benchmark::DoNotOptimize(cmis::decode(image));
+}
+BENCHMARK(BM_DecodeCmis8Lane);
+
+void BM_DecodeSff8636(benchmark::State& state) {
+  const cmis::ModuleImage image = load("qsfp28-sr4-mellanox-mma1b00-mlxsw");
+  for (auto _ : state) benchmark::DoNotOptimize(cmis::decode(image));
+}
+BENCHMARK(BM_DecodeSff8636);
+
+void BM_DecodeCmisToJson(benchmark::State& state) {
+  const cmis::ModuleImage image = load("osfp800g-juniper-dr8-xai01-port40");
+  for (auto _ : state) benchmark::DoNotOptimize(cmis::to_json(cmis::decode(image)).dump());
+}
+BENCHMARK(BM_DecodeCmisToJson);
+
+}  // namespace

@@ -1,0 +1,154 @@
+// Config validation: good configs load; each malformed config fails with the right location.
+#include <gtest/gtest.h>
+
+#include "daemon/config.hpp"
+
+namespace xcvr::daemon {
+namespace {
+
+Config load_ok(const std::string& text) {
+  auto r = parse_config(text, "/etc/t/config.toml");
+  if (auto* e = std::get_if<ConfigError>(&r)) {
+    ADD_FAILURE() << e->to_string();
+    return {};
+  }
+  return std::get<Config>(r);
+}
+
+TEST(Config, DefaultsFromAnEmptyFile) {
+  const Config c = load_ok("");
+  EXPECT_EQ(c.web.listen_addresses, std::vector<std::string>{":10458"});
+  EXPECT_EQ(c.poll.dynamic_interval_s, 5);
+  EXPECT_EQ(c.poll.settle_delay_s, 2);
+  EXPECT_EQ(c.state_directory, "/var/lib/transceiver-exporter");
+}
+
+TEST(Config, FullExample) {
+  const Config c = load_ok(R"(
+[daemon]
+state_directory = "/tmp/x"
+log_level = "debug"
+[poll]
+dynamic_interval = "2s"
+thermal_interval = "500ms"
+vdm_interval = 30
+settle_delay = "1.5s"
+stale_after_intervals = 4
+[web]
+listen_addresses = [":10458", "[::1]:10459"]
+[web.basic_auth_users]
+ops = "$2y$10$abcdefghijklmnopqrstuuNjVUYHJbX/1pNpi4NnAi0fzZiAGj6gO"
+[[source]]
+type = "emulator"
+fleet = "fleet.toml"
+realtime = false
+[[source]]
+type = "file"
+[[source.port]]
+name = "dump1"
+path = "dumps/a.txt"
+cage = "QSFP-DD"
+[[budget]]
+group = "spine"
+ports = "spine1/*"
+per_port_watts = 5
+total_watts = 320
+)");
+  EXPECT_EQ(c.poll.dynamic_interval_s, 2);
+  EXPECT_DOUBLE_EQ(c.poll.thermal_interval_s, 0.5);
+  EXPECT_EQ(c.poll.vdm_interval_s, 30);
+  EXPECT_EQ(c.poll.stale_after_intervals, 4);
+  ASSERT_EQ(c.sources.size(), 2u);
+  EXPECT_EQ(c.sources[0].fleet, "/etc/t/fleet.toml");  // relative to the config file
+  EXPECT_FALSE(c.sources[0].realtime);
+  EXPECT_EQ(c.sources[1].ports[0].path, "/etc/t/dumps/a.txt");
+  EXPECT_EQ(c.budgets[0].total_watts, 320);
+  EXPECT_EQ(c.web.basic_auth_users.at("ops").substr(0, 4), "$2y$");
+}
+
+struct Bad {
+  const char* name;
+  const char* text;
+  int line;
+  int column;
+  const char* message_part;
+};
+
+class BadConfig : public ::testing::TestWithParam<Bad> {};
+
+TEST_P(BadConfig, FailsAtTheRightPlace) {
+  const Bad& b = GetParam();
+  auto r = parse_config(b.text, "cfg.toml");
+  ASSERT_TRUE(std::holds_alternative<ConfigError>(r)) << b.name << " was accepted";
+  const ConfigError& e = std::get<ConfigError>(r);
+  EXPECT_EQ(e.file, "cfg.toml");
+  EXPECT_EQ(e.line, b.line) << e.to_string();
+  EXPECT_EQ(e.column, b.column) << e.to_string();
+  EXPECT_NE(e.message.find(b.message_part), std::string::npos) << e.to_string();
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Table, BadConfig,
+    ::testing::Values(
+        Bad{"syntax", "[poll\n", 1, 6, ""},
+        Bad{"unknown_top_key", "\n\nbogus = 1\n", 3, 1, "unknown key 'bogus'"},
+        Bad{"unknown_poll_key", "[poll]\ndynamic_interval = 5\nintervall = 3\n", 3, 1, "unknown key 'intervall' in poll"},
+        Bad{"interval_wrong_type", "[poll]\ndynamic_interval = true\n", 2, 20, "expected a duration"},
+        Bad{"interval_bad_unit", "[poll]\ndynamic_interval = \"5 parsecs\"\n", 2, 20, "expected a duration"},
+        Bad{"interval_zero", "[poll]\ndynamic_interval = 0\n", 2, 20, "greater than zero"},
+        Bad{"interval_negative", "[poll]\ndynamic_interval = -1\n", 2, 20, "expected a duration"},
+        Bad{"thermal_slower_than_dynamic", "[poll]\ndynamic_interval = 1\nthermal_interval = 2\n", 1, 1, "thermal_interval"},
+        Bad{"stale_not_integer", "[poll]\nstale_after_intervals = 2.5\n", 2, 25, "expected an integer"},
+        Bad{"stale_out_of_range", "[poll]\nstale_after_intervals = 0\n", 2, 25, "between 1 and 1000"},
+        Bad{"poll_not_table", "poll = 5\n", 1, 8, "expected a table"},
+        Bad{"listen_empty", "[web]\nlisten_addresses = []\n", 1, 1, "must not be empty"},
+        Bad{"listen_not_strings", "[web]\nlisten_addresses = [10458]\n", 2, 21, "array of strings"},
+        Bad{"tls_half", "[web]\ntls_cert_file = \"/c.pem\"\n", 1, 1, "go together"},
+        Bad{"auth_not_bcrypt", "[web.basic_auth_users]\nops = \"plaintext\"\n", 2, 7, "not a bcrypt hash"},
+        Bad{"log_level", "[daemon]\nlog_level = \"loud\"\n", 1, 1, "not a log level"},
+        Bad{"source_not_array", "[source]\ntype = \"file\"\n", 1, 1, "array of tables"},
+        Bad{"source_no_type", "[[source]]\nfleet = \"x\"\n", 1, 1, "missing 'type'"},
+        Bad{"source_bad_type", "[[source]]\ntype = \"carrier-pigeon\"\n", 2, 8, "is not one of"},
+        Bad{"emulator_no_fleet", "[[source]]\ntype = \"emulator\"\n", 1, 1, "needs 'fleet'"},
+        Bad{"file_no_ports", "[[source]]\ntype = \"file\"\n", 1, 1, "at least one"},
+        Bad{"port_no_name", "[[source]]\ntype = \"file\"\n[[source.port]]\npath = \"a\"\n", 3, 1, "needs a name"},
+        Bad{"port_name_space", "[[source]]\ntype = \"file\"\n[[source.port]]\nname = \"a b\"\npath = \"a\"\n", 3, 1, "printable ASCII"},
+        Bad{"port_no_path", "[[source]]\ntype = \"file\"\n[[source.port]]\nname = \"a\"\n", 3, 1, "needs path"},
+        Bad{"port_unknown_key", "[[source]]\ntype = \"file\"\n[[source.port]]\nname = \"a\"\npath = \"p\"\ncolour = \"red\"\n", 6, 1, "unknown key 'colour'"},
+        Bad{"duplicate_port", "[[source]]\ntype = \"file\"\n[[source.port]]\nname = \"a\"\npath = \"p\"\n[[source.port]]\nname = \"a\"\npath = \"q\"\n", 1, 1, "defined twice"},
+        Bad{"budget_no_group", "[[budget]]\nper_port_watts = 5\n", 1, 1, "missing 'group'"},
+        Bad{"budget_no_numbers", "[[budget]]\ngroup = \"g\"\n", 1, 1, "per_port_watts, total_watts"},
+        Bad{"budget_absurd", "[[budget]]\ngroup = \"g\"\nper_port_watts = 500\n", 1, 1, "0-100 W"},
+        Bad{"budget_wrong_type", "[[budget]]\ngroup = \"g\"\ntotal_watts = \"lots\"\n", 3, 15, "expected a number"},
+        Bad{"max_request_tiny", "[web]\nmax_request_bytes = 10\n", 1, 1, "between 1024"},
+        Bad{"max_connections", "[web]\nmax_connections = 0\n", 2, 19, "between 1 and 4096"}),
+    [](const auto& param_info) { return std::string(param_info.param.name); });
+
+TEST(Config, Durations) {
+  EXPECT_EQ(parse_duration("500ms"), 0.5);
+  EXPECT_EQ(parse_duration("5s"), 5);
+  EXPECT_EQ(parse_duration("2m"), 120);
+  EXPECT_EQ(parse_duration("1h"), 3600);
+  EXPECT_EQ(parse_duration("7"), 7);
+  EXPECT_FALSE(parse_duration("s"));
+  EXPECT_FALSE(parse_duration("5 s"));
+  EXPECT_FALSE(parse_duration("5d"));
+  EXPECT_FALSE(parse_duration(""));
+}
+
+TEST(Config, Glob) {
+  EXPECT_TRUE(glob_match("spine1/*", "spine1/port12"));
+  EXPECT_FALSE(glob_match("spine1/*", "spine2/port12"));
+  EXPECT_TRUE(glob_match("*", "anything"));
+  EXPECT_TRUE(glob_match("p?rt*", "port7"));
+  EXPECT_FALSE(glob_match("p?rt", "port7"));
+}
+
+TEST(Config, MissingFileIsAnError) {
+  auto r = load_config_file("/nonexistent/config.toml");
+  ASSERT_TRUE(std::holds_alternative<ConfigError>(r));
+  EXPECT_NE(std::get<ConfigError>(r).message.find("cannot open"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace xcvr::daemon

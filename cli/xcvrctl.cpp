@@ -9,6 +9,9 @@ int main(int argc, char** argv) {
   app.require_subcommand(1);
   int exit_code = xcvr::cli::kExitClean;
   xcvr::cli::add_decode_command(app, exit_code);
+  xcvr::cli::add_show_command(app, exit_code);
+  xcvr::cli::add_verify_command(app, exit_code);
+  xcvr::cli::add_emulate_command(app, exit_code);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -15,6 +15,7 @@ PortPoller::PortPoller(PortIdentity id, std::unique_ptr<drivers::Transport> tran
 std::optional<drivers::Error> PortPoller::read_ranges(const std::vector<ReadRange>& plan, double wall) {
   std::vector<uint8_t> buf;
   for (const ReadRange& r : plan) {
+    if (unavailable_.count(r.page) != 0) continue;
     buf.assign(r.length, 0);
     const drivers::ReadRequest req{r.page.device, r.page.bank,
                                    static_cast<uint8_t>(r.page.page == cmis::kLowerPage ? 0 : r.page.page),
@@ -23,6 +24,13 @@ std::optional<drivers::Error> PortPoller::read_ranges(const std::vector<ReadRang
     for (int attempt = 0; attempt <= poll_.retries; ++attempt) {
       err = transport_->read(req, buf);
       if (!err || !drivers::is_retryable(err->kind)) break;
+    }
+    const bool essential = r.page == cmis::PageKey{cmis::kDeviceA0, 0, cmis::kLowerPage};
+    if (err && err->kind == drivers::ErrorKind::Unsupported && !essential) {
+      // The path cannot reach this page (a dump without it, a driver that ignores banks): the
+      // decoder reports it missing; we stop asking until the module changes.
+      unavailable_.insert(r.page);
+      continue;
     }
     if (err) return err;
     const int64_t at = static_cast<int64_t>(wall * 1e9);
@@ -41,7 +49,8 @@ std::optional<drivers::Error> PortPoller::read_static(double wall) {
   image_.clear();
   // Each round may reveal more pages (01h tells banks and VDM groups); a handful suffices.
   for (int round = 0; round < 4; ++round) {
-    const auto plan = next_static_reads(image_);
+    auto plan = next_static_reads(image_);
+    std::erase_if(plan, [this](const ReadRange& r) { return unavailable_.count(r.page) != 0; });
     if (plan.empty()) break;
     if (auto err = read_ranges(plan, wall)) return err;
   }
@@ -56,6 +65,7 @@ void PortPoller::on_insertion(double now) {
   image_.clear();
   report_.reset();
   last_module_state_.reset();
+  unavailable_.clear();
 }
 
 void PortPoller::on_absent() {

@@ -6,6 +6,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 
 #include "cmis/image.hpp"
@@ -70,6 +71,7 @@ class PortPoller {
   int consecutive_failures_ = 0;
   bool static_due_ = true;
   std::optional<uint32_t> last_module_state_;
+  std::set<cmis::PageKey> unavailable_;  // pages this path cannot read for this module
 
   uint64_t insertions_ = 0;
   std::map<std::string, uint64_t> errors_;

@@ -1,0 +1,279 @@
+// Poll engine on the emulator, in virtual time: lifecycle, flags, freshness, isolation, budgets.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "daemon/budget.hpp"
+#include "daemon/poll_engine.hpp"
+#include "drivers/emulator/bus.hpp"
+#include "drivers/emulator/catalog.hpp"
+#include "drivers/emulator/emulator_transport.hpp"
+
+namespace xcvr::daemon {
+namespace {
+
+using emulator::kSecond;
+
+// The engine's clock is the emulator's virtual clock: bus time spent by reads is time passed.
+class VirtualPollClock final : public PollClock {
+ public:
+  explicit VirtualPollClock(const emulator::VirtualClock& c) : c_(c) {}
+  double monotonic() const override { return static_cast<double>(c_.now_ns()) / 1e9; }
+  double wall() const override { return monotonic() + 1.7e9; }
+
+ private:
+  const emulator::VirtualClock& c_;
+};
+
+std::shared_ptr<emulator::EmulatedModule> make_module(const char* key, const emulator::Clock& clock,
+                                                      uint64_t seed = 1) {
+  const emulator::ModuleModel* model = emulator::find_model(key);
+  EXPECT_NE(model, nullptr) << key;
+  emulator::DynamicsConfig dyn;
+  dyn.seed = seed;
+  return std::make_shared<emulator::EmulatedModule>(*model, clock, dyn);
+}
+
+struct Fleet {
+  emulator::VirtualClock clock{1000 * kSecond};
+  VirtualPollClock poll_clock{clock};
+  std::vector<std::unique_ptr<emulator::EmulatedBus>> buses;
+  Config config;
+  SnapshotStore store;
+  AgingStore aging{""};
+  std::unique_ptr<PollEngine> engine;
+
+  Fleet(int bus_count, int cages, const char* model = "qsfpdd-400g-sr8") {
+    config.poll.dynamic_interval_s = 1;
+    config.poll.settle_delay_s = 2;
+    config.poll.stale_after_intervals = 3;
+    config.poll.backoff_max_s = 4;
+    std::vector<PortSpec> ports;
+    for (int b = 0; b < bus_count; ++b) {
+      emulator::BusConfig bc;
+      bc.name = "i2c-" + std::to_string(b);
+      bc.cages = cages;
+      buses.push_back(std::make_unique<emulator::EmulatedBus>(bc, clock));
+      for (int c = 0; c < cages; ++c) {
+        if (model != nullptr) buses.back()->insert(c, make_module(model, clock, static_cast<uint64_t>(b * 100 + c)));
+        const std::string name = "sw/b" + std::to_string(b) + "c" + std::to_string(c);
+        ports.push_back({PortIdentity{name, "", "emulator", "QSFP-DD", {}},
+                         std::make_unique<emulator::EmulatorTransport>(*buses.back(), c, name)});
+      }
+    }
+    engine = std::make_unique<PollEngine>(config, std::move(ports), poll_clock, store, aging);
+  }
+
+  // Runs the engine for `seconds` of virtual time, one step per due time.
+  void run_for(double seconds) {
+    const double end = poll_clock.monotonic() + seconds;
+    while (poll_clock.monotonic() < end) {
+      const double next = engine->step();
+      const double target = std::min(std::max(next, poll_clock.monotonic() + 1e-3), end);
+      clock.advance(static_cast<int64_t>((target - poll_clock.monotonic()) * 1e9) + 1);
+    }
+  }
+  const PortSnapshot& port(const std::string& name) const {
+    snap = store.current();
+    for (const PortSnapshot& p : snap->ports) {
+      if (p.port == name) return p;
+    }
+    throw std::runtime_error("no port " + name);
+  }
+  mutable std::shared_ptr<const Snapshot> snap;
+};
+
+uint64_t flag_total(const PortSnapshot& p, const std::string& flag, int lane) {
+  for (const FlagHistory& f : p.flags) {
+    if (f.flag == flag && f.lane == lane) return f.raised_total;
+  }
+  return 0;
+}
+
+TEST(Engine, ReadsEveryPortAfterTheSettleDelay) {
+  Fleet f(2, 4);
+  EXPECT_EQ(f.engine->domain_count(), 2u);
+  f.run_for(1.0);
+  EXPECT_EQ(f.port("sw/b0c0").state, "settling");
+  EXPECT_EQ(f.port("sw/b0c0").report, nullptr);
+  for (auto& bus : f.buses) EXPECT_EQ(bus->stats().bytes_read, 0u) << "read during the settle delay";
+  f.run_for(3.0);
+  for (const PortSnapshot& p : f.store.current()->ports) {
+    EXPECT_EQ(p.state, "ok") << p.port;
+    ASSERT_NE(p.report, nullptr) << p.port;
+    EXPECT_EQ(p.insertions_total, 1u);
+    EXPECT_TRUE(p.report->temperature_celsius) << p.port;
+    EXPECT_EQ(p.report->lanes.size(), 8u) << p.port;
+    EXPECT_GT(p.last_good_read_unix, 0);
+  }
+}
+
+TEST(Engine, SteadyStateReadsOnlyTheDynamicBytes) {
+  Fleet f(1, 1);
+  f.run_for(4.0);  // settle + static read done
+  f.buses[0]->reset_stats();
+  f.run_for(10.0);
+  const auto stats = f.buses[0]->stats();
+  ASSERT_GT(stats.transactions, 0u);
+  const double polls = 10.0;
+  // CMIS 8-lane dynamic set: lower 0-25 (26 B) + page 11h 128-201 (74 B) = 100 data bytes.
+  EXPECT_NEAR(static_cast<double>(stats.bytes_read) / polls, 100.0, 1e-9);
+}
+
+TEST(Engine, TransientFlagsBetweenPollsAreCountedExactly) {
+  Fleet f(1, 1);
+  f.run_for(4.0);
+  auto& bus = *f.buses[0];
+  for (int i = 0; i < 1000; ++i) {
+    // LOS rises and falls between two polls: only the module's latch remembers it.
+    bus.with_module(0, [](emulator::EmulatedModule& m) {
+      m.faults().rx_los.set(0);
+      m.update();
+      m.faults().rx_los.reset(0);
+      m.update();
+    });
+    f.run_for(1.0);
+  }
+  EXPECT_EQ(flag_total(f.port("sw/b0c0"), "rx_los", 1), 1000u);
+  EXPECT_EQ(flag_total(f.port("sw/b0c0"), "rx_los", 2), 0u);
+}
+
+TEST(Engine, StuckBusMakesOnlyItsPortsStale) {
+  Fleet f(2, 2);
+  f.run_for(4.0);
+  f.buses[1]->stick(INT64_MAX);
+  f.run_for(10.0);
+  EXPECT_FALSE(f.port("sw/b0c0").stale);
+  EXPECT_EQ(f.port("sw/b0c0").state, "ok");
+  const PortSnapshot& stuck = f.port("sw/b1c0");
+  EXPECT_TRUE(stuck.stale);
+  EXPECT_GT(stuck.read_errors_total.at("busy"), 0u);
+  // Identity is kept, marked stale; fresh-looking values are not.
+  ASSERT_NE(stuck.report, nullptr);
+  EXPECT_LT(stuck.last_good_read_unix, f.poll_clock.wall() - 3);
+  // The healthy bus kept polling every interval while the other one timed out.
+  const uint64_t before = f.store.current()->domains[0].cycles_total;
+  f.run_for(5.0);
+  EXPECT_GE(f.store.current()->domains[0].cycles_total - before, 5u);
+}
+
+TEST(Engine, HotSwapToADifferentModuleIsANewInsertion) {
+  Fleet f(1, 1);
+  f.run_for(4.0);
+  const std::string serial = f.port("sw/b0c0").report->id.serial;
+  f.buses[0]->remove(0);
+  f.run_for(2.0);
+  EXPECT_EQ(f.port("sw/b0c0").state, "empty");
+  EXPECT_EQ(f.port("sw/b0c0").report, nullptr);
+  f.buses[0]->insert(0, make_module("qsfpdd-400g-dr4", f.clock, 77));
+  f.run_for(4.0);
+  const PortSnapshot& p = f.port("sw/b0c0");
+  EXPECT_EQ(p.insertions_total, 2u);
+  ASSERT_NE(p.report, nullptr);
+  EXPECT_NE(p.report->id.part_number, "");
+  EXPECT_EQ(p.state, "ok");
+}
+
+TEST(Engine, BudgetFlagsExactlyTheModulesOverTheAllowance) {
+  Fleet f(8, 8, nullptr);
+  const char* models[] = {"qsfpdd-400g-sr8", "qsfpdd-400g-dr4", "osfp-800g-2xsr4-finned", "qsfpdd-400g-dac"};
+  for (int b = 0; b < 8; ++b) {
+    for (int c = 0; c < 8; ++c) f.buses[b]->insert(c, make_module(models[(b + c) % 4], f.clock, b * 8 + c));
+  }
+  f.run_for(6.0);
+  std::vector<PortSnapshot> ports = f.store.current()->ports;
+  for (auto& p : ports) p.groups.clear();
+  const auto budgets = compute_budgets({BudgetConfig{"spine", "sw/*", 5.0, 320.0, ""}}, ports);
+  ASSERT_EQ(budgets.size(), 1u);
+  double sum = 0;
+  std::vector<std::string> expected_over;
+  for (const PortSnapshot& p : ports) {
+    ASSERT_NE(p.report, nullptr) << p.port;
+    const double w = p.report->max_power_watts.value_or(0);
+    sum += w;
+    if (w > 5.0) expected_over.push_back(p.port);
+    EXPECT_EQ(p.over_power_allowance, w > 5.0) << p.port;
+  }
+  EXPECT_EQ(budgets[0].ports, 64);
+  EXPECT_EQ(budgets[0].present, 64);
+  EXPECT_DOUBLE_EQ(budgets[0].allocated_watts, sum);
+  EXPECT_EQ(budgets[0].over_allowance_ports, expected_over);
+  EXPECT_FALSE(expected_over.empty());  // the 800G twin-port modules draw ~16 W
+}
+
+TEST(Engine, NoWriteOtherThanPageSelect) {
+  Fleet f(1, 2);
+  f.run_for(20.0);
+  for (int c = 0; c < 2; ++c) {
+    EXPECT_EQ(f.buses[0]->module(c)->violations(), 0u);
+    EXPECT_FALSE(f.buses[0]->module(c)->writes().empty());  // page selects did happen
+  }
+}
+
+}  // namespace
+}  // namespace xcvr::daemon
+
+namespace xcvr::daemon {
+namespace {
+
+// Pulls the module out of its cage after `after` reads: an unplug in the middle of a poll.
+class UnplugAfter final : public drivers::Transport {
+ public:
+  UnplugAfter(std::unique_ptr<drivers::Transport> inner, emulator::EmulatedBus& bus, int cage, int after)
+      : inner_(std::move(inner)), bus_(bus), cage_(cage), left_(after) {}
+  std::string domain() const override { return inner_->domain(); }
+  std::string describe() const override { return inner_->describe(); }
+  drivers::Presence presence() override { return inner_->presence(); }
+  std::optional<drivers::Error> read(const drivers::ReadRequest& r, std::span<uint8_t> out) override {
+    if (left_-- == 0) bus_.remove(cage_);
+    return inner_->read(r, out);
+  }
+  void arm(int after) { left_ = after; }
+
+ private:
+  std::unique_ptr<drivers::Transport> inner_;
+  emulator::EmulatedBus& bus_;
+  int cage_;
+  int left_;
+};
+
+TEST(Engine, UnplugMidReadServesNothingStaleAsFresh) {
+  emulator::VirtualClock clock{1000 * kSecond};
+  VirtualPollClock poll_clock{clock};
+  emulator::BusConfig bc;
+  bc.cages = 1;
+  emulator::EmulatedBus bus(bc, clock);
+  bus.insert(0, make_module("osfp-800g-2xsr4-finned", clock));
+  Config config;
+  config.poll.dynamic_interval_s = 1;
+  config.poll.settle_delay_s = 0.5;
+  auto inner = std::make_unique<emulator::EmulatorTransport>(bus, 0, "p0");
+  auto unplug = std::make_unique<UnplugAfter>(std::move(inner), bus, 0, 3);  // during the static read
+  std::vector<PortSpec> ports;
+  ports.push_back({PortIdentity{"p0", "", "emulator", "OSFP", {}}, std::move(unplug)});
+  SnapshotStore store;
+  AgingStore aging("");
+  PollEngine engine(config, std::move(ports), poll_clock, store, aging);
+  for (int i = 0; i < 10; ++i) {
+    engine.step();
+    clock.advance(kSecond / 2);
+  }
+  const PortSnapshot& p = store.current()->ports.at(0);
+  EXPECT_EQ(p.state, "empty");
+  EXPECT_EQ(p.report, nullptr);  // nothing half-read is served
+  EXPECT_EQ(p.presence, PortPresence::Absent);
+  bus.insert(0, make_module("qsfpdd-400g-fr4", clock, 9));
+  for (int i = 0; i < 10; ++i) {
+    engine.step();
+    clock.advance(kSecond / 2);
+  }
+  const PortSnapshot& q = store.current()->ports.at(0);
+  EXPECT_EQ(q.state, "ok");
+  EXPECT_EQ(q.insertions_total, 2u);
+  ASSERT_NE(q.report, nullptr);
+  EXPECT_TRUE(q.report->missing_pages.empty()) << q.report->missing_pages[0];
+}
+
+}  // namespace
+}  // namespace xcvr::daemon

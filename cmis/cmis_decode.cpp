@@ -94,12 +94,8 @@ class CmisDecoder {
 
   void decode_page00() {
     Identity& id = r_.id;
-    id.vendor_name = text(F::VendorName);
-    id.vendor_oui = format_oui(read_bytes(img_, f(F::VendorOui)));
-    id.part_number = text(F::PartNumber);
-    id.revision = text(F::VendorRevision);
-    id.serial = text(F::SerialNumber);
-    id.date_code = text(F::DateCode);
+    read_identity(img_, {f(F::Identifier), f(F::VendorName), f(F::VendorOui), f(F::PartNumber),
+                         f(F::VendorRevision), f(F::SerialNumber), f(F::DateCode)}, r_);
     if (auto clei = read_ascii(img_, f(F::CleiCode)); clei && is_printable(*clei) && !clei->empty()) {
       id.clei = clei;
     }
@@ -114,19 +110,7 @@ class CmisDecoder {
     r_.connector = Coded{connector, codes::connector(connector)};
     const uint8_t tech = static_cast<uint8_t>(u(F::MediaInterfaceTechnology).value_or(0));
     r_.media_interface_technology = Coded{tech, codes::media_interface_technology(tech)};
-    add_checksum("00h", "128-221", F::Checksum00, 0x00, 128, 221);
-  }
-
-  // ASCII field with bytes outside 0x20-0x7E replaced by '?' (and noted): keeps the report
-  // valid UTF-8, so to_json(...).dump() cannot throw on a corrupt EEPROM.
-  std::string text(F id) {
-    std::string s = read_ascii(img_, f(id)).value_or("");
-    if (is_printable(s)) return s;
-    for (char& c : s) {
-      if (c < 0x20 || c > 0x7E) c = '?';
-    }
-    r_.problems.push_back("page 00h " + std::string(f(id).name) + ": non-ASCII bytes shown as '?'");
-    return s;
+    add_checksum(img_, r_, "00h", f(F::IdentifierCopy), f(F::Checksum00));
   }
 
   void decode_page01() {
@@ -161,7 +145,7 @@ class CmisDecoder {
     for (Application& app : r_.applications) {
       app.media_lane_assignment = static_cast<uint8_t>(u(F::MediaLaneAssignment, app.index).value_or(0));
     }
-    add_checksum("01h", "130-254", F::Checksum01, 0x01, 130, 254);
+    add_checksum(img_, r_, "01h", f(F::HardwareMajor), f(F::Checksum01));
   }
 
   void decode_thresholds() {
@@ -177,7 +161,7 @@ class CmisDecoder {
     if (!advertised_ || im.tx_power) group("tx_power_watts", F::TxPowerHighAlarm);
     if (!advertised_ || im.tx_bias) group("tx_bias_amperes", F::TxBiasHighAlarm, r_.tx_bias_multiplier.value_or(1));
     if (!advertised_ || im.rx_power) group("rx_power_watts", F::RxPowerHighAlarm);
-    add_checksum("02h", "128-254", F::Checksum02, 0x02, 128, 254);
+    add_checksum(img_, r_, "02h", f(F::TempHighAlarm), f(F::Checksum02));
   }
 
   // Module monitors: trust the 01h advertisement when read; otherwise (flat memory, or 01h not
@@ -275,12 +259,7 @@ class CmisDecoder {
     }
   }
 
-  void add_checksum(const char* page, const char* range, F stored, int16_t page_no, uint16_t first,
-                    uint16_t last) {
-    const auto s = u(stored);
-    const auto c = checksum(img_, {kDeviceA0, 0, page_no}, first, last);
-    if (s && c) r_.checksums.push_back({page, range, static_cast<uint8_t>(*s), *c});
-  }
+
 
   void note_missing_pages() {
     auto want = [&](int16_t page, uint8_t bank = 0) {

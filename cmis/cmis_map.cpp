@@ -198,7 +198,7 @@ constexpr std::array kTable = {
     lane_flag(F::FlagTxFault, "tx_fault", 135),
     lane_flag(F::FlagTxLos, "tx_los", 136),
     lane_flag(F::FlagTxCdrLol, "tx_cdr_lol", 137),
-    lane_flag(F::FlagTxAdaptiveEqFail, "tx_adaptive_eq_fail", 138),
+    lane_flag(F::FlagTxAdaptiveEqFail, "tx_adaptive_eq_fault", 138),
     lane_flag(F::FlagTxPowerHighAlarm, "tx_power_high_alarm", 139),
     lane_flag(F::FlagTxPowerLowAlarm, "tx_power_low_alarm", 140),
     lane_flag(F::FlagTxPowerHighWarning, "tx_power_high_warning", 141),

@@ -219,7 +219,10 @@ SourceConfig read_source(Table t, const std::string& file) {
   if (s.type == "emulator") {
     s.fleet = resolve(file, t.str("fleet").value_or(""));
     require(!s.fleet.empty(), t.where(), t.name() + ": an emulator source needs 'fleet' (a fleet TOML file)");
-    s.realtime = t.boolean("realtime").value_or(true);
+    s.clock = t.str("clock").value_or("realtime");
+    require(s.clock == "realtime" || s.clock == "wallclock", t.where(),
+            t.name() + ".clock: must be \"realtime\" (bus time is slept) or \"wallclock\" (accounted, not slept)");
+    for (const std::string& path : t.strings("scenarios")) s.scenarios.push_back(resolve(file, path));
   }
   if (const toml::array* ports = t.tables("port")) {
     int i = 0;

@@ -48,8 +48,9 @@ struct PortConfig {
 
 struct SourceConfig {
   std::string type;  // "emulator", "file", "i2c", "optoe", "netlink", "ib"
-  std::string fleet; // emulator: fleet TOML path (resolved relative to the config file)
-  bool realtime = true;  // emulator: sleep for bus time (demo) or virtual time
+  std::string fleet;  // emulator: fleet TOML path (resolved relative to the config file)
+  std::string clock = "realtime";      // emulator: "realtime" (sleeps wire time) or "wallclock"
+  std::vector<std::string> scenarios;  // emulator: fault timeline files added to the fleet
   std::vector<PortConfig> ports;
   std::string config_location;
 };

@@ -1,10 +1,61 @@
-// The "emulator" source: an emulated fleet (drivers/emulator) described by a fleet TOML file.
+// The "emulator" source: an emulated fleet (drivers/emulator) described by a fleet TOML file,
+// polled through the same engine as real buses. Its fault timeline runs on its own thread.
+#include <atomic>
+#include <fstream>
+#include <sstream>
+#include <thread>
+
+#include <spdlog/spdlog.h>
+
 #include "daemon/sources.hpp"
+#include "drivers/emulator/emulator_transport.hpp"
+#include "drivers/emulator/fleet.hpp"
 
 namespace xcvr::daemon {
+namespace {
 
-std::optional<SourceError> add_emulator_source(const SourceConfig& s, BuiltSources&) {
-  return SourceError{s.config_location + ": the emulator fleet loader is not wired yet"};
+class EmulatedFleet final : public SourceResources {
+ public:
+  explicit EmulatedFleet(std::unique_ptr<emulator::Fleet> fleet) : fleet_(std::move(fleet)) {
+    timeline_ = std::thread([this] {
+      while (!stop_.load()) {
+        for (const std::string& failure : fleet_->run_faults()) spdlog::warn("emulator fault: {}", failure);
+        std::this_thread::sleep_for(std::chrono::milliseconds(100));
+      }
+    });
+  }
+  ~EmulatedFleet() override {
+    stop_ = true;
+    timeline_.join();
+  }
+  emulator::Fleet& fleet() { return *fleet_; }
+
+ private:
+  std::unique_ptr<emulator::Fleet> fleet_;
+  std::atomic<bool> stop_{false};
+  std::thread timeline_;
+};
+
+}  // namespace
+
+std::optional<SourceError> add_emulator_source(const SourceConfig& s, BuiltSources& out) {
+  const auto mode = s.clock == "wallclock" ? emulator::ClockMode::Wallclock : emulator::ClockMode::Realtime;
+  emulator::FleetLoad loaded = emulator::load_fleet_file(s.fleet, mode);
+  if (!loaded.fleet) return SourceError{s.config_location + ": fleet: " + loaded.error};
+  for (const std::string& path : s.scenarios) {
+    std::ifstream in(path);
+    if (!in) return SourceError{s.config_location + ": scenario " + path + ": cannot open"};
+    std::ostringstream text;
+    text << in.rdbuf();
+    if (auto err = loaded.fleet->add_scenario(text.str(), path)) return SourceError{*err};
+  }
+  auto resources = std::make_shared<EmulatedFleet>(std::move(loaded.fleet));
+  for (const emulator::FleetPort& p : resources->fleet().ports()) {
+    out.ports.push_back({PortIdentity{p.name, "", "emulator", p.cage_form, {}},
+                         std::make_unique<emulator::EmulatorTransport>(*p.bus, p.cage, p.name)});
+  }
+  out.resources.push_back(std::move(resources));
+  return std::nullopt;
 }
 
 }  // namespace xcvr::daemon

@@ -56,7 +56,7 @@ double PollEngine::run_domain(Domain& d) {
   std::vector<PortSnapshot> snaps;
   snaps.reserve(n);
   drivers::BusCounters bus;
-  const uint64_t epoch = scrape_epoch_.load(std::memory_order_relaxed);
+  const uint64_t epoch = store_.scrapes();
   for (auto& p : d.ports) {
     snaps.push_back(p->snapshot(end, epoch));
     const drivers::BusCounters c = p->transport().counters();

@@ -45,9 +45,6 @@ class PollEngine {
   // Ports by name, for tests and `xcvrctl`-style inspection.
   PortPoller* port(const std::string& name);
 
-  // Called by scrapers (the /metrics handler): latched-flag gauges reset after each scrape.
-  void note_scrape() { scrape_epoch_.fetch_add(1, std::memory_order_relaxed); }
-
   void set_reload_stats(uint64_t ok, uint64_t failed, bool last_ok, double last_unix);
 
  private:
@@ -76,7 +73,6 @@ class PollEngine {
   std::mutex wake_mutex_;
   std::condition_variable wake_;
   std::atomic<bool> stopping_{false};
-  std::atomic<uint64_t> scrape_epoch_{0};
   std::atomic<uint64_t> reloads_ok_{0}, reloads_failed_{0};
   std::atomic<bool> last_reload_ok_{true};
   std::atomic<double> last_reload_unix_{0};

@@ -3,6 +3,7 @@
 // touches a bus and never waits for one).
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -110,8 +111,16 @@ class SnapshotStore {
     std::lock_guard lock(mutex_);
     return current_;
   }
+  // A Prometheus scrape took the current snapshot: raised-flag gauges, which OR-accumulate
+  // between scrapes, start afresh in the next one (design invariant 3).
+  std::shared_ptr<const Snapshot> current_for_scrape() const {
+    scrapes_.fetch_add(1, std::memory_order_relaxed);
+    return current();
+  }
+  uint64_t scrapes() const { return scrapes_.load(std::memory_order_relaxed); }
 
  private:
+  mutable std::atomic<uint64_t> scrapes_{0};
   mutable std::mutex mutex_;  // guards only the pointer swap/copy: nanoseconds
   std::shared_ptr<const Snapshot> current_ = std::make_shared<const Snapshot>();
 };

@@ -11,7 +11,7 @@ int64_t SteadyClock::now_ns() const {
 }
 
 void SteadyClock::spend(int64_t ns) {
-  if (ns > 0) std::this_thread::sleep_for(std::chrono::nanoseconds(ns));
+  if (ns > 0 && sleep_) std::this_thread::sleep_for(std::chrono::nanoseconds(ns));
 }
 
 }  // namespace xcvr::emulator

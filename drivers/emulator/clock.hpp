@@ -39,13 +39,15 @@ class VirtualClock final : public Clock {
 
 class SteadyClock final : public Clock {
  public:
-  SteadyClock() : origin_(std::chrono::steady_clock::now()) {}
+  explicit SteadyClock(bool sleep_for_bus_time = true)
+      : origin_(std::chrono::steady_clock::now()), sleep_(sleep_for_bus_time) {}
   int64_t now_ns() const override;
   void spend(int64_t ns) override;
   bool is_virtual() const override { return false; }
 
  private:
   std::chrono::steady_clock::time_point origin_;
+  bool sleep_;
 };
 
 }  // namespace xcvr::emulator

@@ -175,17 +175,27 @@ struct LevelConditions {
   Condition high_alarm, low_alarm, high_warning, low_warning;
 };
 
-template <typename Raise>
-void compare(const cmis::ModuleImage& image, const ThresholdFields& f, double value,
-             double multiplier, const LevelConditions& c, Raise&& raise) {
-  const auto level = [&](const cmis::Field* field) {
+// One monitor's levels, read from the module's own memory once per update.
+struct LevelValues {
+  std::optional<double> high_alarm, low_alarm, high_warning, low_warning;
+};
+
+LevelValues read_levels(const cmis::ModuleImage& image, const ThresholdFields& f,
+                        double multiplier = 1) {
+  const auto level = [&](const cmis::Field* field) -> std::optional<double> {
     const auto v = cmis::read_scaled(image, *field);
-    return v ? std::optional<double>(*v * multiplier) : std::nullopt;
+    if (!v) return std::nullopt;
+    return *v * multiplier;
   };
-  if (const auto ha = level(f.high_alarm); ha && value > *ha) raise(c.high_alarm);
-  if (const auto hw = level(f.high_warning); hw && value > *hw) raise(c.high_warning);
-  if (const auto lw = level(f.low_warning); lw && value < *lw) raise(c.low_warning);
-  if (const auto la = level(f.low_alarm); la && value < *la) raise(c.low_alarm);
+  return {level(f.high_alarm), level(f.low_alarm), level(f.high_warning), level(f.low_warning)};
+}
+
+template <typename Raise>
+void compare(const LevelValues& l, double value, const LevelConditions& c, Raise&& raise) {
+  if (l.high_alarm && value > *l.high_alarm) raise(c.high_alarm);
+  if (l.high_warning && value > *l.high_warning) raise(c.high_warning);
+  if (l.low_warning && value < *l.low_warning) raise(c.low_warning);
+  if (l.low_alarm && value < *l.low_alarm) raise(c.low_alarm);
 }
 
 }  // namespace
@@ -215,10 +225,10 @@ void EmulatedModule::update_monitors_and_flags(int64_t now) {
     cmis::write_scaled(memory_, *l.temperature, temperature);
     cmis::write_scaled(memory_, *l.supply_voltage, vcc);
     const auto module_raise = [&](C c) { raise_condition(c, 1); };
-    compare(memory_, l.temperature_thresholds, temperature, 1,
+    compare(read_levels(memory_, l.temperature_thresholds), temperature,
             {C::TempHighAlarm, C::TempLowAlarm, C::TempHighWarning, C::TempLowWarning},
             module_raise);
-    compare(memory_, l.supply_voltage_thresholds, vcc, 1,
+    compare(read_levels(memory_, l.supply_voltage_thresholds), vcc,
             {C::VccHighAlarm, C::VccLowAlarm, C::VccHighWarning, C::VccLowWarning},
             module_raise);
   }
@@ -231,6 +241,9 @@ void EmulatedModule::update_monitors_and_flags(int64_t now) {
   const double hours_on = static_cast<double>(now - power_on_ns_) / 3.6e12;
   const double aging = 1.0 + dynamics_.bias_drift_per_hour * hours_on;
   const double r = dynamics_.optical_noise_ratio;
+  const LevelValues rx_levels = read_levels(memory_, l.rx_power_thresholds);
+  const LevelValues tx_levels = read_levels(memory_, l.tx_power_thresholds);
+  const LevelValues bias_levels = read_levels(memory_, l.tx_bias_thresholds, multiplier);
   for (int lane = 1; lane <= static_cast<int>(nominal_.size()); ++lane) {
     const std::size_t i = static_cast<std::size_t>(lane - 1);
     const LaneOptics& n = nominal_[i];
@@ -266,16 +279,16 @@ void EmulatedModule::update_monitors_and_flags(int64_t now) {
       raise(C::TxLos);
       raise(C::TxCdrLol);
     }
-    compare(memory_, l.rx_power_thresholds, rx, 1,
+    compare(rx_levels, rx,
             {C::RxPowerHighAlarm, C::RxPowerLowAlarm, C::RxPowerHighWarning,
              C::RxPowerLowWarning},
             raise);
     if (!tx_on) continue;  // a disabled transmitter is not "low"
-    compare(memory_, l.tx_power_thresholds, tx, 1,
+    compare(tx_levels, tx,
             {C::TxPowerHighAlarm, C::TxPowerLowAlarm, C::TxPowerHighWarning,
              C::TxPowerLowWarning},
             raise);
-    compare(memory_, l.tx_bias_thresholds, bias, multiplier,
+    compare(bias_levels, bias,
             {C::TxBiasHighAlarm, C::TxBiasLowAlarm, C::TxBiasHighWarning, C::TxBiasLowWarning},
             raise);
   }

@@ -30,6 +30,11 @@ SpecLayout make_cmis() {
   l.tx_bias = cm(CmisField::TxBias);
   l.rx_power = cm(CmisField::RxPower);
   l.tx_bias_multiplier = cm(CmisField::TxBiasMultiplier);
+  l.vendor_name = cm(CmisField::VendorName);
+  l.vendor_oui = cm(CmisField::VendorOui);
+  l.part_number = cm(CmisField::PartNumber);
+  l.serial_number = cm(CmisField::SerialNumber);
+  l.date_code = cm(CmisField::DateCode);
   l.temperature_thresholds = {cm(CmisField::TempHighAlarm), cm(CmisField::TempLowAlarm),
                               cm(CmisField::TempHighWarning), cm(CmisField::TempLowWarning)};
   l.supply_voltage_thresholds = {cm(CmisField::VccHighAlarm), cm(CmisField::VccLowAlarm),
@@ -103,6 +108,11 @@ SpecLayout make_sff8636() {
   l.tx_bias = sf(Sff8636Field::TxBias);
   l.rx_power = sf(Sff8636Field::RxPower);
   l.tx_bias_multiplier = nullptr;
+  l.vendor_name = sf(Sff8636Field::VendorName);
+  l.vendor_oui = sf(Sff8636Field::VendorOui);
+  l.part_number = sf(Sff8636Field::PartNumber);
+  l.serial_number = sf(Sff8636Field::SerialNumber);
+  l.date_code = sf(Sff8636Field::DateCode);
   l.temperature_thresholds = {sf(Sff8636Field::TempHighAlarm), sf(Sff8636Field::TempLowAlarm),
                               sf(Sff8636Field::TempHighWarning), sf(Sff8636Field::TempLowWarning)};
   l.supply_voltage_thresholds = {sf(Sff8636Field::VccHighAlarm), sf(Sff8636Field::VccLowAlarm),

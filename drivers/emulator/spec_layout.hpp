@@ -65,6 +65,13 @@ struct SpecLayout {
   ThresholdFields temperature_thresholds, supply_voltage_thresholds, tx_power_thresholds,
       tx_bias_thresholds, rx_power_thresholds;
 
+  // Identity (faults miscode these)
+  const cmis::Field* vendor_name;
+  const cmis::Field* vendor_oui;
+  const cmis::Field* part_number;
+  const cmis::Field* serial_number;
+  const cmis::Field* date_code;
+
   std::vector<FlagBinding> flags;
   std::vector<ChecksumRule> checksums;
 

@@ -41,7 +41,8 @@ ops = "$2y$10$abcdefghijklmnopqrstuuNjVUYHJbX/1pNpi4NnAi0fzZiAGj6gO"
 [[source]]
 type = "emulator"
 fleet = "fleet.toml"
-realtime = false
+clock = "wallclock"
+scenarios = ["scen/a.toml"]
 [[source]]
 type = "file"
 [[source.port]]
@@ -60,7 +61,8 @@ total_watts = 320
   EXPECT_EQ(c.poll.stale_after_intervals, 4);
   ASSERT_EQ(c.sources.size(), 2u);
   EXPECT_EQ(c.sources[0].fleet, "/etc/t/fleet.toml");  // relative to the config file
-  EXPECT_FALSE(c.sources[0].realtime);
+  EXPECT_EQ(c.sources[0].clock, "wallclock");
+  EXPECT_EQ(c.sources[0].scenarios, std::vector<std::string>{"/etc/t/scen/a.toml"});
   EXPECT_EQ(c.sources[1].ports[0].path, "/etc/t/dumps/a.txt");
   EXPECT_EQ(c.budgets[0].total_watts, 320);
   EXPECT_EQ(c.web.basic_auth_users.at("ops").substr(0, 4), "$2y$");

@@ -277,3 +277,36 @@ TEST(Engine, UnplugMidReadServesNothingStaleAsFresh) {
 
 }  // namespace
 }  // namespace xcvr::daemon
+
+namespace xcvr::daemon {
+namespace {
+
+bool flag_raised(const PortSnapshot& p, const std::string& flag, int lane) {
+  for (const FlagHistory& f : p.flags) {
+    if (f.flag == flag && f.lane == lane) return f.raised;
+  }
+  return false;
+}
+
+TEST(Engine, RaisedFlagGaugeHoldsUntilAScrapeHasSeenIt) {
+  Fleet f(1, 1);
+  f.run_for(4.0);
+  f.buses[0]->with_module(0, [](emulator::EmulatedModule& m) {
+    m.faults().tx_fault.set(2);
+    m.update();
+    m.faults().tx_fault.reset(2);
+    m.update();
+  });
+  f.run_for(1.0);
+  EXPECT_TRUE(flag_raised(f.port("sw/b0c0"), "tx_fault", 3));
+  f.run_for(3.0);  // polls that no longer see it: still shown, nobody has scraped yet
+  EXPECT_TRUE(flag_raised(f.port("sw/b0c0"), "tx_fault", 3));
+  EXPECT_EQ(flag_total(f.port("sw/b0c0"), "tx_fault", 3), 1u);
+  (void)f.store.current_for_scrape();
+  f.run_for(1.0);
+  EXPECT_FALSE(flag_raised(f.port("sw/b0c0"), "tx_fault", 3));
+  EXPECT_EQ(flag_total(f.port("sw/b0c0"), "tx_fault", 3), 1u);
+}
+
+}  // namespace
+}  // namespace xcvr::daemon

@@ -1,0 +1,645 @@
+// Coding checks: the check registry, verdict plumbing, and the integrity checks (identifier,
+// page checksums, vendor ASCII fields, date code, OUI). Content checks live in
+// coding_content.cpp, catalog checks in coding_catalog_checks.cpp, the OUI registry in
+// coding_oui.cpp and the fleet checks in coding_fleet.cpp.
+#include "daemon/coding.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cctype>
+#include <cmath>
+#include <cstdio>
+
+#include "cmis/cmis_map.hpp"
+#include "cmis/codes.hpp"
+#include "cmis/decode.hpp"
+#include "cmis/sff8472_map.hpp"
+#include "cmis/sff8636_map.hpp"
+#include "daemon/config.hpp"
+
+namespace xcvr::daemon {
+
+using cmis::Field;
+using cmis::Spec;
+
+namespace {
+
+const std::vector<CheckInfo> kChecks = {
+    {"identifier", "fail", "module",
+     "Identifier byte is a known SFF-8024 module type and equals its page 00h copy"},
+    {"checksum_00h", "fail", "module", "CMIS page 00h checksum (byte 222 over 128-221)"},
+    {"checksum_01h", "fail", "module", "CMIS page 01h checksum (byte 255 over 130-254)"},
+    {"checksum_02h", "fail", "module", "CMIS page 02h checksum (byte 255 over 128-254)"},
+    {"checksum_cc_base", "fail", "module", "SFF-8636 / SFF-8472 CC_BASE checksum"},
+    {"checksum_cc_ext", "fail", "module", "SFF-8636 / SFF-8472 CC_EXT checksum"},
+    {"checksum_cc_dmi", "fail", "module", "SFF-8472 A2h CC_DMI checksum"},
+    {"vendor_ascii", "fail/warn", "module",
+     "Vendor name, part number, revision, serial (and CLEI) are printable ASCII, left-aligned, "
+     "space-padded; name, part number and serial are not blank"},
+    {"date_code", "fail/warn", "module",
+     "Date code is YYMMDD (a real calendar date, not in the future) plus a printable lot code"},
+    {"vendor_oui", "fail/warn", "module",
+     "Vendor OUI is registered (IEEE registry) to the vendor the name field claims, or to a "
+     "vendor the catalog says belongs to it; unverifiable cases warn"},
+    {"app_advertisement", "fail/warn", "module",
+     "CMIS application descriptors: list starts at descriptor 1 and ends with FFh, known codes, "
+     "lane counts match the interfaces, lane assignments fit the module"},
+    {"media_type", "fail/warn", "module",
+     "Media type (CMIS 00h:85) or compliance code agrees with the media interface technology, "
+     "connector and wavelength"},
+    {"power_class", "fail/warn", "module",
+     "Power class agrees with the advertised maximum power (CMIS: QSFP-DD hardware spec class "
+     "limits; SFF-8636: class 8 needs its own maximum power)"},
+    {"thresholds_ordered", "fail/warn", "module",
+     "Every threshold group is ordered high alarm > high warning > low warning > low alarm"},
+    {"thresholds_plausible", "fail/warn", "module",
+     "Threshold levels are implemented (not all zero) and within physical ranges for the monitor"},
+    {"monitor_consistency", "fail/warn", "module",
+     "Advertised monitors read live values on active lanes; unadvertised monitors read zero"},
+    {"catalog_identifier", "fail", "module", "Identifier is one the catalog entry expects"},
+    {"catalog_media", "fail", "module",
+     "Media type, connector, media interface technology, compliance code and wavelength match "
+     "the catalog entry"},
+    {"catalog_applications", "fail", "module",
+     "Every application the catalog entry requires is advertised with its lane counts"},
+    {"catalog_power", "fail", "module", "Advertised maximum power is within the catalog range"},
+    {"catalog_vendor", "fail", "module", "Vendor name and OUI are ones the catalog entry allows"},
+    {"catalog_rule", "fail", "module", "Platform coding rules of the catalog entry hold"},
+    {"module_style", "fail", "module",
+     "The catalog's module style (flat-top / finned-top) suits what the cage requires"},
+    {"serial_duplicate", "fail", "fleet", "The same vendor serial is in two cages of one exporter"},
+    {"serial_recoded", "fail", "fleet",
+     "A serial came back with another vendor name or part number than first recorded"},
+};
+
+int rank(CheckStatus s) {
+  switch (s) {
+    case CheckStatus::Skip: return 0;
+    case CheckStatus::Pass: return 1;
+    case CheckStatus::Warn: return 2;
+    case CheckStatus::Fail: return 3;
+  }
+  return 0;
+}
+
+}  // namespace
+
+std::string_view check_status_name(CheckStatus status) {
+  switch (status) {
+    case CheckStatus::Pass: return "pass";
+    case CheckStatus::Warn: return "warn";
+    case CheckStatus::Fail: return "fail";
+    case CheckStatus::Skip: return "skip";
+  }
+  return "?";
+}
+
+const std::vector<CheckInfo>& coding_checks() { return kChecks; }
+
+const CheckInfo* find_check(std::string_view id) {
+  for (const CheckInfo& c : kChecks) {
+    if (c.id == id) return &c;
+  }
+  return nullptr;
+}
+
+std::string CheckResult::message() const {
+  std::string out;
+  // Problems first, then the rest, each once.
+  for (int pass = 0; pass < 2; ++pass) {
+    for (const CheckDetail& d : details) {
+      const bool problem = d.status == CheckStatus::Fail || d.status == CheckStatus::Warn;
+      if ((pass == 0) != problem) continue;
+      if (!out.empty()) out += "; ";
+      out += d.text;
+    }
+  }
+  return out;
+}
+
+CheckStatus ModuleVerdict::worst() const {
+  CheckStatus w = CheckStatus::Pass;
+  for (const CheckResult& r : results) {
+    if (rank(r.status) > rank(w)) w = r.status;
+  }
+  return w;
+}
+
+std::vector<CodingFinding> ModuleVerdict::findings() const {
+  std::vector<CodingFinding> out;
+  for (const CheckResult& r : results) {
+    if (r.status != CheckStatus::Fail && r.status != CheckStatus::Warn) continue;
+    std::string msg;
+    for (const CheckDetail& d : r.details) {
+      if (d.status != CheckStatus::Fail && d.status != CheckStatus::Warn) continue;
+      if (!msg.empty()) msg += "; ";
+      msg += d.text;
+    }
+    out.push_back({r.check, std::string(check_status_name(r.status)), msg});
+  }
+  return out;
+}
+
+const CheckResult* ModuleVerdict::find(std::string_view check) const {
+  for (const CheckResult& r : results) {
+    if (r.check == check) return &r;
+  }
+  return nullptr;
+}
+
+namespace coding_internal {
+
+std::span<const Field> table_of(Spec spec) {
+  switch (spec) {
+    case Spec::Cmis: return cmis::cmis_fields();
+    case Spec::Sff8636: return cmis::sff8636_fields();
+    case Spec::Sff8472: return cmis::sff8472_fields();
+  }
+  return cmis::cmis_fields();
+}
+
+const Field* field_named(Spec spec, std::string_view name) {
+  for (const Field& f : table_of(spec)) {
+    if (f.name == name) return &f;
+  }
+  return nullptr;
+}
+
+std::string where(const Field& field, Spec spec, int lane) {
+  const auto loc = cmis::locate(field, lane > 0 ? lane : 1);
+  if (!loc) return std::string(field.name);
+  std::string page;
+  if (spec == Spec::Sff8472) {
+    page = loc->page.device == cmis::kDeviceA2 ? "A2h" : "A0h";
+    if (loc->page.page != cmis::kLowerPage && loc->page.device == cmis::kDeviceA2) {
+      page += " page " + cmis::page_name({cmis::kDeviceA0, loc->page.bank, loc->page.page});
+    }
+  } else {
+    page = loc->page.page == cmis::kLowerPage ? "lower page" : "page " + cmis::page_name(loc->page);
+  }
+  std::string bytes = "byte " + std::to_string(loc->offset);
+  if (field.type != cmis::Type::Bits && field.size > 1) {
+    bytes += "-" + std::to_string(loc->offset + field.size - 1);
+  } else if (field.type == cmis::Type::Bits && field.width < 8) {
+    const int hi = loc->shift + field.width - 1;
+    bytes += field.width == 1 ? " bit " + std::to_string(loc->shift)
+                              : " bits " + std::to_string(hi) + "-" + std::to_string(loc->shift);
+  }
+  std::string name(field.name);
+  if (lane > 0 && field.lanes.count != 0) name += " lane " + std::to_string(lane);
+  return page + " " + bytes + " (" + name + ")";
+}
+
+bool code_known(const std::string& name) { return name.find("(0x") == std::string::npos; }
+
+std::string hex2(uint32_t v) {
+  char buf[8];
+  std::snprintf(buf, sizeof buf, "0x%02x", v & 0xFFu);
+  return buf;
+}
+
+void Builder::add(CheckStatus status, std::string text) {
+  r_.details.push_back({status, std::move(text)});
+}
+
+bool Builder::problems() const {
+  return std::any_of(r_.details.begin(), r_.details.end(), [](const CheckDetail& d) {
+    return d.status == CheckStatus::Fail || d.status == CheckStatus::Warn;
+  });
+}
+
+CheckResult Builder::done() {
+  if (r_.details.empty()) r_.details.push_back({CheckStatus::Pass, "ok"});
+  CheckStatus worst = CheckStatus::Skip;
+  for (const CheckDetail& d : r_.details) {
+    if (rank(d.status) > rank(worst)) worst = d.status;
+  }
+  r_.status = worst;
+  return std::move(r_);
+}
+
+}  // namespace coding_internal
+
+namespace {
+
+using namespace coding_internal;
+
+// ----- identifier ----------------------------------------------------------------------------
+
+struct IdentifierFacts {
+  std::optional<uint32_t> byte0;
+  std::optional<uint32_t> copy;  // page 00h copy (CMIS, SFF-8636)
+  std::optional<Spec> spec0, spec_copy;
+};
+
+IdentifierFacts identifier_facts(const cmis::ModuleImage& image) {
+  IdentifierFacts f;
+  f.byte0 = cmis::read_uint(image, cmis::cmis_field(cmis::CmisField::Identifier));
+  if (f.byte0) f.spec0 = cmis::spec_for_identifier(static_cast<uint8_t>(*f.byte0));
+  // The copy exists in CMIS and SFF-8636 (same place in both); SFF-8472 has none.
+  if (f.spec0 != Spec::Sff8472) {
+    f.copy = cmis::read_uint(image, cmis::cmis_field(cmis::CmisField::IdentifierCopy));
+    if (f.copy) f.spec_copy = cmis::spec_for_identifier(static_cast<uint8_t>(*f.copy));
+  }
+  return f;
+}
+
+std::string id_text(uint32_t code) {
+  return hex2(code) + " (" + cmis::codes::identifier(static_cast<uint8_t>(code)) + ")";
+}
+
+CheckResult check_identifier(const IdentifierFacts& f, Spec spec) {
+  Builder b("identifier");
+  const Field& id_row = *field_named(spec, "identifier");
+  if (!f.byte0) {
+    b.fail(where(id_row, spec) + " not read: no lower page");
+    return b.done();
+  }
+  const std::string id_at = where(id_row, spec);
+  if (!f.spec0) {
+    b.fail(id_at + " is " + id_text(*f.byte0) + ": not a module type with a management interface we know");
+  }
+  if (spec == Spec::Sff8472) {
+    if (f.spec0) b.pass(id_at + " is " + id_text(*f.byte0) + " (SFF-8472 has no identifier copy)");
+    return b.done();
+  }
+  const Field* copy_row = field_named(spec, "identifier_copy");
+  const std::string copy_at = copy_row ? where(*copy_row, spec) : "page 00h identifier copy";
+  if (!f.copy) {
+    if (f.spec0) b.pass(id_at + " is " + id_text(*f.byte0) + "; " + copy_at + " not read");
+    return b.done();
+  }
+  if (*f.copy != *f.byte0) {
+    b.fail(id_at + " is " + id_text(*f.byte0) + " but " + copy_at + " is " + id_text(*f.copy) +
+           (!f.spec0 && f.spec_copy ? "; the other checks read the module as the copy says" : ""));
+  } else if (f.spec0) {
+    b.pass(id_at + " " + id_text(*f.byte0) + " equals " + copy_at);
+  }
+  return b.done();
+}
+
+// ----- checksums -----------------------------------------------------------------------------
+
+struct ChecksumSpec {
+  const char* id;
+  const char* report_name;  // ModuleReport::Checksum::page
+  const char* row;          // the stored byte's Field row
+};
+
+void check_checksums(const Subject& s, std::vector<CheckResult>& out) {
+  std::vector<ChecksumSpec> wanted;
+  switch (s.spec) {
+    case Spec::Cmis:
+      wanted.push_back({"checksum_00h", "00h", "checksum_00h"});
+      if (!s.report.flat_memory) {
+        wanted.push_back({"checksum_01h", "01h", "checksum_01h"});
+        wanted.push_back({"checksum_02h", "02h", "checksum_02h"});
+      }
+      break;
+    case Spec::Sff8636:
+      wanted = {{"checksum_cc_base", "CC_BASE", "cc_base"}, {"checksum_cc_ext", "CC_EXT", "cc_ext"}};
+      break;
+    case Spec::Sff8472:
+      wanted = {{"checksum_cc_base", "CC_BASE", "cc_base"}, {"checksum_cc_ext", "CC_EXT", "cc_ext"},
+                {"checksum_cc_dmi", "CC_DMI", "cc_dmi"}};
+      break;
+  }
+  for (const ChecksumSpec& w : wanted) {
+    Builder b(w.id);
+    const Field* row = field_named(s.spec, w.row);
+    const std::string at = row ? where(*row, s.spec) : w.report_name;
+    const auto it = std::find_if(s.report.checksums.begin(), s.report.checksums.end(),
+                                 [&](const cmis::Checksum& c) { return c.page == w.report_name; });
+    if (it == s.report.checksums.end()) {
+      if (s.spec == Spec::Sff8472 && std::string(w.id) == "checksum_cc_dmi") {
+        const Field* ddm = field_named(s.spec, "ddm_implemented");
+        const bool has_ddm = ddm && cmis::read_uint(s.image, *ddm).value_or(0) != 0;
+        if (!has_ddm) continue;  // no diagnostics: no CC_DMI to check
+      }
+      b.skip(at + ": page not read");
+    } else if (it->ok()) {
+      b.pass(at + " " + hex2(it->stored) + " = sum of bytes " + it->range);
+    } else {
+      b.fail(at + " holds " + hex2(it->stored) + " but bytes " + it->range + " sum to " +
+             hex2(it->computed));
+    }
+    out.push_back(b.done());
+  }
+}
+
+// ----- vendor ASCII fields -------------------------------------------------------------------
+
+// Checks one space-padded ASCII field. `required`: must not be blank.
+void ascii_field(Builder& b, const Subject& s, const char* row, bool required) {
+  const Field* f = field_named(s.spec, row);
+  if (f == nullptr) return;
+  const auto bytes = cmis::read_bytes(s.image, *f);
+  if (bytes.empty()) return;
+  const std::string at = where(*f, s.spec);
+  auto byte_at = [&](std::size_t i) {
+    const auto loc = cmis::locate(*f);
+    return "byte " + std::to_string((loc ? loc->offset : 0) + i);
+  };
+  const bool all_ff = std::all_of(bytes.begin(), bytes.end(), [](uint8_t c) { return c == 0xFF; });
+  if (all_ff) {
+    b.fail(at + " is all 0xFF (never programmed)");
+    return;
+  }
+  // The text runs to the last byte that is not padding (space or NUL).
+  std::size_t end = bytes.size();
+  while (end > 0 && (bytes[end - 1] == ' ' || bytes[end - 1] == 0)) --end;
+  if (end == 0) {
+    if (required) b.fail(at + " is blank");
+    else if (std::any_of(bytes.begin(), bytes.end(), [](uint8_t c) { return c == 0; }) &&
+             std::string_view(row) != "clei_code") {
+      b.warn(at + " is blank and NUL-filled (should be spaces)");
+    }
+    return;
+  }
+  bool bad = false;
+  for (std::size_t i = 0; i < end; ++i) {
+    const uint8_t c = bytes[i];
+    if (c < 0x20 || c > 0x7E) {
+      b.fail(at + " " + byte_at(i) + " is " + hex2(c) + ": not printable ASCII");
+      bad = true;
+      break;
+    }
+  }
+  if (bad) return;
+  const bool nul_pad = std::any_of(bytes.begin() + static_cast<std::ptrdiff_t>(end), bytes.end(),
+                                   [](uint8_t c) { return c == 0; });
+  if (nul_pad) b.warn(at + " is NUL-padded from " + byte_at(end) + " (SFF-8024/CMIS pad with spaces)");
+  if (bytes[0] == ' ') b.warn(at + " starts with a space (fields are left-aligned)");
+}
+
+CheckResult check_vendor_ascii(const Subject& s) {
+  Builder b("vendor_ascii");
+  ascii_field(b, s, "vendor_name", true);
+  ascii_field(b, s, "part_number", true);
+  ascii_field(b, s, "vendor_revision", false);
+  ascii_field(b, s, "serial_number", true);
+  ascii_field(b, s, "clei_code", false);
+  if (!b.problems()) {
+    const Field* name = field_named(s.spec, "vendor_name");
+    if (name && cmis::read_bytes(s.image, *name).empty()) {
+      b.skip(where(*name, s.spec) + ": page not read");
+    } else {
+      b.pass("vendor name, part number, revision and serial are printable and space-padded");
+    }
+  }
+  return b.done();
+}
+
+
+// ----- date code -----------------------------------------------------------------------------
+
+// Days since 1970-01-01 of a proleptic Gregorian date.
+int64_t days_from_civil(int y, unsigned m, unsigned d) {
+  y -= m <= 2;
+  const int64_t era = (y >= 0 ? y : y - 399) / 400;
+  const auto yoe = static_cast<unsigned>(y - era * 400);
+  const unsigned doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
+  const unsigned doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+  return era * 146097 + static_cast<int64_t>(doe) - 719468;
+}
+
+unsigned days_in_month(int y, unsigned m) {
+  static constexpr std::array<unsigned, 12> kDays = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+  const bool leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
+  return m == 2 && leap ? 29 : kDays[m - 1];
+}
+
+CheckResult check_date_code(const Subject& s) {
+  Builder b("date_code");
+  const Field* f = field_named(s.spec, "date_code");
+  const auto bytes = f ? cmis::read_bytes(s.image, *f) : std::span<const uint8_t>{};
+  if (f == nullptr || bytes.size() < 6) {
+    b.skip("date code not read");
+    return b.done();
+  }
+  const std::string at = where(*f, s.spec);
+  std::string shown;
+  for (uint8_t c : bytes) shown += c >= 0x20 && c <= 0x7E ? static_cast<char>(c) : '?';
+  const bool digits = std::all_of(bytes.begin(), bytes.begin() + 6,
+                                  [](uint8_t c) { return c >= '0' && c <= '9'; });
+  if (!digits) {
+    b.fail(at + " is \"" + shown + "\": not YYMMDD followed by a lot code");
+    return b.done();
+  }
+  auto num = [&](std::size_t i) { return static_cast<unsigned>((bytes[i] - '0') * 10 + (bytes[i + 1] - '0')); };
+  const int year = 2000 + static_cast<int>(num(0));
+  const unsigned month = num(2), day = num(4);
+  if (month < 1 || month > 12 || day < 1 || day > days_in_month(year, month)) {
+    b.fail(at + " is \"" + shown + "\": " + std::to_string(year) + "-" + std::to_string(month) + "-" +
+           std::to_string(day) + " is not a calendar date");
+    return b.done();
+  }
+  char iso[48];
+  std::snprintf(iso, sizeof iso, "%04d-%02u-%02u", year, month, day);
+  if (s.ctx.now_unix > 0) {
+    const int64_t made = days_from_civil(year, month, day);
+    const auto today = static_cast<int64_t>(std::floor(s.ctx.now_unix / 86400.0));
+    if (made > today + 1) {  // a day of slack for time zones
+      b.fail(at + " says " + iso + ", which is in the future");
+      return b.done();
+    }
+  }
+  // Lot code: printable ASCII or spaces.
+  for (std::size_t i = 6; i < bytes.size(); ++i) {
+    const uint8_t c = bytes[i];
+    if (c == 0) {
+      b.warn(at + " lot code is NUL-padded (should be printable or spaces)");
+      break;
+    }
+    if (c < 0x20 || c > 0x7E) {
+      b.fail(at + " lot code byte is " + hex2(c) + ": not printable ASCII");
+      break;
+    }
+  }
+  if (!b.problems()) b.pass(at + " " + iso + (s.ctx.now_unix > 0 ? "" : " (not compared with today)"));
+  else b.pass(at + " manufactured " + iso);
+  return b.done();
+}
+
+// ----- OUI -----------------------------------------------------------------------------------
+
+// Significant words of an organization or vendor name: upper case, punctuation split, legal
+// suffixes dropped ("Finisar Corporation" and "FINISAR CORP." both give FINISAR).
+std::vector<std::string> name_words(std::string_view name) {
+  static const std::array<std::string_view, 18> kNoise = {
+      "INC", "INCORPORATED", "CORP", "CORPORATION", "CO", "COMPANY", "LTD", "LIMITED", "LLC",
+      "GMBH", "AG", "SA", "BV", "PLC", "THE", "TECHNOLOGIES", "TECHNOLOGY", "KK"};
+  std::vector<std::string> words;
+  std::string w;
+  auto flush = [&] {
+    if (!w.empty() && std::find(kNoise.begin(), kNoise.end(), w) == kNoise.end()) words.push_back(w);
+    w.clear();
+  };
+  for (char c : name) {
+    if (std::isalnum(static_cast<unsigned char>(c))) {
+      w += static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+    } else {
+      flush();
+    }
+  }
+  flush();
+  return words;
+}
+
+bool names_match(std::string_view a, std::string_view b) {
+  const auto wa = name_words(a), wb = name_words(b);
+  if (wa.empty() || wb.empty()) return false;
+  return wa.front() == wb.front();
+}
+
+CheckResult check_vendor_oui(const Subject& s) {
+  Builder b("vendor_oui");
+  const Field* f = field_named(s.spec, "vendor_oui");
+  const auto bytes = f ? cmis::read_bytes(s.image, *f) : std::span<const uint8_t>{};
+  if (f == nullptr || bytes.size() != 3) {
+    b.skip("vendor OUI not read");
+    return b.done();
+  }
+  const std::string at = where(*f, s.spec);
+  char buf[16];
+  std::snprintf(buf, sizeof buf, "%02x:%02x:%02x", bytes[0], bytes[1], bytes[2]);
+  const std::string oui = buf;
+  const std::string vendor = s.report.id.vendor_name;
+  if (bytes[0] == 0 && bytes[1] == 0 && bytes[2] == 0) {
+    b.warn(at + " is 00:00:00 (unspecified): the OUI cannot confirm vendor \"" + vendor + "\"");
+    return b.done();
+  }
+  const CatalogVendor* v = s.ctx.catalog ? s.ctx.catalog->find_vendor(vendor) : nullptr;
+  if (v && std::find(v->ouis.begin(), v->ouis.end(), oui) != v->ouis.end()) {
+    b.pass(at + " " + oui + " is listed for vendor '" + v->key + "' in the catalog (" + v->location + ")");
+    return b.done();
+  }
+  const OuiRegistry* reg = s.ctx.oui;
+  if (reg == nullptr || !reg->available()) {
+    const std::string why = reg == nullptr || reg->error().empty() ? "no IEEE OUI registry loaded" : reg->error();
+    b.warn(at + " " + oui + " unverifiable: " + why);
+    return b.done();
+  }
+  const auto org = reg->organization(oui);
+  if (!org) {
+    if ((bytes[0] & 0x02) != 0) {
+      b.warn(at + " " + oui + " unverifiable: not in the MA-L registry and its U/L bit is set, so it "
+             "is an IEEE CID or a locally administered value (" + reg->source() + " has no CID list)");
+    } else {
+      b.fail(at + " " + oui + " is not registered in " + reg->source() + " (vendor name says \"" + vendor + "\")");
+    }
+    return b.done();
+  }
+  if (names_match(*org, "Private")) {
+    b.warn(at + " " + oui + " unverifiable: registered as \"Private\" (registrant withheld)");
+    return b.done();
+  }
+  if (names_match(*org, "IEEE Registration Authority")) {
+    b.warn(at + " " + oui + " unverifiable: an IEEE MA-M/MA-S block, shared by many registrants");
+    return b.done();
+  }
+  if (names_match(*org, vendor)) {
+    b.pass(at + " " + oui + " is registered to \"" + *org + "\", matching vendor \"" + vendor + "\"");
+    return b.done();
+  }
+  if (v != nullptr) {
+    const bool alias = std::any_of(v->names.begin(), v->names.end(), [&](const std::string& n) { return names_match(*org, n); }) ||
+                       std::any_of(v->registrants.begin(), v->registrants.end(), [&](const std::string& n) { return names_match(*org, n); });
+    if (alias) {
+      b.pass(at + " " + oui + " is registered to \"" + *org + "\", which the catalog's vendor '" + v->key +
+             "' includes (" + v->location + ")");
+      return b.done();
+    }
+    if (v->rebrander) {
+      b.pass(at + " " + oui + " is registered to \"" + *org + "\"; '" + v->key +
+             "' is a rebrander whose optics carry their maker's OUI (" + v->location + ")");
+      return b.done();
+    }
+  }
+  b.fail(at + " " + oui + " is registered to \"" + *org + "\", not to \"" + vendor + "\"");
+  return b.done();
+}
+
+}  // namespace
+
+namespace coding_internal {
+
+void integrity_checks(const Subject& s, std::vector<CheckResult>& out) {
+  check_checksums(s, out);
+  out.push_back(check_vendor_ascii(s));
+  out.push_back(check_date_code(s));
+  out.push_back(check_vendor_oui(s));
+}
+
+}  // namespace coding_internal
+
+bool looks_like_module(const cmis::ModuleImage& image, std::string* why) {
+  const IdentifierFacts f = identifier_facts(image);
+  auto say = [&](std::string text) {
+    if (why) *why = std::move(text);
+    return false;
+  };
+  if (!f.byte0) return say("no lower page (byte 0-127) in the input");
+  if (f.spec0 || f.spec_copy) return true;
+  const auto* lower = image.find({cmis::kDeviceA0, 0, cmis::kLowerPage});
+  const bool all_ff = lower && std::all_of(lower->bytes.begin(), lower->bytes.end(), [](uint8_t c) { return c == 0xFF; });
+  const bool all_zero = lower && std::all_of(lower->bytes.begin(), lower->bytes.end(), [](uint8_t c) { return c == 0; });
+  if (all_ff) return say("lower page is all 0xFF: a blank or unreadable EEPROM, not module memory");
+  if (all_zero) return say("lower page is all zero: not module memory");
+  return say("identifier " + id_text(*f.byte0) +
+             (f.copy ? " and its page 00h copy " + id_text(*f.copy) : std::string()) +
+             " name no module type with a management interface: not module memory");
+}
+
+ModuleVerdict verify_module_detailed(const cmis::ModuleImage& image, const cmis::ModuleReport& report,
+                                     const VerifyContext& ctx) {
+  ModuleVerdict v;
+  const IdentifierFacts f = identifier_facts(image);
+  const cmis::ModuleImage* img = &image;
+  const cmis::ModuleReport* rep = &report;
+  Spec spec = report.spec;
+  std::optional<cmis::ModuleImage> patched;
+  std::optional<cmis::ModuleReport> redecoded;
+  uint32_t identifier = f.byte0.value_or(0);
+  if (f.byte0 && !f.spec0 && f.spec_copy) {
+    // A garbage identifier byte with a sound copy: read the rest of the module as the copy says,
+    // so that one bad byte is one finding.
+    spec = *f.spec_copy;
+    patched = image;
+    cmis::write_uint(*patched, *field_named(spec, "identifier"), *f.copy);
+    redecoded = cmis::decode(*patched);
+    img = &*patched;
+    rep = &*redecoded;
+    identifier = *f.copy;
+    v.notes.push_back("identifier byte unknown; decoded as " + std::string(cmis::spec_name(spec)) +
+                      " per its page 00h copy " + id_text(*f.copy));
+  }
+  const Subject s{*img, *rep, spec, coding_internal::table_of(spec), ctx, identifier};
+  v.results.push_back(check_identifier(f, spec));
+  coding_internal::integrity_checks(s, v.results);
+  coding_internal::content_checks(s, v.results);
+  coding_internal::catalog_checks(s, v);
+  return v;
+}
+
+std::vector<CodingFinding> verify_module(const cmis::ModuleImage& image, const cmis::ModuleReport& report,
+                                         const VerifyContext& ctx) {
+  return verify_module_detailed(image, report, ctx).findings();
+}
+
+std::optional<std::string> parse_style(std::string_view text) {
+  std::string t;
+  for (char c : text) t += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  if (t == "flat-top" || t == "flat" || t == "flattop" || t == "rhs") return "flat-top";
+  if (t == "finned-top" || t == "finned" || t == "finnedtop" || t == "ihs") return "finned-top";
+  return std::nullopt;
+}
+
+std::optional<std::string> required_style_for(const std::string& port, const std::vector<CageStyleRule>& rules) {
+  for (const CageStyleRule& r : rules) {
+    if (glob_match(r.ports, port)) return parse_style(r.style);
+  }
+  return std::nullopt;
+}
+
+}  // namespace xcvr::daemon

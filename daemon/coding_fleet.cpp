@@ -1,0 +1,80 @@
+// Cross-port coding checks: serial_duplicate (one exporter, two cages, one serial) and
+// serial_recoded (the state directory remembers a serial with other vendor / part number).
+#include <algorithm>
+#include <cctype>
+#include <map>
+
+#include "daemon/aging.hpp"
+#include "daemon/coding.hpp"
+
+namespace xcvr::daemon {
+namespace {
+
+std::string key_of(const cmis::ModuleReport& r) {
+  std::string vendor;
+  for (char c : r.id.vendor_name) vendor += static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  return vendor + '\n' + r.id.serial;
+}
+
+bool blank(const std::string& s) {
+  return std::all_of(s.begin(), s.end(), [](char c) { return c == ' ' || c == '?' || c == 0; });
+}
+
+}  // namespace
+
+std::vector<FleetFinding> verify_fleet(std::span<const FleetPort> ports, const AgingStore* aging) {
+  std::vector<FleetFinding> out;
+  std::map<std::string, std::vector<const FleetPort*>> by_serial;
+  for (const FleetPort& p : ports) {
+    if (!p.report || blank(p.report->id.serial)) continue;
+    by_serial[key_of(*p.report)].push_back(&p);
+  }
+  for (const auto& [key, group] : by_serial) {
+    if (group.size() < 2) continue;
+    for (const FleetPort* p : group) {
+      std::string others;
+      for (const FleetPort* q : group) {
+        if (q == p) continue;
+        if (!others.empty()) others += ", ";
+        others += q->port;
+      }
+      out.push_back({p->port, {"serial_duplicate", "fail",
+                               "serial \"" + p->report->id.serial + "\" of vendor \"" + p->report->id.vendor_name +
+                                   "\" (serial_number, vendor_name) is also in " + others +
+                                   ": a serial is unique per module, so one of them is a copy"}});
+    }
+  }
+  if (aging != nullptr) {
+    for (const FleetPort& p : ports) {
+      if (!p.report || blank(p.report->id.serial)) continue;
+      if (auto mismatch = aging->recorded_identity_mismatch(*p.report)) {
+        out.push_back({p.port, {"serial_recoded", "fail",
+                                *mismatch + "; now " + p.report->id.vendor_name + " " + p.report->id.part_number +
+                                    " (vendor_name, part_number): the module was re-coded or its serial is copied"}});
+      }
+    }
+  }
+  return out;
+}
+
+void add_fleet_findings(std::vector<PortSnapshot>& ports, const AgingStore* aging) {
+  std::vector<FleetPort> fleet;
+  fleet.reserve(ports.size());
+  for (const PortSnapshot& p : ports) {
+    if (p.report && !p.stale && p.presence != PortPresence::Absent) fleet.push_back({p.port, p.report});
+  }
+  for (FleetFinding& f : verify_fleet(fleet, aging)) {
+    for (PortSnapshot& p : ports) {
+      if (p.port != f.port) continue;
+      // A port keeps one finding per check id.
+      auto& coding = p.coding;
+      coding.erase(std::remove_if(coding.begin(), coding.end(),
+                                  [&](const CodingFinding& c) { return c.check == f.finding.check; }),
+                   coding.end());
+      coding.push_back(std::move(f.finding));
+      break;
+    }
+  }
+}
+
+}  // namespace xcvr::daemon

@@ -1,0 +1,159 @@
+// The IEEE MA-L (OUI) registry as Debian's ieee-data ships it.
+//   oui.csv: Registry,Assignment,Organization Name,Organization Address  (RFC 4180 quoting)
+//            MA-L,0002C9,"Mellanox Technologies, Inc.","350 Oakmead Parkway ..."
+//   oui.txt: 00-02-C9   (hex)		Mellanox Technologies, Inc.
+#include <cctype>
+#include <ctime>
+#include <filesystem>
+#include <fstream>
+
+#include "daemon/coding.hpp"
+
+namespace xcvr::daemon {
+namespace {
+
+constexpr std::size_t kMaxRegistryBytes = 64u << 20;
+
+std::optional<uint32_t> hex24(std::string_view text) {
+  uint32_t v = 0;
+  int digits = 0;
+  for (char c : text) {
+    if (c == '-' || c == ':') continue;
+    const int d = std::isdigit(static_cast<unsigned char>(c)) ? c - '0'
+                  : std::isxdigit(static_cast<unsigned char>(c))
+                      ? std::tolower(static_cast<unsigned char>(c)) - 'a' + 10
+                      : -1;
+    if (d < 0 || ++digits > 6) return std::nullopt;
+    v = v << 4 | static_cast<uint32_t>(d);
+  }
+  if (digits != 6) return std::nullopt;
+  return v;
+}
+
+// Splits one CSV record (no embedded newlines in this registry's records).
+std::vector<std::string> csv_fields(std::string_view line) {
+  std::vector<std::string> out(1);
+  bool quoted = false;
+  for (std::size_t i = 0; i < line.size(); ++i) {
+    const char c = line[i];
+    if (quoted) {
+      if (c == '"' && i + 1 < line.size() && line[i + 1] == '"') {
+        out.back() += '"';
+        ++i;
+      } else if (c == '"') {
+        quoted = false;
+      } else {
+        out.back() += c;
+      }
+    } else if (c == '"') {
+      quoted = true;
+    } else if (c == ',') {
+      out.emplace_back();
+    } else if (c != '\r') {
+      out.back() += c;
+    }
+  }
+  return out;
+}
+
+std::string trim(std::string_view s) {
+  const auto b = s.find_first_not_of(" \t\r");
+  if (b == std::string_view::npos) return {};
+  const auto e = s.find_last_not_of(" \t\r");
+  return std::string(s.substr(b, e - b + 1));
+}
+
+}  // namespace
+
+std::size_t OuiRegistry::parse(std::string_view text) {
+  std::size_t added = 0;
+  std::size_t pos = 0;
+  while (pos < text.size()) {
+    const std::size_t nl = text.find('\n', pos);
+    const std::string_view line = text.substr(pos, nl == std::string_view::npos ? std::string_view::npos : nl - pos);
+    pos = nl == std::string_view::npos ? text.size() : nl + 1;
+    if (line.rfind("MA-L,", 0) == 0) {
+      const auto f = csv_fields(line);
+      if (f.size() < 3) continue;
+      if (const auto oui = hex24(f[1])) {
+        by_oui_[*oui] = trim(f[2]);
+        ++added;
+      }
+      continue;
+    }
+    // oui.txt: "00-02-C9   (hex)\t\tOrganization"
+    const std::size_t hexpos = line.find("(hex)");
+    if (hexpos == std::string_view::npos) continue;
+    const auto oui = hex24(trim(line.substr(0, hexpos)));
+    if (!oui) continue;
+    by_oui_[*oui] = trim(line.substr(hexpos + 5));
+    ++added;
+  }
+  return added;
+}
+
+OuiRegistry OuiRegistry::load(const std::string& path) {
+  namespace fs = std::filesystem;
+  OuiRegistry r;
+  std::error_code ec;
+  std::vector<std::string> candidates;
+  if (fs::is_directory(path, ec)) {
+    candidates = {path + "/oui.csv", path + "/oui.txt"};
+  } else {
+    candidates = {path};
+  }
+  for (const std::string& file : candidates) {
+    if (!fs::is_regular_file(file, ec)) continue;
+    std::ifstream in(file, std::ios::binary);
+    if (!in) {
+      r.error_ = file + ": cannot open";
+      continue;
+    }
+    std::string text;
+    char buf[1 << 16];
+    while (in.read(buf, sizeof buf) || in.gcount() > 0) {
+      text.append(buf, static_cast<std::size_t>(in.gcount()));
+      if (text.size() > kMaxRegistryBytes) break;
+    }
+    if (r.parse(text) == 0) {
+      r.error_ = file + ": no OUI assignments found";
+      continue;
+    }
+    r.source_ = file;
+    // Debian records the download date beside the files.
+    std::ifstream stamp(fs::path(file).parent_path() / ".lastupdate");
+    std::string date;
+    if (stamp && std::getline(stamp, date) && !trim(date).empty()) {
+      date = trim(date);
+      // ieee-data writes seconds since the epoch; show the day.
+      if (date.find_first_not_of("0123456789") == std::string::npos && date.size() < 12) {
+        const std::time_t t = static_cast<std::time_t>(std::stoll(date));
+        std::tm tm{};
+        char day[16];
+        if (gmtime_r(&t, &tm) != nullptr && std::strftime(day, sizeof day, "%Y-%m-%d", &tm) > 0) date = day;
+      }
+      r.source_ += " of " + date;
+    }
+    r.error_.clear();
+    return r;
+  }
+  if (r.error_.empty()) {
+    r.error_ = "no IEEE OUI registry at " + path + " (install Debian package ieee-data)";
+  }
+  return r;
+}
+
+std::optional<std::string> OuiRegistry::organization(const std::string& oui) const {
+  const auto v = hex24(oui);
+  if (!v) return std::nullopt;
+  const auto it = by_oui_.find(*v);
+  if (it == by_oui_.end()) return std::nullopt;
+  return it->second;
+}
+
+void OuiRegistry::add(const std::string& oui, std::string organization) {
+  if (const auto v = hex24(oui)) by_oui_[*v] = std::move(organization);
+  if (source_.empty()) source_ = "registry";
+}
+
+}  // namespace xcvr::daemon

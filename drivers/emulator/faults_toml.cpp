@@ -1,0 +1,167 @@
+// TOML fault timelines (toml++).
+#include <cctype>
+#include <cmath>
+
+#include "drivers/emulator/toml_support.hpp"
+
+namespace xcvr::emulator {
+namespace toml_support {
+
+std::string where(std::string_view source, const toml::node& node) {
+  const toml::source_position p = node.source().begin;
+  return std::string(source) + ":" + std::to_string(p.line) + ":" + std::to_string(p.column);
+}
+
+void fail(std::string_view source, const toml::node& node, const std::string& msg) {
+  throw TomlError(where(source, node) + ": " + msg);
+}
+
+toml::table parse_document(std::string_view text, std::string_view source) {
+  try {
+    return toml::parse(text, source);
+  } catch (const toml::parse_error& e) {
+    const toml::source_position p = e.source().begin;
+    throw TomlError(std::string(source) + ":" + std::to_string(p.line) + ":" +
+                    std::to_string(p.column) + ": " + std::string(e.description()));
+  }
+}
+
+void expect_keys(const toml::table& t, std::initializer_list<std::string_view> allowed,
+                 std::string_view source) {
+  for (const auto& [key, node] : t) {
+    bool known = false;
+    for (std::string_view a : allowed) known = known || key.str() == a;
+    if (!known) fail(source, node, "unknown key '" + std::string(key.str()) + "'");
+  }
+}
+
+std::optional<std::string> get_string(const toml::table& t, std::string_view key,
+                                      std::string_view source) {
+  const toml::node* n = t.get(key);
+  if (n == nullptr) return std::nullopt;
+  if (!n->is_string()) fail(source, *n, "'" + std::string(key) + "' must be a string");
+  return n->value<std::string>();
+}
+
+std::optional<int64_t> get_int(const toml::table& t, std::string_view key,
+                               std::string_view source) {
+  const toml::node* n = t.get(key);
+  if (n == nullptr) return std::nullopt;
+  if (!n->is_integer()) fail(source, *n, "'" + std::string(key) + "' must be an integer");
+  return n->value<int64_t>();
+}
+
+std::optional<double> get_number(const toml::table& t, std::string_view key,
+                                 std::string_view source) {
+  const toml::node* n = t.get(key);
+  if (n == nullptr) return std::nullopt;
+  if (!n->is_number()) fail(source, *n, "'" + std::string(key) + "' must be a number");
+  return n->value<double>();
+}
+
+std::optional<int64_t> get_duration_ns(const toml::table& t, std::string_view key,
+                                       std::string_view source) {
+  const toml::node* n = t.get(key);
+  if (n == nullptr) return std::nullopt;
+  std::optional<int64_t> ns;
+  if (n->is_number()) {
+    const double s = n->value<double>().value_or(-1);
+    if (std::isfinite(s) && s >= 0 && s < 1e9) ns = static_cast<int64_t>(std::llround(s * 1e9));
+  } else if (n->is_string()) {
+    ns = parse_duration_ns(*n->value<std::string>());
+  }
+  if (!ns) {
+    fail(source, *n, "'" + std::string(key) +
+                         "' must be seconds or a duration like \"250ms\", \"30s\", \"2m\"");
+  }
+  return ns;
+}
+
+ParsedFault parse_fault(const toml::table& t, std::string_view source) {
+  expect_keys(t,
+              {"at", "duration", "bus", "port", "cage", "kind", "lane", "value", "model", "page",
+               "bank", "offset"},
+              source);
+  ParsedFault p;
+  TimedFault& e = p.event;
+  e.where = where(source, t);
+  const auto kind = get_string(t, "kind", source);
+  if (!kind) fail(source, t, "fault needs a 'kind'");
+  const auto parsed = parse_fault_kind(*kind);
+  if (!parsed) {
+    std::string names;
+    for (FaultKind k : all_fault_kinds()) names += std::string(names.empty() ? "" : ", ") +
+                                                   std::string(fault_kind_name(k));
+    fail(source, *t.get("kind"), "unknown fault kind '" + *kind + "' (one of: " + names + ")");
+  }
+  e.fault.kind = *parsed;
+  e.at_ns = get_duration_ns(t, "at", source).value_or(0);
+  p.duration_ns = get_duration_ns(t, "duration", source).value_or(0);
+  e.bus = get_string(t, "bus", source).value_or("");
+  e.port = get_string(t, "port", source).value_or("");
+  e.cage = static_cast<int>(get_int(t, "cage", source).value_or(0));
+  e.fault.lane = static_cast<int>(get_int(t, "lane", source).value_or(0));
+  if (e.fault.lane < 0 || e.fault.lane > kMaxLanes) fail(source, *t.get("lane"), "lane out of range");
+  e.fault.value = get_number(t, "value", source);
+  e.fault.model = get_string(t, "model", source).value_or("");
+  if (const auto page = get_int(t, "page", source)) {
+    if (*page < -1 || *page > 255) fail(source, *t.get("page"), "page must be -1 (lower) to 255");
+    e.fault.page = static_cast<int16_t>(*page);
+  }
+  e.fault.bank = static_cast<uint8_t>(get_int(t, "bank", source).value_or(0) & 0xFF);
+  e.fault.offset = static_cast<uint16_t>(get_int(t, "offset", source).value_or(0) & 0xFF);
+  return p;
+}
+
+}  // namespace toml_support
+
+std::optional<int64_t> parse_duration_ns(std::string_view text) {
+  std::size_t i = 0;
+  while (i < text.size() && (std::isdigit(static_cast<unsigned char>(text[i])) || text[i] == '.')) {
+    ++i;
+  }
+  if (i == 0 || i > 18) return std::nullopt;
+  double number = 0;
+  try {
+    number = std::stod(std::string(text.substr(0, i)));
+  } catch (...) {
+    return std::nullopt;
+  }
+  const std::string_view unit = text.substr(i);
+  double scale = 0;
+  if (unit == "ns") scale = 1;
+  else if (unit == "us") scale = 1e3;
+  else if (unit == "ms") scale = 1e6;
+  else if (unit == "s" || unit.empty()) scale = 1e9;
+  else if (unit == "m") scale = 60e9;
+  else if (unit == "h") scale = 3600e9;
+  else return std::nullopt;
+  const double ns = number * scale;
+  if (!std::isfinite(ns) || ns > 9e18) return std::nullopt;
+  return static_cast<int64_t>(std::llround(ns));
+}
+
+TimelineParse FaultTimeline::parse(std::string_view toml_text, std::string_view source_name) {
+  TimelineParse result;
+  try {
+    const toml::table doc = toml_support::parse_document(toml_text, source_name);
+    const toml::node* faults = doc.get("fault");
+    if (faults == nullptr) return result;
+    const toml::array* list = faults->as_array();
+    if (list == nullptr) toml_support::fail(source_name, *faults, "'fault' must be [[fault]] tables");
+    for (const toml::node& item : *list) {
+      const toml::table* t = item.as_table();
+      if (t == nullptr) toml_support::fail(source_name, item, "each [[fault]] must be a table");
+      toml_support::ParsedFault p = toml_support::parse_fault(*t, source_name);
+      if (p.event.bus.empty() && p.event.port.empty()) {
+        toml_support::fail(source_name, *t, "fault needs a 'bus' (and 'cage') or a 'port'");
+      }
+      result.timeline.add(std::move(p.event), p.duration_ns);
+    }
+  } catch (const toml_support::TomlError& e) {
+    result.error = e.what();
+  }
+  return result;
+}
+
+}  // namespace xcvr::emulator

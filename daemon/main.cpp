@@ -62,9 +62,7 @@ int run(const Options& o) {
 
   daemon::WebConfig web = service.config().web;
   if (!o.listen.empty()) web.listen_addresses = o.listen;
-  exporters::Frontend frontend(web, store, o.textfile, [&service] {
-    if (auto* e = service.engine()) e->note_scrape();
-  });
+  exporters::Frontend frontend(web, store, o.textfile);
   if (const std::string err = frontend.start(); !err.empty()) {
     std::cerr << err << '\n';
     return 1;
@@ -91,7 +89,7 @@ int run(const Options& o) {
     }
     frontend.tick();
     // Pet the watchdog only while every domain worker is alive: a hung bus thread gets us restarted.
-    if (watchdog && service.engine()->oldest_domain_heartbeat_age() < watchdog_usec / 2e6) {
+    if (watchdog && service.engine()->oldest_domain_heartbeat_age() < static_cast<double>(watchdog_usec) / 2e6) {
       sd_notify(0, "WATCHDOG=1");
     }
   }

@@ -1,14 +1,20 @@
 #!/usr/bin/env bash
-# Quick start (a): set up, build and run the product on its demo.
-# Until the daemon lands, the demo decodes every bundled real module dump with xcvrctl.
+# Quick start (a): set up, build and run the daemon on the emulated demo fleet
+# (config/demo.toml: a 64-port 400G/800G spine and an 8-GPU H200 host, in real bus time).
+# Stop it with Ctrl-C. XCVR_DEMO_LISTEN overrides the listen address (default :10458).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 bash scripts/setup.sh
 bash scripts/build.sh release
-for dump in tests/data/*/raw.txt; do
-  echo "================================================================================"
-  ./build/release/xcvrctl decode "$dump" || true   # exit 1 = decoded with findings
-done
-echo
-echo "Decoded $(ls tests/data/*/raw.txt | wc -l) real module dumps. Try: build/release/xcvrctl decode --json FILE"
+listen=${XCVR_DEMO_LISTEN:-:10458}
+port=${listen##*:}
+cat <<MSG
+
+transceiver_exporter is starting on the demo fleet. Look at:
+  http://localhost:${port}/                 landing page with the port map
+  http://localhost:${port}/metrics          Prometheus metrics
+  http://localhost:${port}/api/v1/modules   JSON API
+  build/release/xcvrctl decode tests/data/osfp800g-juniper-dr8-xai01-port40/raw.txt
+MSG
+exec build/release/transceiver_exporter --config config/demo-exporter.toml --web.listen-address "$listen"

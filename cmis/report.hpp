@@ -20,6 +20,7 @@ struct Coded {  // a code byte and its SFF-8024 / CMIS name
 struct Thresholds {  // alarm/warning levels, in the monitor's unit
   std::optional<double> high_alarm, high_warning, low_warning, low_alarm;
   bool any() const { return high_alarm || high_warning || low_warning || low_alarm; }
+  bool operator==(const Thresholds&) const = default;
 };
 
 struct Application {  // one CMIS application descriptor (or an SFF-8636 compliance code)

@@ -1,0 +1,91 @@
+// Test support: a PollEngine over emulated buses in virtual time (the emulator's clock is the
+// engine's clock, so bus time spent by reads is time passed).
+#pragma once
+
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "daemon/poll_engine.hpp"
+#include "drivers/emulator/bus.hpp"
+#include "drivers/emulator/catalog.hpp"
+#include "drivers/emulator/emulator_transport.hpp"
+
+namespace xcvr::daemon::testing_support {
+
+using emulator::kSecond;
+
+// The engine's clock is the emulator's virtual clock: bus time spent by reads is time passed.
+class VirtualPollClock final : public PollClock {
+ public:
+  explicit VirtualPollClock(const emulator::VirtualClock& c) : c_(c) {}
+  double monotonic() const override { return static_cast<double>(c_.now_ns()) / 1e9; }
+  double wall() const override { return monotonic() + 1.7e9; }
+
+ private:
+  const emulator::VirtualClock& c_;
+};
+
+inline std::shared_ptr<emulator::EmulatedModule> make_module(const char* key, const emulator::Clock& clock,
+                                                      uint64_t seed = 1) {
+  const emulator::ModuleModel* model = emulator::find_model(key);
+  EXPECT_NE(model, nullptr) << key;
+  emulator::DynamicsConfig dyn;
+  dyn.seed = seed;
+  return std::make_shared<emulator::EmulatedModule>(*model, clock, dyn);
+}
+
+struct Fleet {
+  emulator::VirtualClock clock{1000 * kSecond};
+  VirtualPollClock poll_clock{clock};
+  std::vector<std::unique_ptr<emulator::EmulatedBus>> buses;
+  Config config;
+  SnapshotStore store;
+  AgingStore aging{""};
+  std::unique_ptr<PollEngine> engine;
+
+  Fleet(int bus_count, int cages, const char* model = "qsfpdd-400g-sr8", int reverify_cycles = 720) {
+    config.poll.static_reverify_cycles = reverify_cycles;
+    config.poll.dynamic_interval_s = 1;
+    config.poll.settle_delay_s = 2;
+    config.poll.stale_after_intervals = 3;
+    config.poll.backoff_max_s = 4;
+    std::vector<PortSpec> ports;
+    for (int b = 0; b < bus_count; ++b) {
+      emulator::BusConfig bc;
+      bc.name = "i2c-" + std::to_string(b);
+      bc.cages = cages;
+      buses.push_back(std::make_unique<emulator::EmulatedBus>(bc, clock));
+      for (int c = 0; c < cages; ++c) {
+        if (model != nullptr) buses.back()->insert(c, make_module(model, clock, static_cast<uint64_t>(b * 100 + c)));
+        const std::string name = "sw/b" + std::to_string(b) + "c" + std::to_string(c);
+        ports.push_back({PortIdentity{name, "", "emulator", "QSFP-DD", {}},
+                         std::make_unique<emulator::EmulatorTransport>(*buses.back(), c, name)});
+      }
+    }
+    engine = std::make_unique<PollEngine>(config, std::move(ports), poll_clock, store, aging);
+  }
+
+  // Runs the engine for `seconds` of virtual time, one step per due time.
+  void run_for(double seconds) {
+    const double end = poll_clock.monotonic() + seconds;
+    while (poll_clock.monotonic() < end) {
+      const double next = engine->step();
+      const double target = std::min(std::max(next, poll_clock.monotonic() + 1e-3), end);
+      clock.advance(static_cast<int64_t>((target - poll_clock.monotonic()) * 1e9) + 1);
+    }
+  }
+  const PortSnapshot& port(const std::string& name) const {
+    snap = store.current();
+    for (const PortSnapshot& p : snap->ports) {
+      if (p.port == name) return p;
+    }
+    throw std::runtime_error("no port " + name);
+  }
+  mutable std::shared_ptr<const Snapshot> snap;
+};
+
+}  // namespace xcvr::daemon::testing_support

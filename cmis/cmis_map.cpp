@@ -11,7 +11,6 @@ constexpr double kTemp = 1.0 / 256;       // °C per LSB
 constexpr double kVolt = 100e-6;          // V per LSB
 constexpr double kPower = 0.1e-6;         // W per LSB (0.1 µW)
 constexpr double kBias = 2e-6;            // A per LSB (before the 01h:160 multiplier)
-constexpr double kTec = 1.0 / 32767;      // fraction of max TEC current
 constexpr double kNanometer = 1e-9;
 
 // Lane layouts on banked pages: 8 lanes per bank, 32 lanes in all.

@@ -10,7 +10,7 @@ jobs=${XCVR_JOBS:-$(nproc)}
 case "$flavour" in
   release) args=(-DCMAKE_BUILD_TYPE=Release) ;;
   asan)    args=(-DCMAKE_BUILD_TYPE=Debug -DXCVR_SANITIZE=ON -DXCVR_BENCH=OFF) ;;
-  fuzz)    args=(-DCMAKE_BUILD_TYPE=Debug -DXCVR_SANITIZE=ON -DXCVR_FUZZ=ON -DXCVR_BENCH=OFF -DXCVR_UNIT_TESTS=OFF
+  fuzz)    args=(-DCMAKE_BUILD_TYPE=RelWithDebInfo -DXCVR_SANITIZE=ON -DXCVR_FUZZ=ON -DXCVR_BENCH=OFF -DXCVR_UNIT_TESTS=OFF
                  -DCMAKE_CXX_COMPILER=clang++) ;;
   *) echo "usage: $0 release|asan|fuzz" >&2; exit 2 ;;
 esac

@@ -11,7 +11,11 @@ targets=("$root"/build/fuzz/tests/fuzz_*)
 if [ ${#targets[@]} -eq 0 ]; then echo "fuzz: no targets built (scripts/build.sh fuzz)" >&2; exit 1; fi
 seeds="$root/build/fuzz/seeds"
 mkdir -p "$seeds"
-find "$root/tests/data" -type f ! -name '*.md' -exec cp {} "$seeds/" \;
+# Seeds named after their folder: every dump's raw.txt is called the same.
+for f in "$root"/tests/data/*/*; do
+  case "$f" in *.md) continue ;; esac
+  cp "$f" "$seeds/$(basename "$(dirname "$f")")-$(basename "$f")"
+done
 for t in "${targets[@]}"; do
   name=$(basename "$t")
   corpus="$root/build/fuzz/corpus/$name"

@@ -19,6 +19,18 @@ PACKAGES=(
   # exporter tests: promtool (check metrics/rules, test rules), a real Prometheus, TLS via curl,
   # scrape benchmark
   prometheus curl openssl wrk
+  # transports: i2c-dev (libi2c), ethtool netlink (libmnl)
+  libi2c-dev libmnl-dev
+  # real-kernel i2c test (tests/qemu): Debian's kernel under qemu with an initramfs of busybox,
+  # i2c-dev and i2c-stub
+  qemu-system-x86 linux-image-amd64 busybox-static cpio kmod xz-utils zstd
+  # coding checks (vendor_oui): the IEEE OUI registry
+  ieee-data
+  # InfiniBand MAD transport (libibumad); libibmad: the MAD golden tests' independent encoder
+  libibumad-dev libibmad-dev
+  # packaging tests (tests/packaging): systemd-analyze verify/security, the .deb (cpack +
+  # dpkg-shlibdeps), lintian, man -l, bash completion, strace (syscall filter), file (stripped?)
+  systemd dpkg-dev lintian man-db groff-base bash-completion strace file init-system-helpers
 )
 
 sudo_cmd=()

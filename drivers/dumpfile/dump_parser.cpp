@@ -111,6 +111,12 @@ Format detect_text_format(std::string_view text) {
 
 // ---- Parsing -------------------------------------------------------------------------------
 
+// Text saved as UTF-16 (a byte-order mark, then NULs between ASCII characters).
+bool is_utf16(std::span<const uint8_t> bytes) {
+  return bytes.size() >= 2 && ((bytes[0] == 0xFF && bytes[1] == 0xFE) ||
+                               (bytes[0] == 0xFE && bytes[1] == 0xFF));
+}
+
 std::string_view without_bom(std::string_view text) {
   constexpr std::string_view kBom = "\xEF\xBB\xBF";
   return text.substr(0, kBom.size()) == kBom ? text.substr(kBom.size()) : text;
@@ -138,6 +144,9 @@ ParsedDump parse_or_throw(std::span<const uint8_t> bytes, Format format) {
   }
   const std::string_view text = without_bom(
       std::string_view(reinterpret_cast<const char*>(bytes.data()), bytes.size()));
+  if (format == Format::Auto && is_utf16(bytes)) {
+    fail("input is UTF-16 text; convert it to UTF-8 first (iconv -f UTF-16 -t UTF-8)");
+  }
   if (format == Format::Auto) {
     format = looks_like_text(bytes) ? detect_text_format(text) : Format::Binary;
   }

@@ -40,9 +40,14 @@ std::string count_of(std::size_t n, std::string_view noun) {
   return std::to_string(n) + " " + std::string(noun) + (n == 1 ? "" : "s");
 }
 
+namespace {
+char ascii_lower(char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; }
+bool same_letter(char a, char lower) { return ascii_lower(a) == lower; }
+}  // namespace
+
 std::string lowercase(std::string_view text) {
   std::string out(text);
-  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  for (char& c : out) c = ascii_lower(c);
   return out;
 }
 
@@ -71,6 +76,21 @@ std::optional<uint32_t> hex_value(std::string_view digits) {
 
 bool contains(std::string_view haystack, std::string_view needle) {
   return haystack.find(needle) != std::string_view::npos;
+}
+
+
+bool iequals(std::string_view text, std::string_view word) {
+  return text.size() == word.size() && std::equal(text.begin(), text.end(), word.begin(), same_letter);
+}
+
+bool icontains(std::string_view haystack, std::string_view needle) {
+  if (needle.empty()) return true;
+  for (std::size_t i = 0; i + needle.size() <= haystack.size(); ++i) {
+    if (same_letter(haystack[i], needle[0]) && iequals(haystack.substr(i, needle.size()), needle)) {
+      return true;
+    }
+  }
+  return false;
 }
 
 bool LineReader::next(Line& line) {

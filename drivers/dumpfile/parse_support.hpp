@@ -48,6 +48,9 @@ bool is_blank(char c);  // space or tab
 // Value of 1-8 hex digits; nullopt otherwise.
 std::optional<uint32_t> hex_value(std::string_view digits);
 bool contains(std::string_view haystack, std::string_view needle);
+// Case-insensitive (ASCII) comparisons; `word` / `needle` in lower case.
+bool iequals(std::string_view text, std::string_view word);
+bool icontains(std::string_view haystack, std::string_view needle);
 
 struct Line {
   std::string_view text;  // without the line ending

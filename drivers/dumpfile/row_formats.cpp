@@ -137,7 +137,7 @@ Row read_row(const Line& line, const Prefix& prefix, Format format) {
     const std::string_view token = text.substr(i, end - i);
     const Where where{line.number, static_cast<int>(i) + 1};
     if (row.count == kRowMax) fail_at(where, "row has more than 16 bytes");
-    if (format == Format::I2cdump && lowercase(token) == "xx") {
+    if (format == Format::I2cdump && iequals(token, "xx")) {
       fail_at(where, "byte " + hex(row.offset + row.count) +
                          " could not be read (i2cdump printed XX)");
     }
@@ -164,30 +164,34 @@ struct Context {
   int line = 0;  // the header's line
 };
 
-struct Word {
-  std::string text;  // lowercased
-  int column = 0;
-};
-
-std::vector<Word> words_of(std::string_view text) {
-  std::vector<Word> words;
-  std::size_t i = 0;
-  while (i < text.size()) {
-    if (!std::isalnum(static_cast<unsigned char>(text[i]))) {
-      ++i;
-      continue;
-    }
-    const std::size_t start = i;
-    while (i < text.size() && std::isalnum(static_cast<unsigned char>(text[i]))) ++i;
-    words.push_back(Word{lowercase(text.substr(start, i - start)), static_cast<int>(start) + 1});
+// The alphanumeric words of a line, one at a time ("(upper" → "upper", "0x11" stays whole).
+class WordReader {
+ public:
+  struct Word {
+    std::string_view text;
+    int column = 0;  // 1-based
+  };
+  explicit WordReader(std::string_view text) : text_(text) {}
+  std::optional<Word> next() {
+    while (pos_ < text_.size() && !is_alnum(text_[pos_])) ++pos_;
+    if (pos_ >= text_.size()) return std::nullopt;
+    const std::size_t start = pos_;
+    while (pos_ < text_.size() && is_alnum(text_[pos_])) ++pos_;
+    return Word{text_.substr(start, pos_ - start), static_cast<int>(start) + 1};
   }
-  return words;
-}
+
+ private:
+  static bool is_alnum(char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0; }
+  std::string_view text_;
+  std::size_t pos_ = 0;
+};
 
 // "0x11" and "11h" are hex, "17" is decimal (as ethtool's command line reads it).
 std::optional<uint32_t> number_word(std::string_view w) {
-  if (w.size() > 2 && w[0] == '0' && w[1] == 'x') return hex_value(w.substr(2));
-  if (w.size() > 1 && w.back() == 'h') return hex_value(w.substr(0, w.size() - 1));
+  if (w.size() > 2 && w[0] == '0' && (w[1] == 'x' || w[1] == 'X')) return hex_value(w.substr(2));
+  if (w.size() > 1 && (w.back() == 'h' || w.back() == 'H')) {
+    return hex_value(w.substr(0, w.size() - 1));
+  }
   constexpr std::size_t kMaxDecimalDigits = 9;
   if (w.empty() || w.size() > kMaxDecimalDigits) return std::nullopt;
   uint32_t value = 0;
@@ -198,46 +202,58 @@ std::optional<uint32_t> number_word(std::string_view w) {
   return value;
 }
 
-// The number after words[k], checked against `limit`.
-std::optional<uint32_t> number_after(const std::vector<Word>& words, std::size_t k, int line,
-                                     uint32_t limit, std::string_view what) {
-  if (k + 1 >= words.size()) return std::nullopt;
-  const auto n = number_word(words[k + 1].text);
-  if (n && *n > limit) {
-    fail_at(Where{line, words[k + 1].column},
-            std::string(what) + " " + words[k + 1].text + " is out of range (0-" +
-                std::to_string(limit) + ")");
+// The number word after "page" or "bank", checked against `limit`; consumed only if a number.
+std::optional<uint32_t> number_after(WordReader& words, int line, uint32_t limit,
+                                     std::string_view what) {
+  WordReader ahead = words;
+  const auto word = ahead.next();
+  if (!word) return std::nullopt;
+  const auto n = number_word(word->text);
+  if (!n) return std::nullopt;
+  words = ahead;
+  if (*n > limit) {
+    fail_at(Where{line, word->column}, std::string(what) + " " + std::string(word->text) +
+                                           " is out of range (0-" + std::to_string(limit) + ")");
   }
   return n;
 }
 
+// Words that can make a line a header; lines without any are skipped cheaply.
+bool may_be_header(std::string_view text) {
+  for (std::string_view key : {"page", "bank", "a0h", "a2h", "i2c"}) {
+    if (icontains(text, key)) return true;
+  }
+  return false;
+}
+
 std::optional<Context> parse_header(const Line& line) {
-  const std::vector<Word> words = words_of(line.text);
+  if (!may_be_header(line.text)) return std::nullopt;
   Context ctx;
   ctx.linear = false;
   ctx.line = line.number;
   bool page_word = false, numbered = false, device_named = false, i2c = false, addr_a2 = false;
-  for (std::size_t k = 0; k < words.size(); ++k) {
-    const std::string& w = words[k].text;
-    if (w == "page") {
+  WordReader words(line.text);
+  while (const auto word = words.next()) {
+    const std::string_view w = word->text;
+    if (iequals(w, "page")) {
       page_word = true;
-      if (auto n = number_after(words, k, line.number, kMaxPage, "page")) {
+      if (auto n = number_after(words, line.number, kMaxPage, "page")) {
         ctx.page = static_cast<int16_t>(*n);
         numbered = true;
       }
-    } else if (w == "bank") {
-      if (auto n = number_after(words, k, line.number, kMaxBanks - 1, "bank")) {
+    } else if (iequals(w, "bank")) {
+      if (auto n = number_after(words, line.number, kMaxBanks - 1, "bank")) {
         ctx.bank = static_cast<uint8_t>(*n);
         numbered = true;
       }
-    } else if (w == "lower" || w == "upper") {
-      ctx.half = w == "lower" ? HalfRule::LowerOnly : HalfRule::UpperOnly;
-    } else if (w == "a0h" || w == "a2h") {
-      ctx.device = w == "a0h" ? kDeviceA0 : kDeviceA2;
+    } else if (iequals(w, "lower") || iequals(w, "upper")) {
+      ctx.half = iequals(w, "lower") ? HalfRule::LowerOnly : HalfRule::UpperOnly;
+    } else if (iequals(w, "a0h") || iequals(w, "a2h")) {
+      ctx.device = iequals(w, "a0h") ? kDeviceA0 : kDeviceA2;
       device_named = true;
-    } else if (w == "i2cdump" || w == "i2c") {
+    } else if (iequals(w, "i2cdump") || iequals(w, "i2c")) {
       i2c = true;
-    } else if (w == "0x51") {
+    } else if (iequals(w, "0x51")) {
       addr_a2 = true;
     }
   }
@@ -329,11 +345,14 @@ Reading read_rows(std::string_view text, Format format) {
         prefix && byte_sized_token_follows(line.text, *prefix, format)) {
       place_row(read_row(line, *prefix, format), ctx, pages, linear);
       ++rows;
-    } else if (!marker.empty() && rows > 0 && contains(lowercase(line.text), marker)) {
+      continue;
+    }
+    if (!marker.empty() && rows > 0 && icontains(line.text, marker)) {
       reading.notes.push_back("line " + std::to_string(line.number) +
                               " starts another dump; only the first one was read");
       break;
-    } else if (auto header = parse_header(line)) {
+    }
+    if (auto header = parse_header(line)) {
       ctx = *header;
     } else if (!is_blank_line(line.text)) {
       ++ignored;

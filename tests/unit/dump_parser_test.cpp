@@ -847,6 +847,8 @@ std::vector<BadInput> bad_inputs() {
        "no C array of bytes found"},
       {"forced_binary_on_text", "0x0000:\t" + sixteen() + "\n", Format::Binary,
        "binary dump of 56 bytes: not a known layout"},
+      {"utf16_text", std::string("\xFF\xFE" "0\0x\0" "0\0:\0", 10), Format::Auto,
+       "input is UTF-16 text; convert it to UTF-8"},
       {"over_the_size_limit", std::string(5u << 20, '\0'), Format::Auto,
        "input of 5242880 bytes exceeds the 4 MiB limit"},
   };

@@ -10,6 +10,11 @@
 namespace xcvr::daemon {
 namespace {
 
+using emulator::kSecond;
+using testing_support::Fleet;
+using testing_support::make_module;
+using testing_support::VirtualPollClock;
+
 uint64_t flag_total(const PortSnapshot& p, const std::string& flag, int lane) {
   for (const FlagHistory& f : p.flags) {
     if (f.flag == flag && f.lane == lane) return f.raised_total;

@@ -98,7 +98,9 @@ TEST_P(FaultMatrix, IsolatedMarkedAndNeverServedAsFresh) {
   }
   for (auto& bus : f.buses) {
     for (int c = 0; c < bus->cage_count(); ++c) {
-      if (auto m = bus->module(c)) EXPECT_EQ(m->violations(), 0u) << bus->name() << " cage " << c;
+      if (auto m = bus->module(c)) {
+        EXPECT_EQ(m->violations(), 0u) << bus->name() << " cage " << c;
+      }
     }
   }
 }

@@ -30,29 +30,33 @@ std::optional<uint32_t> hex24(std::string_view text) {
   return v;
 }
 
-// Splits one CSV record (no embedded newlines in this registry's records).
-std::vector<std::string> csv_fields(std::string_view line) {
-  std::vector<std::string> out(1);
-  bool quoted = false;
-  for (std::size_t i = 0; i < line.size(); ++i) {
-    const char c = line[i];
-    if (quoted) {
-      if (c == '"' && i + 1 < line.size() && line[i + 1] == '"') {
-        out.back() += '"';
-        ++i;
-      } else if (c == '"') {
-        quoted = false;
-      } else {
-        out.back() += c;
+// The next CSV field of `line` from `pos` (RFC 4180 quoting); moves `pos` past its comma.
+std::string csv_field(std::string_view line, std::size_t& pos) {
+  std::string out;
+  if (pos < line.size() && line[pos] == '"') {
+    ++pos;
+    while (pos < line.size()) {
+      const std::size_t q = line.find('"', pos);
+      if (q == std::string_view::npos) {
+        out.append(line.substr(pos));
+        pos = line.size();
+        break;
       }
-    } else if (c == '"') {
-      quoted = true;
-    } else if (c == ',') {
-      out.emplace_back();
-    } else if (c != '\r') {
-      out.back() += c;
+      out.append(line.substr(pos, q - pos));
+      pos = q + 1;
+      if (pos < line.size() && line[pos] == '"') {  // "" is a quote
+        out += '"';
+        ++pos;
+        continue;
+      }
+      break;
     }
+    if (pos < line.size() && line[pos] == ',') ++pos;
+    return out;
   }
+  const std::size_t comma = line.find(',', pos);
+  out.assign(line.substr(pos, comma == std::string_view::npos ? std::string_view::npos : comma - pos));
+  pos = comma == std::string_view::npos ? line.size() : comma + 1;
   return out;
 }
 
@@ -73,12 +77,12 @@ std::size_t OuiRegistry::parse(std::string_view text) {
     const std::string_view line = text.substr(pos, nl == std::string_view::npos ? std::string_view::npos : nl - pos);
     pos = nl == std::string_view::npos ? text.size() : nl + 1;
     if (line.rfind("MA-L,", 0) == 0) {
-      const auto f = csv_fields(line);
-      if (f.size() < 3) continue;
-      if (const auto oui = hex24(f[1])) {
-        by_oui_[*oui] = trim(f[2]);
-        ++added;
-      }
+      std::size_t at = 5;
+      const std::string assignment = csv_field(line, at);
+      const auto oui = hex24(assignment);
+      if (!oui || at >= line.size()) continue;
+      by_oui_[*oui] = trim(csv_field(line, at));
+      ++added;
       continue;
     }
     // oui.txt: "00-02-C9   (hex)\t\tOrganization"

@@ -27,7 +27,7 @@ struct Options {
 sigset_t service_signals() {
   sigset_t set;
   sigemptyset(&set);
-  for (int s : {SIGTERM, SIGINT, SIGHUP}) sigaddset(&set, s);
+  for (int s : {SIGTERM, SIGINT, SIGHUP, SIGUSR1}) sigaddset(&set, s);
   return set;
 }
 
@@ -86,6 +86,10 @@ int run(const Options& o) {
         spdlog::info("config reloaded from {}", o.config);
       }
       sd_notify(0, "READY=1");
+    }
+    if (sig == SIGUSR1) {
+      spdlog::info("re-reading the static pages of every module");
+      service.engine()->request_reverify_all();
     }
     frontend.tick();
     // Pet the watchdog only while every domain worker is alive: a hung bus thread gets us restarted.

@@ -37,6 +37,12 @@ PortPoller* PollEngine::port(const std::string& name) {
   return nullptr;
 }
 
+void PollEngine::request_reverify_all() {
+  for (auto& d : domains_) {
+    for (auto& p : d->ports) p->request_reverify();
+  }
+}
+
 double PollEngine::run_domain(Domain& d) {
   const double start = clock_.monotonic();
   double next = std::numeric_limits<double>::infinity();

@@ -42,6 +42,8 @@ class PollEngine {
   std::size_t domain_count() const { return domains_.size(); }
   // Seconds since each domain worker last finished a cycle (watchdog health).
   double oldest_domain_heartbeat_age() const;
+  // Every port re-reads its static pages at its next poll (SIGUSR1).
+  void request_reverify_all();
   // Ports by name, for tests and `xcvrctl`-style inspection.
   PortPoller* port(const std::string& name);
 

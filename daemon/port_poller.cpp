@@ -161,6 +161,7 @@ double PortPoller::poll(double now, double wall) {
     return next_due_ = next_dynamic_ = now + interval();
   }
 
+  if (reverify_requested_.exchange(false, std::memory_order_relaxed)) static_due_ = true;
   const bool dynamic_due = static_due_ || now + 1e-9 >= next_dynamic_;
   if (dynamic_due) next_dynamic_ = next_slot(next_dynamic_, interval(), now);
   std::optional<drivers::Error> err;

@@ -3,6 +3,7 @@
 // Transport. Single-threaded: its domain's worker is the only caller.
 #pragma once
 
+#include <atomic>
 #include <map>
 #include <memory>
 #include <optional>
@@ -35,6 +36,10 @@ class PortPoller {
   // The port as of its last poll. `scrape_epoch` changes each time a scrape consumed a
   // snapshot: raised-flag gauges OR-accumulate until then.
   PortSnapshot snapshot(double now, uint64_t scrape_epoch);
+
+  // Asks for a static re-read at the next poll (any thread; e.g. SIGUSR1 after a firmware
+  // upgrade, when cached identity and thresholds may be outdated).
+  void request_reverify() { reverify_requested_.store(true, std::memory_order_relaxed); }
 
   const std::string& name() const { return id_.port; }
   drivers::Transport& transport() { return *transport_; }
@@ -70,6 +75,7 @@ class PortPoller {
   int cycles_since_static_ = 0;
   int consecutive_failures_ = 0;
   bool static_due_ = true;
+  std::atomic<bool> reverify_requested_{false};
   std::optional<uint32_t> last_module_state_;
   std::set<cmis::PageKey> unavailable_;  // pages this path cannot read for this module
 

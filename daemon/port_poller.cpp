@@ -27,6 +27,12 @@ std::optional<drivers::Error> PortPoller::read_ranges(const std::vector<ReadRang
     }
     const bool essential = r.page == cmis::PageKey{cmis::kDeviceA0, 0, cmis::kLowerPage};
     if (err && err->kind == drivers::ErrorKind::Unsupported && !essential) {
+      if (image_.has(r.page)) {
+        // A page that used to answer stopped: an error, and its old bytes must not be served
+        // as fresh.
+        image_.erase(r.page);
+        return err;
+      }
       // The path cannot reach this page (a dump without it, a driver that ignores banks): the
       // decoder reports it missing; we stop asking until the module changes.
       unavailable_.insert(r.page);

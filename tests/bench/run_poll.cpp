@@ -1,0 +1,192 @@
+// Poll-engine scenario runner for docs/benchmarks.md (prints one JSON object).
+//   - bytes and transactions per CMIS module per steady-state poll, vs the dynamic-set floor and
+//     vs a full `ethtool -m` style read (lower + 00h + 01h + 02h + 10h + 11h = 768 bytes)
+//   - cycle time ÷ bus-time floor, 64 ports on 8 buses and on 1 bus, real bus time (the emulated
+//     bus sleeps each transaction's wire time; the engine runs one thread per bus)
+//   - daemon CPU per port poll and RSS at 64 and 2048 ports (wall clock, wire time not slept)
+#include <sys/resource.h>
+
+#include <chrono>
+#include <cstdio>
+#include <fstream>
+#include <map>
+#include <string>
+#include <thread>
+
+#include "daemon/poll_engine.hpp"
+#include "daemon/read_plan.hpp"
+#include "drivers/emulator/bus.hpp"
+#include "drivers/emulator/catalog.hpp"
+#include "drivers/emulator/emulator_transport.hpp"
+
+namespace {
+
+using namespace xcvr;
+
+class EmuPollClock final : public daemon::PollClock {
+ public:
+  explicit EmuPollClock(const emulator::Clock& c) : c_(c) {}
+  double monotonic() const override { return static_cast<double>(c_.now_ns()) / 1e9; }
+  double wall() const override { return monotonic() + 1.7e9; }
+
+ private:
+  const emulator::Clock& c_;
+};
+
+struct Rig {
+  std::unique_ptr<emulator::Clock> clock;
+  std::unique_ptr<EmuPollClock> poll_clock;
+  std::vector<std::unique_ptr<emulator::EmulatedBus>> buses;
+  daemon::Config config;
+  daemon::SnapshotStore store;
+  daemon::AgingStore aging{""};
+  std::unique_ptr<daemon::PollEngine> engine;
+
+  Rig(int bus_count, int cages, bool sleep_wire_time, double interval) {
+    clock = std::make_unique<emulator::SteadyClock>(sleep_wire_time);
+    poll_clock = std::make_unique<EmuPollClock>(*clock);
+    config.poll.dynamic_interval_s = interval;
+    config.poll.settle_delay_s = 0;
+    std::vector<daemon::PortSpec> ports;
+    const emulator::ModuleModel* model = emulator::find_model("qsfpdd-400g-sr8");
+    for (int b = 0; b < bus_count; ++b) {
+      emulator::BusConfig bc;
+      bc.name = "bus" + std::to_string(b);
+      bc.cages = cages;
+      buses.push_back(std::make_unique<emulator::EmulatedBus>(bc, *clock));
+      for (int c = 0; c < cages; ++c) {
+        emulator::DynamicsConfig dyn;
+        dyn.seed = static_cast<uint64_t>(b * cages + c + 1);
+        buses.back()->insert(c, std::make_shared<emulator::EmulatedModule>(*model, *clock, dyn));
+        const std::string name = "p" + std::to_string(b * cages + c);
+        ports.push_back({daemon::PortIdentity{name, "", "emulator", "QSFP-DD", {}},
+                         std::make_unique<emulator::EmulatorTransport>(*buses.back(), c, name)});
+      }
+    }
+    engine = std::make_unique<daemon::PollEngine>(config, std::move(ports), *poll_clock, store, aging);
+  }
+  emulator::BusStats totals() const {
+    emulator::BusStats t;
+    for (const auto& b : buses) {
+      const auto s = b->stats();
+      t.transactions += s.transactions;
+      t.bytes_read += s.bytes_read;
+      t.bytes_written += s.bytes_written;
+      t.address_bytes += s.address_bytes;
+      t.mux_selects += s.mux_selects;
+      t.wire_ns += s.wire_ns;
+    }
+    return t;
+  }
+  uint64_t cycles() const {
+    uint64_t n = 0;
+    for (const auto& d : store.current()->domains) n += d.cycles_total;
+    return n;
+  }
+};
+
+double cpu_seconds() {
+  rusage u{};
+  getrusage(RUSAGE_SELF, &u);
+  return static_cast<double>(u.ru_utime.tv_sec + u.ru_stime.tv_sec) +
+         static_cast<double>(u.ru_utime.tv_usec + u.ru_stime.tv_usec) / 1e6;
+}
+
+double rss_mib() {
+  std::ifstream in("/proc/self/status");
+  std::string key;
+  while (in >> key) {
+    if (key == "VmRSS:") {
+      double kb = 0;
+      in >> kb;
+      return kb / 1024;
+    }
+    std::getline(in, key);
+  }
+  return 0;
+}
+
+// Steady-state wire cost per module poll (real threads, wire time slept).
+void bytes_per_poll(std::map<std::string, double>& out) {
+  Rig rig(1, 1, true, 0.05);
+  rig.engine->start();
+  std::this_thread::sleep_for(std::chrono::milliseconds(500));  // settle + static read
+  for (auto& b : rig.buses) b->reset_stats();
+  const uint64_t c0 = rig.cycles();
+  std::this_thread::sleep_for(std::chrono::seconds(2));
+  rig.engine->stop();
+  const auto t = rig.totals();
+  const double polls = static_cast<double>(rig.cycles() - c0);
+  out["poll_data_bytes_read"] = static_cast<double>(t.bytes_read) / polls;
+  out["poll_wire_bytes"] = static_cast<double>(t.bytes_read + t.bytes_written + t.address_bytes) / polls;
+  out["poll_transactions"] = static_cast<double>(t.transactions) / polls;
+  cmis::ModuleImage probe;  // the floor: the dynamic set itself
+  out["dynamic_set_bytes"] = static_cast<double>(daemon::plan_bytes(daemon::dynamic_reads(
+      rig.engine->port("p0")->image())));
+}
+
+// Cycle time vs the bus-time floor: every port is always due (interval far below the cycle).
+void cycle_vs_floor(int buses, int cages, const char* key, std::map<std::string, double>& out) {
+  Rig rig(buses, cages, true, 0.0005);
+  rig.engine->start();
+  std::this_thread::sleep_for(std::chrono::milliseconds(800));
+  auto snap0 = rig.store.current();
+  for (auto& b : rig.buses) b->reset_stats();
+  std::this_thread::sleep_for(std::chrono::seconds(3));
+  auto snap1 = rig.store.current();
+  rig.engine->stop();
+  double ratio_sum = 0;
+  int domains = 0;
+  for (std::size_t i = 0; i < snap1->domains.size(); ++i) {
+    const auto& a = snap0->domains[i];
+    const auto& b = snap1->domains[i];
+    const double cycles = static_cast<double>(b.cycles_total - a.cycles_total);
+    if (cycles < 2) continue;
+    const double cycle = (b.cycle_seconds_sum - a.cycle_seconds_sum) / cycles;
+    const double floor = static_cast<double>(rig.buses[i]->stats().wire_ns) / 1e9 / cycles;
+    ratio_sum += cycle / floor;
+    ++domains;
+    if (i == 0) {
+      out[std::string(key) + "_cycle_ms"] = cycle * 1e3;
+      out[std::string(key) + "_floor_ms"] = floor * 1e3;
+    }
+  }
+  out[std::string(key) + "_cycle_over_floor"] = ratio_sum / domains;
+}
+
+// CPU per port poll and RSS, wire time accounted but not slept (the daemon's own cost).
+void cpu_and_rss(int buses, const char* key, std::map<std::string, double>& out) {
+  Rig rig(buses, 8, false, 0.2);
+  rig.engine->start();
+  std::this_thread::sleep_for(std::chrono::seconds(1));
+  const double cpu0 = cpu_seconds();
+  const auto snap0 = rig.store.current();
+  uint64_t polls0 = 0;
+  for (const auto& d : snap0->domains) polls0 += d.bus_transactions_total;
+  const uint64_t cycles0 = rig.cycles();
+  std::this_thread::sleep_for(std::chrono::seconds(4));
+  const double cpu1 = cpu_seconds();
+  const uint64_t cycles1 = rig.cycles();
+  out[std::string(key) + "_rss_mib"] = rss_mib();
+  rig.engine->stop();
+  const double port_polls = static_cast<double>(cycles1 - cycles0) * 8;
+  out[std::string(key) + "_cpu_us_per_port_poll"] = (cpu1 - cpu0) / port_polls * 1e6;
+}
+
+}  // namespace
+
+int main() {
+  std::map<std::string, double> out;
+  bytes_per_poll(out);
+  cycle_vs_floor(8, 8, "ports64_buses8", out);
+  cycle_vs_floor(1, 64, "ports64_buses1", out);
+  cpu_and_rss(8, "ports64", out);
+  cpu_and_rss(256, "ports2048", out);
+  std::printf("{");
+  const char* sep = "";
+  for (const auto& [k, v] : out) {
+    std::printf("%s\"%s\": %.6g", sep, k.c_str(), v);
+    sep = ", ";
+  }
+  std::printf("}\n");
+}

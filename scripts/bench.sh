@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# The one benchmark command: builds release and writes docs/benchmarks.md from a single run.
+# Every figure stands beside the floor or baseline it is compared with, measured in the same run
+# (these machines are noisy: ratios, not absolute times, are the claims).
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+cd "$root"
+bash scripts/setup.sh >/dev/null
+bash scripts/build.sh release >/dev/null
+out=build/release/bench
+mkdir -p "$out"
+bin=build/release/tests
+
+"$bin/bench_decode" --benchmark_format=json --benchmark_min_time=0.5 > "$out/decode.json"
+"$bin/bench_emulator" --benchmark_format=json --benchmark_min_time=0.2 > "$out/emulator.json"
+"$bin/run_poll" > "$out/poll.json"
+if [ -x "$bin/bench_scrape" ]; then
+  "$bin/bench_scrape" --benchmark_format=json --benchmark_min_time=0.2 > "$out/scrape.json" || true
+fi
+if [ -x tests/bench/scrape_bench.sh ]; then bash tests/bench/scrape_bench.sh > "$out/scrape_wrk.md" || true; fi
+for b in "$bin"/bench_ib*; do [ -x "$b" ] && "$b" --benchmark_format=json > "$out/ib.json" || true; done
+
+python3 scripts/render_benchmarks.py "$out" > docs/benchmarks.md
+echo "wrote docs/benchmarks.md"

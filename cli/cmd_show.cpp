@@ -1,16 +1,182 @@
-// Placeholder: being written.
+// xcvrctl show: read one module live through the same transports and read plan the daemon uses
+// (daemon::next_static_reads until complete), decode it and print it.
+//   xcvrctl show --i2c /dev/i2c-N [--address 0x50]   raw i2c-dev (takes the daemon's bus lock)
+//   xcvrctl show --optoe PATH                          optoe eeprom file or sx_core module dir
+//   xcvrctl show --netdev IFACE                        ethtool netlink (CAP_NET_ADMIN)
+//   xcvrctl show --file DUMP                           a dump file, replayed as a module
+// --json prints the decoder's JSON contract instead of the human report.
+// Exit codes: 0 clean, 1 problems (bad checksum, decode findings, a page that could not be
+// read), 2 nothing readable (no device, no module, no permission).
+#include <algorithm>
 #include <iostream>
+#include <memory>
+#include <string>
+#include <vector>
 
 #include "cli/commands.hpp"
+#include "cli/human_report.hpp"
+#include "cmis/decode.hpp"
+#include "cmis/report_json.hpp"
+#include "daemon/read_plan.hpp"
+#include "drivers/dumpfile/file_transport.hpp"
+#include "drivers/ethtool/ethtool_transport.hpp"
+#include "drivers/i2c/i2c_dev_transport.hpp"
+#include "drivers/optoe/optoe_transport.hpp"
 
 namespace xcvr::cli {
+namespace {
+
+struct ShowOptions {
+  std::string i2c;
+  std::string address = "0x50";
+  std::string optoe;
+  std::string netdev;
+  std::string file;
+  bool json = false;
+  bool trust_banks = false;
+};
+
+std::optional<uint8_t> parse_address(const std::string& text) {
+  try {
+    std::size_t used = 0;
+    const unsigned long v = std::stoul(text, &used, 0);
+    if (used != text.size() || v < 0x03 || v > 0x77) return std::nullopt;
+    return static_cast<uint8_t>(v);
+  } catch (const std::exception&) {
+    return std::nullopt;
+  }
+}
+
+// The daemon's static read (daemon/port_poller.cpp): rounds of next_static_reads. A page the
+// source cannot give (Unsupported: not in a dump, not mapped by a driver, bank unreachable) is
+// noted and skipped; any other error stops the read.
+std::optional<drivers::Error> read_module(drivers::Transport& t, cmis::ModuleImage& image,
+                                          std::vector<std::string>& skipped) {
+  std::vector<cmis::PageKey> unavailable;
+  for (int round = 0; round < 6; ++round) {
+    auto plan = daemon::next_static_reads(image);
+    std::erase_if(plan, [&](const daemon::ReadRange& r) {
+      return std::find(unavailable.begin(), unavailable.end(), r.page) != unavailable.end();
+    });
+    if (plan.empty()) break;
+    for (const daemon::ReadRange& r : plan) {
+      std::vector<uint8_t> buf(r.length);
+      const auto page = static_cast<uint8_t>(r.page.page == cmis::kLowerPage ? 0 : r.page.page);
+      std::optional<drivers::Error> err;
+      for (int attempt = 0; attempt < 3; ++attempt) {  // as the daemon retries busy reads
+        err = t.read({r.page.device, r.page.bank, page, r.offset, r.length}, buf);
+        if (!err || !drivers::is_retryable(err->kind)) break;
+      }
+      if (err && err->kind == drivers::ErrorKind::Unsupported && !image.empty()) {
+        unavailable.push_back(r.page);
+        skipped.push_back(err->message);
+        continue;
+      }
+      if (err) return err;
+      std::vector<uint8_t> half(cmis::kPageSize, 0);
+      const uint16_t base = r.page.page == cmis::kLowerPage ? 0 : cmis::kPageSize;
+      std::copy(buf.begin(), buf.end(), half.begin() + (r.offset - base));
+      if (!image.update(r.page, r.offset, buf)) image.set_page(r.page, half);
+    }
+  }
+  return std::nullopt;
+}
+
+int run_show(const ShowOptions& o) {
+  std::unique_ptr<drivers::Transport> transport;
+  std::string what;
+  if (!o.i2c.empty()) {
+    const auto address = parse_address(o.address);
+    if (!address) {
+      std::cerr << "xcvrctl show: --address " << o.address << " is not a 7-bit I2C address\n";
+      return kExitUnreadable;
+    }
+    i2c::I2cPortConfig cfg;
+    cfg.device = o.i2c;
+    cfg.address = *address;
+    auto t = std::make_unique<i2c::I2cDevTransport>(cfg);
+    if (auto e = t->open()) {  // the clearest message for a missing node or an owned address
+      std::cerr << e->message << '\n';
+      return kExitUnreadable;
+    }
+    what = t->describe() + " via " + std::string(i2c::i2c_method_name(t->method()));
+    transport = std::move(t);
+  } else if (!o.optoe.empty()) {
+    optoe::OptoePortConfig cfg;
+    cfg.path = o.optoe;
+    auto t = std::make_unique<optoe::OptoeTransport>(cfg);
+    what = t->describe() + " (" + std::string(optoe::layout_name(t->layout())) + ")";
+    transport = std::move(t);
+  } else if (!o.netdev.empty()) {
+    ethtool::EthtoolPortConfig cfg;
+    cfg.netdev = o.netdev;
+    cfg.trust_banks = o.trust_banks;
+    transport = std::make_unique<ethtool::EthtoolNetlinkTransport>(cfg);
+    what = transport->describe();
+  } else {
+    auto opened = dumpfile::FileTransport::open(o.file);
+    if (auto* e = std::get_if<drivers::Error>(&opened)) {
+      std::cerr << e->message << '\n';
+      return kExitUnreadable;
+    }
+    transport = std::move(std::get<std::unique_ptr<dumpfile::FileTransport>>(opened));
+    what = transport->describe();
+  }
+
+  cmis::ModuleImage image;
+  std::vector<std::string> skipped;
+  const auto err = read_module(*transport, image, skipped);
+  if (err && image.empty()) {
+    std::cerr << err->message << '\n';
+    if (err->kind == drivers::ErrorKind::Absent) std::cerr << "(no module in the cage?)\n";
+    return kExitUnreadable;
+  }
+  const cmis::ModuleReport report = cmis::decode(image);
+  if (o.json) {
+    std::cout << cmis::to_json(report).dump(2) << '\n';
+  } else {
+    const auto c = transport->counters();
+    std::cout << what << " — " << image.entries().size() << " half-pages, " << c.transactions
+              << " transactions, " << c.bytes << " bytes on the bus\n"
+              << render_human(report);
+  }
+  for (const std::string& s : skipped) std::cerr << "not available: " << s << '\n';
+  if (err) {
+    std::cerr << "incomplete: " << err->message << '\n';
+    return kExitProblems;
+  }
+  const bool bad_checksum = std::any_of(report.checksums.begin(), report.checksums.end(),
+                                        [](const cmis::Checksum& c) { return !c.ok(); });
+  return bad_checksum || !report.problems.empty() ? kExitProblems : kExitClean;
+}
+
+}  // namespace
 
 void add_show_command(CLI::App& app, int& exit_code) {
-  CLI::App* cmd = app.add_subcommand("show", "Read one module live through the daemon's code path (not available yet)");
-  cmd->allow_extras();
-  cmd->callback([&exit_code] {
-    std::cerr << "xcvrctl show: not available in this build yet\n";
-    exit_code = kExitUnreadable;
+  auto o = std::make_shared<ShowOptions>();
+  CLI::App* cmd = app.add_subcommand(
+      "show", "Read one module live through the daemon's code path and decode it");
+  auto* i2c = cmd->add_option("--i2c", o->i2c, "i2c-dev bus device, e.g. /dev/i2c-7");
+  cmd->add_option("--address", o->address, "module I2C address with --i2c (default 0x50)")
+      ->needs(i2c);
+  auto* optoe = cmd->add_option("--optoe", o->optoe,
+                                "optoe eeprom file (.../N-0050/eeprom) or sx_core module dir");
+  auto* netdev = cmd->add_option("--netdev", o->netdev, "network interface (ethtool netlink)");
+  cmd->add_flag("--trust-banks", o->trust_banks,
+                "with --netdev: the driver honours CMIS banks (not mlx5)")
+      ->needs(netdev);
+  auto* file = cmd->add_option("--file", o->file, "module dump file");
+  cmd->add_flag("--json", o->json, "print the JSON report");
+  i2c->excludes(optoe, netdev, file);
+  optoe->excludes(netdev, file);
+  netdev->excludes(file);
+  cmd->callback([o, &exit_code, i2c, optoe, netdev, file] {
+    if (i2c->count() + optoe->count() + netdev->count() + file->count() != 1) {
+      std::cerr << "xcvrctl show: give one of --i2c, --optoe, --netdev or --file\n";
+      exit_code = kExitUnreadable;
+      return;
+    }
+    exit_code = run_show(*o);
   });
 }
 

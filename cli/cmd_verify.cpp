@@ -1,17 +1,316 @@
-// Placeholder: being written.
+// xcvrctl verify [--file DUMP | --i2c ... | --optoe ... | --netdev ...] [--catalog DIR]...
+//                [--json] [--style flat-top|finned-top] [--strict]
+// Checks one module's coding against its part number's promises (daemon/coding.hpp) and prints
+// pass / warn / fail per check with the bytes involved.
+// Exit: 0 clean (warnings alone are clean unless --strict), 1 problems found, 2 unreadable input.
+#include <unistd.h>
+
+#include <cmath>
+#include <cstdio>
+#include <ctime>
+#include <filesystem>
 #include <iostream>
+#include <memory>
+#include <set>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
 
 #include "cli/commands.hpp"
+#include "cmis/decode.hpp"
+#include "cmis/report_json.hpp"
+#include "daemon/catalog.hpp"
+#include "daemon/coding.hpp"
+#include "daemon/read_plan.hpp"
+#include "drivers/dumpfile/file_transport.hpp"
+
+// Live transports, when this build has them (other drivers/ folders are added as they land).
+#if __has_include("drivers/i2c/i2c_dev_transport.hpp")
+#include "drivers/i2c/i2c_dev_transport.hpp"
+#define XCVR_VERIFY_HAS_I2C 1
+#endif
 
 namespace xcvr::cli {
+namespace {
+
+struct VerifyOptions {
+  std::string file, i2c, optoe, netdev;
+  std::vector<std::string> catalogs;
+  std::string oui_registry = daemon::kDefaultOuiRegistryDir;
+  std::string style;
+  std::string now;  // "YYYY-MM-DD" or unix seconds; default: the clock
+  bool json = false;
+  bool strict = false;
+};
+
+struct Unreadable {
+  std::string message;
+};
+
+std::string executable_dir() {
+  std::error_code ec;
+  const auto exe = std::filesystem::read_symlink("/proc/self/exe", ec);
+  return ec ? std::string() : exe.parent_path().string();
+}
+
+// Reads a module through a transport the way the daemon does: the static read plan until it
+// asks for nothing new (a page the source lacks is left out), then the dynamic bytes.
+cmis::ModuleImage read_module(drivers::Transport& t, std::vector<std::string>& notes) {
+  cmis::ModuleImage image;
+  std::set<cmis::PageKey> tried;
+  for (int round = 0; round < 16; ++round) {
+    bool progress = false;
+    for (const daemon::ReadRange& r : daemon::next_static_reads(image)) {
+      if (!tried.insert(r.page).second) continue;
+      progress = true;
+      std::vector<uint8_t> buf(r.length);
+      const drivers::ReadRequest req{r.page.device, r.page.bank,
+                                     static_cast<uint8_t>(r.page.page == cmis::kLowerPage ? 0 : r.page.page),
+                                     r.offset, r.length};
+      if (auto err = t.read(req, buf)) {
+        // Without the A0h lower page there is nothing to verify; other pages may be absent.
+        if (r.page.page == cmis::kLowerPage && r.page.device == cmis::kDeviceA0) throw Unreadable{err->message};
+        notes.push_back(err->message);
+        continue;
+      }
+      image.set_page(r.page, buf);
+    }
+    if (!progress) break;
+  }
+  for (const daemon::ReadRange& r : daemon::dynamic_reads(image)) {
+    if (!image.has(r.page)) continue;
+    std::vector<uint8_t> buf(r.length);
+    const drivers::ReadRequest req{r.page.device, r.page.bank,
+                                   static_cast<uint8_t>(r.page.page == cmis::kLowerPage ? 0 : r.page.page),
+                                   r.offset, r.length};
+    if (!t.read(req, buf)) image.update(r.page, r.offset, buf);
+  }
+  return image;
+}
+
+std::unique_ptr<drivers::Transport> open_source(const VerifyOptions& o, std::string& label) {
+  const int given = !o.file.empty() + !o.i2c.empty() + !o.optoe.empty() + !o.netdev.empty();
+  if (given != 1) throw Unreadable{"give exactly one of --file, --i2c, --optoe, --netdev"};
+  if (!o.file.empty()) {
+    auto opened = dumpfile::FileTransport::open(o.file);
+    if (auto* err = std::get_if<drivers::Error>(&opened)) throw Unreadable{err->message};
+    label = "dump file " + o.file;
+    return std::move(std::get<std::unique_ptr<dumpfile::FileTransport>>(opened));
+  }
+#ifdef XCVR_VERIFY_HAS_I2C
+  if (!o.i2c.empty()) {
+    i2c::I2cPortConfig config;
+    config.device = o.i2c;
+    config.port = o.i2c;
+    auto t = std::make_unique<i2c::I2cDevTransport>(config);
+    if (auto err = t->open()) throw Unreadable{err->message};
+    if (t->presence() == drivers::Presence::Absent) throw Unreadable{o.i2c + ": no module in the cage"};
+    label = t->describe();
+    return t;
+  }
+#endif
+  const std::string kind = !o.i2c.empty() ? "--i2c" : !o.optoe.empty() ? "--optoe" : "--netdev";
+  throw Unreadable{kind + " is not available in this build (its transport driver is not built in); "
+                          "verify a dump with --file instead"};
+}
+
+double parse_now(const std::string& text) {
+  if (text.empty()) return static_cast<double>(std::time(nullptr));
+  int y = 0, m = 0, d = 0;
+  char tail = 0;
+  if (std::sscanf(text.c_str(), "%d-%d-%d%c", &y, &m, &d, &tail) == 3) {
+    std::tm tm{};
+    tm.tm_year = y - 1900;
+    tm.tm_mon = m - 1;
+    tm.tm_mday = d;
+    tm.tm_hour = 12;
+    return static_cast<double>(timegm(&tm));
+  }
+  char* end = nullptr;
+  const double v = std::strtod(text.c_str(), &end);
+  if (end == text.c_str() || *end != '\0' || !std::isfinite(v)) throw Unreadable{"--now: expected YYYY-MM-DD or unix seconds"};
+  return v;
+}
+
+const char* status_word(daemon::CheckStatus s) {
+  switch (s) {
+    case daemon::CheckStatus::Pass: return "PASS";
+    case daemon::CheckStatus::Warn: return "WARN";
+    case daemon::CheckStatus::Fail: return "FAIL";
+    case daemon::CheckStatus::Skip: return "skip";
+  }
+  return "?";
+}
+
+struct Counts {
+  int pass = 0, warn = 0, fail = 0, skip = 0;
+};
+
+Counts count(const daemon::ModuleVerdict& v) {
+  Counts c;
+  for (const auto& r : v.results) {
+    switch (r.status) {
+      case daemon::CheckStatus::Pass: ++c.pass; break;
+      case daemon::CheckStatus::Warn: ++c.warn; break;
+      case daemon::CheckStatus::Fail: ++c.fail; break;
+      case daemon::CheckStatus::Skip: ++c.skip; break;
+    }
+  }
+  return c;
+}
+
+std::string render_text(const std::string& label, const cmis::ModuleReport& r, const daemon::ModuleVerdict& v,
+                         const VerifyOptions& o, const std::vector<std::string>& notes, const std::string& result) {
+  std::ostringstream out;
+  const auto& id = r.id;
+  out << "Module   : " << (id.vendor_name.empty() ? "?" : id.vendor_name) << ' '
+      << (id.part_number.empty() ? "?" : id.part_number);
+  if (!id.revision.empty()) out << " rev " << id.revision;
+  out << ", serial " << (id.serial.empty() ? "?" : id.serial) << "\n";
+  out << "Type     : " << id.identifier.name << ", ";
+  const std::string spec(cmis::spec_name(r.spec));
+  if (r.spec_revision.rfind(spec, 0) == 0) out << r.spec_revision;  // "SFF-8636 rev 2.5-2.7"
+  else out << spec << (r.spec_revision.empty() ? "" : " " + r.spec_revision);
+  out << "\nSource   : " << label << "\n";
+  out << "Catalog  : "
+      << (v.catalog_key.empty() ? std::string("no entry")
+                                : (v.catalog_generic ? "generic profile '" : "part '") + v.catalog_key + "' (" +
+                                      v.catalog_location + ")")
+      << "\n";
+  if (!o.style.empty()) out << "Cage     : needs " << *daemon::parse_style(o.style) << " modules\n";
+  for (const std::string& n : v.notes) out << "Note     : " << n << "\n";
+  for (const std::string& n : notes) out << "Note     : " << n << "\n";
+  out << "\n";
+  for (const auto& res : v.results) {
+    bool first = true;
+    for (const auto& d : res.details) {
+      char head[64];
+      if (first) {
+        std::snprintf(head, sizeof head, "%-4s  %-21s ", status_word(res.status), res.check.c_str());
+      } else {  // further details line up under the first; a differing status is shown
+        std::snprintf(head, sizeof head, "%22s%-5s ", "", d.status == res.status ? "" : status_word(d.status));
+      }
+      out << head << d.text << "\n";
+      first = false;
+    }
+  }
+  const Counts c = count(v);
+  out << "\nResult   : " << result << " (" << c.fail << " fail, " << c.warn << " warn, " << c.pass << " pass, " << c.skip
+      << " skipped)\n";
+  return out.str();
+}
+
+int run_verify(const VerifyOptions& o) {
+  std::string label;
+  std::vector<std::string> notes;
+  cmis::ModuleImage image;
+  try {
+    if (!o.style.empty() && !daemon::parse_style(o.style)) throw Unreadable{"--style: expected flat-top or finned-top"};
+    auto transport = open_source(o, label);
+    image = read_module(*transport, notes);
+  } catch (const Unreadable& u) {
+    std::cerr << "xcvrctl verify: " << u.message << '\n';
+    return kExitUnreadable;
+  }
+  std::string why;
+  if (!daemon::looks_like_module(image, &why)) {
+    std::cerr << "xcvrctl verify: " << label << ": " << why << '\n';
+    return kExitUnreadable;
+  }
+
+  std::vector<std::string> catalog_paths = o.catalogs;
+  if (catalog_paths.empty()) {
+    const std::string dir = daemon::default_catalog_dir(executable_dir());
+    if (dir.empty()) {
+      notes.push_back("no catalog found (neither " + std::string(daemon::kInstalledCatalogDir) +
+                      " nor a source tree's config/catalog): catalog checks skipped");
+    } else {
+      catalog_paths.push_back(dir);
+    }
+  }
+  std::optional<daemon::Catalog> catalog;
+  if (!catalog_paths.empty()) {
+    auto loaded = daemon::load_catalog(catalog_paths);
+    if (auto* err = std::get_if<daemon::CatalogError>(&loaded)) {
+      std::cerr << "xcvrctl verify: catalog: " << err->to_string() << '\n';
+      return kExitUnreadable;
+    }
+    catalog = std::move(std::get<daemon::Catalog>(loaded));
+  }
+  const daemon::OuiRegistry registry = daemon::OuiRegistry::load(o.oui_registry);
+
+  daemon::VerifyContext ctx;
+  try {
+    ctx.now_unix = parse_now(o.now);
+  } catch (const Unreadable& u) {
+    std::cerr << "xcvrctl verify: " << u.message << '\n';
+    return kExitUnreadable;
+  }
+  ctx.catalog = catalog ? &*catalog : nullptr;
+  ctx.oui = &registry;
+  if (!o.style.empty()) ctx.required_style = daemon::parse_style(o.style);
+
+  const cmis::ModuleReport report = cmis::decode(image);
+  const daemon::ModuleVerdict verdict = daemon::verify_module_detailed(image, report, ctx);
+  const daemon::CheckStatus worst = verdict.worst();
+  const int code = worst == daemon::CheckStatus::Fail || (o.strict && worst == daemon::CheckStatus::Warn)
+                       ? kExitProblems
+                       : kExitClean;
+  const std::string result = worst == daemon::CheckStatus::Fail ? "FAIL" : worst == daemon::CheckStatus::Warn ? "WARN" : "PASS";
+
+  if (o.json) {
+    nlohmann::json j;
+    j["source"] = label;
+    j["module"] = cmis::to_json(report);
+    j["catalog"] = verdict.catalog_key.empty()
+                       ? nlohmann::json(nullptr)
+                       : nlohmann::json{{"key", verdict.catalog_key},
+                                        {"generic", verdict.catalog_generic},
+                                        {"location", verdict.catalog_location}};
+    j["required_style"] = ctx.required_style ? nlohmann::json(*ctx.required_style) : nlohmann::json(nullptr);
+    j["notes"] = verdict.notes;
+    for (const std::string& n : notes) j["notes"].push_back(n);
+    j["checks"] = nlohmann::json::array();
+    for (const auto& r : verdict.results) {
+      nlohmann::json details = nlohmann::json::array();
+      for (const auto& d : r.details) details.push_back({{"status", daemon::check_status_name(d.status)}, {"text", d.text}});
+      j["checks"].push_back({{"check", r.check},
+                             {"status", daemon::check_status_name(r.status)},
+                             {"message", r.message()},
+                             {"details", details}});
+    }
+    const Counts c = count(verdict);
+    j["summary"] = {{"result", result}, {"fail", c.fail}, {"warn", c.warn}, {"pass", c.pass}, {"skip", c.skip},
+                    {"exit_code", code}};
+    // Module bytes may be anything: replace invalid UTF-8 rather than throw.
+    std::cout << j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << '\n';
+  } else {
+    std::cout << render_text(label, report, verdict, o, notes, result);
+  }
+  return code;
+}
+
+}  // namespace
 
 void add_verify_command(CLI::App& app, int& exit_code) {
-  CLI::App* cmd = app.add_subcommand("verify", "Verify a module's coding against the optic catalog (not available yet)");
-  cmd->allow_extras();
-  cmd->callback([&exit_code] {
-    std::cerr << "xcvrctl verify: not available in this build yet\n";
-    exit_code = kExitUnreadable;
-  });
+  auto o = std::make_shared<VerifyOptions>();
+  CLI::App* cmd = app.add_subcommand(
+      "verify", "Verify a module's coding (checksums, vendor fields, OUI, applications, power, thresholds) "
+                "against the optic catalog");
+  cmd->add_option("--file", o->file, "Module dump (any format xcvrctl decode reads)");
+  cmd->add_option("--i2c", o->i2c, "I2C bus device of the cage, e.g. /dev/i2c-3");
+  cmd->add_option("--optoe", o->optoe, "optoe EEPROM file, e.g. /sys/bus/i2c/devices/3-0050/eeprom");
+  cmd->add_option("--netdev", o->netdev, "Network interface whose module to read (ethtool netlink)");
+  cmd->add_option("--catalog", o->catalogs,
+                  "Catalog directory or file; repeat to layer a site catalog over the shipped one "
+                  "(default: the installed catalog, or the source tree's config/catalog)");
+  cmd->add_option("--oui-registry", o->oui_registry, "IEEE OUI registry (directory with oui.csv, or the file)")
+      ->capture_default_str();
+  cmd->add_option("--style", o->style, "Module style the cage needs: flat-top or finned-top");
+  cmd->add_option("--now", o->now, "Date the date-code check compares with (YYYY-MM-DD or unix seconds)");
+  cmd->add_flag("--json", o->json, "Print JSON instead of text");
+  cmd->add_flag("--strict", o->strict, "Exit 1 on warnings too");
+  cmd->callback([o, &exit_code] { exit_code = run_verify(*o); });
 }
 
 }  // namespace xcvr::cli

@@ -204,6 +204,7 @@ PortConfig read_port(Table t, const std::string& type, const std::string& file) 
     p.presence_active_low = t.boolean("presence_active_low").value_or(false);
   }
   if (type == "netlink") p.netdev = t.str("netdev").value_or(p.name);
+  p.domain = t.str("domain").value_or("");
   t.finish();
   return p;
 }

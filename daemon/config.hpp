@@ -43,6 +43,7 @@ struct PortConfig {
   std::string presence_file;   // i2c: optional sysfs presence file
   bool presence_active_low = false;
   std::string netdev;          // netlink: interface
+  std::string domain;          // serialization-domain override (ports on sibling mux channels)
   std::string config_location; // "file:line:col" of the port's table, for later errors
 };
 

@@ -84,11 +84,20 @@ bool BasicAuth::verify(const std::string& user, const std::string& password) con
   const bool known = it != users_.end();
   const std::string& hash = known ? it->second : dummy_hash_;
   const auto digest = sha256(user + '\0' + hash + '\0' + password);
-  std::lock_guard lock(mutex_);
-  if (known && verified_.count(digest) != 0) return true;
-  const auto computed = run_crypt(password, hash);
+  {
+    std::lock_guard lock(cache_mutex_);
+    if (known && verified_.count(digest) != 0) return true;
+  }
+  std::optional<std::string> computed;
+  {
+    // One bcrypt at a time: a flood of wrong passwords costs one core, and cached checks
+    // (above) never wait behind it.
+    std::lock_guard lock(bcrypt_mutex_);
+    computed = run_crypt(password, hash);
+  }
   const bool ok = known && computed && equal_constant_time(*computed, hash);
   if (ok) {
+    std::lock_guard lock(cache_mutex_);
     if (verified_.size() >= kMaxCached) verified_.clear();
     verified_.insert(digest);
   }

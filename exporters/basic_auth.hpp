@@ -29,7 +29,8 @@ class BasicAuth {
 
   std::map<std::string, std::string> users_;
   std::string dummy_hash_;
-  mutable std::mutex mutex_;  // serializes bcrypt (CPU bound) and guards the cache
+  mutable std::mutex bcrypt_mutex_;  // serializes bcrypt (CPU bound)
+  mutable std::mutex cache_mutex_;   // guards verified_
   mutable std::set<Digest> verified_;
 };
 

@@ -110,7 +110,7 @@ const std::vector<FamilySpec> kSpecs = {
     {Fam::SnapshotTimestamp, "transceiver_exporter_snapshot_timestamp_seconds", G,
      "Unix time the poller published the snapshot being served."},
     {Fam::ScrapeDuration, "transceiver_exporter_scrape_duration_seconds", G,
-     "Time the previous metrics render took."},
+     "Time the exporter took to render /metrics for the previous snapshot (one render per snapshot)."},
     {Fam::RenderErrorsTotal, "transceiver_exporter_render_errors_total", C,
      "Metric renders that failed or samples dropped for an invalid name or value."},
 };
@@ -177,13 +177,19 @@ std::string clean_label_value(std::string_view value) {
   return out;
 }
 
-FamilySet::FamilySet() {
+FamilySet::FamilySet(std::size_t ports) {
   families_.reserve(family_specs().size());
   for (const FamilySpec& spec : family_specs()) {
     prometheus::MetricFamily f;
     f.name = std::string(spec.name);
     f.help = std::string(spec.help);
     f.type = spec.type;
+    // Room for a full fleet up front: regrowing vectors of ClientMetric dominates otherwise.
+    if (spec.id < Fam::PowerBudget) {
+      const bool lanes = spec.name.find("_lane_") != std::string_view::npos;
+      const bool levels = spec.name.find("_threshold_") != std::string_view::npos;
+      f.metric.reserve(ports * (lanes ? 8 : levels ? 4 : 1));
+    }
     families_.push_back(std::move(f));
   }
 }

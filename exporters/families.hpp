@@ -86,7 +86,7 @@ using Labels = std::vector<prometheus::ClientMetric::Label>;
 // values are never emitted.
 class FamilySet {
  public:
-  FamilySet();
+  explicit FamilySet(std::size_t ports = 0);  // ports: expected number, for reserving
 
   void gauge(Fam id, Labels labels, double value);
   void counter(Fam id, Labels labels, double value);

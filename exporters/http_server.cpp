@@ -8,6 +8,7 @@
 
 #include "exporters/api_json.hpp"
 #include "exporters/basic_auth.hpp"
+#include "exporters/gzip.hpp"
 #include "exporters/http_transport.hpp"
 #include "exporters/landing_page.hpp"
 #include "exporters/metrics.hpp"
@@ -55,6 +56,7 @@ struct HttpServer::Impl {
 
   Routed before_routing(const Request& req, Response& res) const;
   void install_routes(httplib::Server& server) const;
+  void serve_metrics(const Request& req, Response& res) const;
   void listen_on(const std::string& address);
   void shutdown();
 
@@ -107,16 +109,7 @@ void HttpServer::Impl::install_routes(httplib::Server& server) const {
   server.Get("/", [this](const Request&, Response& res) {
     res.set_content(landing_page_html(*store.current(), landing), kHtml);
   });
-  server.Get("/metrics", [this](const Request&, Response& res) {
-    auto text = collector.render();
-    if (!text) {
-      res.status = 500;
-      res.set_content("cannot render metrics\n", "text/plain");
-      return;
-    }
-    res.body = std::move(*text);
-    res.set_header("Content-Type", kMetricsContentType);
-  });
+  server.Get("/metrics", [this](const Request& req, Response& res) { serve_metrics(req, res); });
   server.Get("/api/v1/modules", [this](const Request&, Response& res) {
     res.set_content(dump(modules_json(*store.current(), landing.health)), kJson);
   });
@@ -140,6 +133,26 @@ void HttpServer::Impl::install_routes(httplib::Server& server) const {
     res.set_content(*page, kHtml);
   });
   server.Get("/healthz", [](const Request&, Response& res) { res.set_content("ok\n", "text/plain"); });
+}
+
+// The cached body goes out through a sized content provider: httplib then neither copies it
+// nor compresses it again per request (it would gzip or brotli a plain res.body every time).
+void HttpServer::Impl::serve_metrics(const Request& req, Response& res) const {
+  auto rendered = collector.render();
+  if (!rendered) {
+    res.status = 500;
+    res.set_content("cannot render metrics\n", "text/plain");
+    return;
+  }
+  const bool gzip = !rendered->gzip.empty() && accepts_gzip(req.get_header_value("Accept-Encoding"));
+  const std::string& body = gzip ? rendered->gzip : rendered->text;
+  if (gzip) res.set_header("Content-Encoding", "gzip");
+  res.set_header("Vary", "Accept-Encoding");
+  res.set_content_provider(
+      body.size(), kMetricsContentType,
+      [rendered, &body](std::size_t offset, std::size_t length, httplib::DataSink& sink) {
+        return sink.write(body.data() + offset, std::min<std::size_t>(length, 256 * 1024));
+      });
 }
 
 void HttpServer::Impl::listen_on(const std::string& text) {

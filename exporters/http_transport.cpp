@@ -160,7 +160,10 @@ class ConnStream : public httplib::Stream {
   void begin_request() {
     request_bytes_ = 0;
     request_deadline_ = Clock::now() + limits_.request_timeout;
+    status_ = 0;
   }
+  // Status code of the response written for the current request (0 if none yet).
+  int status() const { return status_; }
   bool has_pending() const { return off_ < len_ || (ssl_ != nullptr && SSL_pending(ssl_) > 0); }
 
   bool is_readable() const override {
@@ -186,6 +189,10 @@ class ConnStream : public httplib::Stream {
   }
 
   ssize_t write(const char* ptr, size_t size) override {
+    // httplib writes the status line with one call; remember the code (see serve()).
+    if (status_ == 0 && size >= 12 && std::memcmp(ptr, "HTTP/1.", 7) == 0) {
+      status_ = (ptr[9] - '0') * 100 + (ptr[10] - '0') * 10 + (ptr[11] - '0');
+    }
     const auto deadline = Clock::now() + limits_.write_timeout;
     const int len = static_cast<int>(std::min<size_t>(size, INT_MAX));
     for (;;) {
@@ -258,6 +265,7 @@ class ConnStream : public httplib::Stream {
   std::size_t off_ = 0, len_ = 0;
   std::size_t request_bytes_ = 0;
   Clock::time_point request_deadline_ = Clock::now();
+  int status_ = 0;
 };
 
 // ---- GuardedServer ----------------------------------------------------------------------
@@ -306,7 +314,9 @@ bool GuardedServer::serve(ConnStream& stream) {
     stream.begin_request();
     bool closed = false;
     ok = process_request(stream, n + 1 == max_requests, closed, nullptr);
-    if (!ok || closed) break;
+    // After an error response the rest of the stream cannot be trusted (an unread body, a
+    // request cut at the size limit): close instead of parsing on.
+    if (!ok || closed || stream.status() >= 400) break;
   }
   return ok;
 }

@@ -8,6 +8,7 @@
 
 #include <prometheus/text_serializer.h>
 
+#include "exporters/gzip.hpp"
 #include "exporters/metrics_internal.hpp"
 
 #ifndef XCVR_VERSION
@@ -76,7 +77,7 @@ void add_self_series(FamilySet& out, const daemon::Snapshot& s, const SelfStats&
 
 std::vector<prometheus::MetricFamily> build_families(const daemon::Snapshot& snapshot,
                                                      const SelfStats& self) {
-  FamilySet out;
+  FamilySet out(snapshot.ports.size());
   std::set<std::string> ports;  // a repeated port name would duplicate every series
   for (const daemon::PortSnapshot& p : snapshot.ports) {
     if (ports.insert(p.port).second) detail::add_port_series(out, p);
@@ -94,32 +95,43 @@ std::string render_text(const daemon::Snapshot& snapshot, const SelfStats& self)
   return prometheus::TextSerializer{}.Serialize(build_families(snapshot, self));
 }
 
-std::vector<prometheus::MetricFamily> SnapshotCollector::Collect() const {
+std::vector<prometheus::MetricFamily> SnapshotCollector::collect(const daemon::Snapshot& snapshot) const {
   try {
     SelfStats self;
     const double last = last_render_seconds_.load();
     if (last >= 0) self.last_scrape_seconds = last;
     self.render_errors = render_errors_.load();
-    const auto snapshot = store_.current();
-    if (!snapshot) return {};
-    return build_families(*snapshot, self);
+    return build_families(snapshot, self);
   } catch (...) {
     render_errors_.fetch_add(1);
     return {};
   }
 }
 
-std::optional<std::string> SnapshotCollector::render() const {
+std::vector<prometheus::MetricFamily> SnapshotCollector::Collect() const {
+  const auto snapshot = store_.current();
+  return snapshot ? collect(*snapshot) : std::vector<prometheus::MetricFamily>{};
+}
+
+std::shared_ptr<const RenderedMetrics> SnapshotCollector::render() const {
+  const auto snapshot = store_.current();
+  if (!snapshot) return nullptr;
+  std::lock_guard lock(render_mutex_);
+  if (rendered_ && rendered_for_ == snapshot) return rendered_;
   const auto start = std::chrono::steady_clock::now();
-  std::optional<std::string> text;
   try {
-    text = prometheus::TextSerializer{}.Serialize(Collect());
+    auto out = std::make_shared<RenderedMetrics>();
+    out->text = prometheus::TextSerializer{}.Serialize(collect(*snapshot));
+    out->gzip = gzip_compress(out->text).value_or("");
+    rendered_ = std::move(out);
+    rendered_for_ = snapshot;
   } catch (...) {
     render_errors_.fetch_add(1);
+    return nullptr;
   }
   const std::chrono::duration<double> took = std::chrono::steady_clock::now() - start;
   last_render_seconds_.store(took.count());
-  return text;
+  return rendered_;
 }
 
 }  // namespace xcvr::exporters

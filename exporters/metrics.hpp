@@ -4,6 +4,8 @@
 
 #include <atomic>
 #include <cstdint>
+#include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <vector>
@@ -32,23 +34,35 @@ std::string render_text(const daemon::Snapshot& snapshot, const SelfStats& self 
 // Content-Type of render_text() output.
 inline constexpr const char* kMetricsContentType = "text/plain; version=0.0.4; charset=utf-8";
 
+// One snapshot's /metrics body, rendered once and shared by every scrape of that snapshot.
+struct RenderedMetrics {
+  std::string text;
+  std::string gzip;  // `text` gzip-compressed; empty if compression failed
+};
+
 // The Collectable that serves the store's current snapshot. Collect() never throws (an
-// exception would terminate the daemon): on failure it counts the error and returns what it
-// can.
+// exception would terminate the daemon): on failure it counts the error and returns nothing.
 class SnapshotCollector : public prometheus::Collectable {
  public:
   explicit SnapshotCollector(const daemon::SnapshotStore& store) : store_(store) {}
 
   std::vector<prometheus::MetricFamily> Collect() const override;
 
-  // Collect() serialized as text; nullopt if serialization failed. Records its own duration,
-  // exported by the next render as transceiver_exporter_scrape_duration_seconds.
-  std::optional<std::string> render() const;
+  // The current snapshot as text (and gzip), rendered by the first call after each publish
+  // and reused while the snapshot stays the same: snapshots are immutable, so concurrent and
+  // repeated scrapes (an HA pair) cost one render. nullptr if rendering failed. The render's
+  // duration is exported by the next snapshot's render.
+  std::shared_ptr<const RenderedMetrics> render() const;
 
  private:
+  std::vector<prometheus::MetricFamily> collect(const daemon::Snapshot& snapshot) const;
+
   const daemon::SnapshotStore& store_;
   mutable std::atomic<double> last_render_seconds_{-1};
   mutable std::atomic<uint64_t> render_errors_{0};
+  mutable std::mutex render_mutex_;  // one render at a time; others wait and share it
+  mutable std::shared_ptr<const daemon::Snapshot> rendered_for_;
+  mutable std::shared_ptr<const RenderedMetrics> rendered_;
 };
 
 }  // namespace xcvr::exporters

@@ -26,7 +26,19 @@ Labels plus(Labels base, std::string name, std::string value) {
   return base;
 }
 
-Labels lane_labels(const Labels& base, int lane) { return plus(base, "lane", std::to_string(lane)); }
+const std::string& lane_name(int lane) {  // lane labels without a to_string per series
+  static const std::vector<std::string> kNames = [] {
+    std::vector<std::string> v;
+    for (int i = 0; i <= 16; ++i) v.push_back(std::to_string(i));
+    return v;
+  }();
+  static thread_local std::string other;
+  if (lane >= 0 && lane <= 16) return kNames[static_cast<std::size_t>(lane)];
+  other = std::to_string(lane);
+  return other;
+}
+
+Labels lane_labels(const Labels& base, int lane) { return plus(base, "lane", lane_name(lane)); }
 
 void gauge_if(FamilySet& out, Fam id, const Labels& labels, const std::optional<double>& v) {
   if (v) out.gauge(id, labels, *v);

@@ -9,11 +9,11 @@ cd "$root"
 bash scripts/setup.sh
 
 bash scripts/build.sh release
-(cd build/release && ctest --output-on-failure -j "$(nproc)")
+(cd build/release && ctest --output-on-failure --timeout 600 -j "$(nproc)")
 
 bash scripts/build.sh asan
 (cd build/asan && ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
-  UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 ctest --output-on-failure -j "$(nproc)")
+  UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 ctest --output-on-failure --timeout 600 -j "$(nproc)")
 
 bash scripts/build.sh fuzz
 bash scripts/fuzz.sh smoke

@@ -3,6 +3,7 @@
 
 #include <chrono>
 #include <memory>
+#include <thread>
 
 #include "drivers/emulator/bus.hpp"
 #include "drivers/emulator/catalog.hpp"
@@ -126,6 +127,29 @@ TEST(EmulatorBus, RealTimeModeSleepsTheWireTime) {
   const auto elapsed = std::chrono::steady_clock::now() - t0;
   // 1 + 18 + 1 + 9 + 288 + 1 = 318 clocks at 100 kHz = 3.18 ms: a lower bound only.
   EXPECT_GE(std::chrono::duration_cast<std::chrono::nanoseconds>(elapsed).count(), 3'180'000);
+}
+
+TEST(EmulatorBus, CagesBehindOneBusAreSerialized) {
+  // Two pollers on two cages of one bus: in real time their wire times add up (one mutex per
+  // bus holds across the sleep), so the elapsed time is at least the sum.
+  SteadyClock clock;
+  EmulatedBus bus(BusConfig{"bus0", kFastModePlusHz, 2, std::nullopt, 25 * kMillisecond}, clock);
+  bus.insert(0, sr8(clock));
+  bus.insert(1, sr8(clock));
+  const auto poll = [&](int cage) {
+    EmulatorTransport t(bus, cage);
+    uint8_t buf[128];
+    for (int i = 0; i < 10; ++i) EXPECT_FALSE(t.read({0x50, 0, 0, 0, 128}, buf));
+  };
+  const auto t0 = std::chrono::steady_clock::now();
+  std::thread a(poll, 0), b(poll, 1);
+  a.join();
+  b.join();
+  const auto elapsed = std::chrono::steady_clock::now() - t0;
+  const BusStats s = bus.stats();
+  EXPECT_EQ(s.transactions, 20u);
+  EXPECT_EQ(s.bytes_read, 20u * 128);
+  EXPECT_GE(std::chrono::duration_cast<std::chrono::nanoseconds>(elapsed).count(), s.wire_ns);
 }
 
 }  // namespace

@@ -37,6 +37,15 @@ Decoded read_and_decode(const ModuleModel& model) {
   return {cmis::decode(r.image), std::move(r.image)};
 }
 
+// Raised flags other than the state-change events every fresh module shows once.
+std::string alarms(const std::vector<std::string>& flags) {
+  std::string out;
+  for (const std::string& f : flags) {
+    if (f != "module_state_changed" && f != "data_path_state_changed") out += f + " ";
+  }
+  return out;
+}
+
 void expect_levels(const cmis::ModuleReport& r, const std::string& key, const Levels& want,
                    double lsb, const std::string& model) {
   const auto it = r.thresholds.find(key);
@@ -125,9 +134,9 @@ TEST(EmulatorCatalog, EveryModelRoundTripsThroughTheDecoder) {
       EXPECT_NEAR(*lane.rx_power_watts, m.lane.rx_power_w, 0.06 * m.lane.rx_power_w);
       EXPECT_NEAR(*lane.tx_power_watts, m.lane.tx_power_w, 0.06 * m.lane.tx_power_w);
       EXPECT_NEAR(*lane.tx_bias_amperes, m.lane.tx_bias_a, 0.06 * m.lane.tx_bias_a);
-      EXPECT_TRUE(lane.flags.empty()) << lane.flags.front();
+      EXPECT_EQ(alarms(lane.flags), "") << "lane " << lane.lane;
     }
-    EXPECT_TRUE(r.module_flags.empty()) << r.module_flags.front();
+    EXPECT_EQ(alarms(r.module_flags), "");
   }
 }
 

@@ -1,0 +1,260 @@
+#include "drivers/ethtool/ethtool_transport.hpp"
+
+#include <linux/ethtool_netlink.h>
+#include <linux/genetlink.h>
+#include <linux/netlink.h>
+#include <sys/socket.h>
+#include <sys/time.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdio>
+#include <filesystem>
+#include <utility>
+
+#include <libmnl/libmnl.h>
+
+namespace xcvr::ethtool {
+namespace {
+
+using drivers::Error;
+using drivers::ErrorKind;
+
+constexpr uint16_t kHalf = 128;
+
+std::string hex2(unsigned v) {
+  char buf[8];
+  std::snprintf(buf, sizeof buf, "%02Xh", v & 0xFFu);
+  return buf;
+}
+
+class MnlChannel final : public NetlinkChannel {
+ public:
+  explicit MnlChannel(mnl_socket* nl) : nl_(nl) {}
+  ~MnlChannel() override { mnl_socket_close(nl_); }
+  int send(std::span<const uint8_t> message) override {
+    const ssize_t n = mnl_socket_sendto(nl_, message.data(), message.size());
+    return n < 0 ? -errno : static_cast<int>(n);
+  }
+  int recv(std::span<uint8_t> buffer) override {
+    ssize_t n;
+    do {
+      n = mnl_socket_recvfrom(nl_, buffer.data(), buffer.size());
+    } while (n < 0 && errno == EINTR);
+    if (n < 0) return errno == EWOULDBLOCK ? -EAGAIN : -errno;
+    return static_cast<int>(n);
+  }
+
+ private:
+  mnl_socket* nl_;
+};
+
+}  // namespace
+
+std::unique_ptr<NetlinkChannel> open_netlink_channel(int& error, int recv_timeout_ms) {
+  mnl_socket* nl = mnl_socket_open(NETLINK_GENERIC);
+  if (nl == nullptr) {
+    error = errno;
+    return nullptr;
+  }
+  if (mnl_socket_bind(nl, 0, MNL_SOCKET_AUTOPID) < 0) {
+    error = errno;
+    mnl_socket_close(nl);
+    return nullptr;
+  }
+  int one = 1;
+  // Extended ACK: the kernel's reason in NLMSGERR_ATTR_MSG; capped: errors do not echo the
+  // whole request back. Both are optional (older kernels): failures are ignored.
+  mnl_socket_setsockopt(nl, NETLINK_EXT_ACK, &one, sizeof one);
+  mnl_socket_setsockopt(nl, NETLINK_CAP_ACK, &one, sizeof one);
+  timeval tv{recv_timeout_ms / 1000, (recv_timeout_ms % 1000) * 1000};
+  setsockopt(mnl_socket_get_fd(nl), SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
+  error = 0;
+  return std::make_unique<MnlChannel>(nl);
+}
+
+std::string netdev_pci_device(const std::string& sysfs_net, const std::string& netdev) {
+  std::error_code ec;
+  const auto dev = std::filesystem::read_symlink(sysfs_net + "/" + netdev + "/device", ec);
+  if (ec) return {};
+  const std::string name = dev.filename().string();
+  // PCI addresses look like 0000:3b:00.0
+  if (name.size() >= 12 && name[4] == ':' && name[7] == ':' && name[10] == '.') return "pci:" + name;
+  return {};
+}
+
+EthtoolNetlinkTransport::EthtoolNetlinkTransport(EthtoolPortConfig config, ChannelFactory factory)
+    : config_(std::move(config)), factory_(std::move(factory)) {
+  if (!factory_) factory_ = [](int& error) { return open_netlink_channel(error); };
+}
+
+std::string EthtoolNetlinkTransport::domain() const {
+  if (!config_.domain.empty()) return config_.domain;
+  const std::string pci = netdev_pci_device(config_.sysfs_net, config_.netdev);
+  return pci.empty() ? "netdev:" + config_.netdev : pci;
+}
+
+std::string EthtoolNetlinkTransport::describe() const {
+  std::string d = "ethtool " + config_.netdev;
+  if (!config_.port.empty()) d += " (" + config_.port + ")";
+  return d;
+}
+
+std::string EthtoolNetlinkTransport::where(const drivers::ReadRequest& r) const {
+  std::string w = describe();
+  if (r.device != 0x50) w += " device " + hex2(r.device);
+  if (r.offset >= kHalf) {
+    w += " page " + hex2(r.page);
+    if (r.bank != 0) w += " bank " + std::to_string(r.bank);
+  } else {
+    w += " lower page";
+  }
+  return w + " offset " + std::to_string(r.offset);
+}
+
+std::optional<Error> EthtoolNetlinkTransport::exchange(const std::vector<uint8_t>& request,
+                                                       uint32_t seq, ModuleEepromReply* eeprom,
+                                                       FamilyReply* family) {
+  if (const int n = channel_->send(request); n < 0) {
+    channel_.reset();  // a broken socket: reopen next time
+    return kernel_error({-n, "sending the request"});
+  }
+  std::vector<uint8_t> buf(MNL_SOCKET_BUFFER_SIZE);
+  // A reply (data) message and then the ACK, or an error; each is its own datagram.
+  for (int datagrams = 0; datagrams < 16; ++datagrams) {
+    const int n = channel_->recv(buf);
+    if (n < 0) {
+      if (n == -EAGAIN) return Error{ErrorKind::Busy, "no netlink reply (timeout)"};
+      channel_.reset();
+      return kernel_error({-n, "receiving the reply"});
+    }
+    const auto bytes = std::span<const uint8_t>(buf.data(), static_cast<std::size_t>(n));
+    if (eeprom != nullptr) {
+      auto r = parse_module_eeprom_reply(bytes, seq);
+      if (auto* e = std::get_if<Error>(&r)) return *e;
+      auto& got = std::get<ModuleEepromReply>(r);
+      if (got.has_data) {
+        eeprom->has_data = true;
+        eeprom->data = std::move(got.data);
+      }
+      if (got.done) return std::nullopt;
+    } else {
+      auto r = parse_family_reply(bytes, seq);
+      if (auto* e = std::get_if<Error>(&r)) return *e;
+      auto& got = std::get<FamilyReply>(r);
+      if (got.family_id) family->family_id = got.family_id;
+      if (got.done) return std::nullopt;
+    }
+  }
+  return Error{ErrorKind::Corrupt, "netlink exchange did not end"};
+}
+
+std::optional<Error> EthtoolNetlinkTransport::ensure_open() {
+  if (channel_ && family_id_ != 0) return std::nullopt;
+  if (!channel_) {
+    int error = 0;
+    channel_ = factory_(error);
+    if (!channel_) return kernel_error({error == 0 ? EIO : error, "opening a netlink socket"});
+    family_id_ = 0;
+  }
+  FamilyReply family;
+  const uint32_t seq = ++seq_;
+  if (auto e = exchange(build_family_request(seq, ETHTOOL_GENL_NAME), seq, nullptr, &family)) {
+    if (e->kind == ErrorKind::Absent) {  // ENOENT/ENODEV from the controller: no such family
+      e->kind = ErrorKind::Unsupported;
+    }
+    e->message = "resolving the \"ethtool\" generic-netlink family: " + e->message +
+                 " (kernel without ethtool netlink?)";
+    return e;
+  }
+  if (!family.family_id) {
+    return Error{ErrorKind::Unsupported,
+                 "the kernel has no \"ethtool\" generic-netlink family (needs Linux >= 5.6; "
+                 "MODULE_EEPROM_GET >= 5.13)"};
+  }
+  family_id_ = *family.family_id;
+  return std::nullopt;
+}
+
+drivers::Presence EthtoolNetlinkTransport::presence() {
+  uint8_t b = 0;
+  const auto err = read({0x50, 0, 0, 0, 1}, std::span<uint8_t>(&b, 1));
+  if (!err) return drivers::Presence::Present;
+  return err->kind == ErrorKind::Absent ? drivers::Presence::Absent : drivers::Presence::Unknown;
+}
+
+std::optional<Error> EthtoolNetlinkTransport::read(const drivers::ReadRequest& r,
+                                                   std::span<uint8_t> out) {
+  const bool lower = r.offset < kHalf;
+  const uint16_t half_end = lower ? kHalf : 2 * kHalf;
+  if (r.length == 0 || r.length > kHalf || out.size() != r.length ||
+      r.offset + r.length > half_end) {
+    return Error{ErrorKind::Unsupported, where(r) + ": read of " + std::to_string(r.length) +
+                                             " bytes crosses a half-page or does not match the "
+                                             "buffer"};
+  }
+  if (!lower && r.bank != 0 && !config_.trust_banks) {
+    return Error{ErrorKind::Unsupported,
+                 where(r) + ": banks are not reachable through ethtool on this port (mlx5 ignores "
+                            "the bank and would return bank 0); lanes 9 and up are unavailable "
+                            "(set trust_banks for a driver that honours banks)"};
+  }
+  if (auto e = ensure_open()) {
+    e->message = where(r) + ": " + e->message;
+    return e;
+  }
+  EepromRequest q;
+  q.netdev = config_.netdev;
+  q.offset = r.offset;
+  q.length = r.length;
+  q.page = lower ? 0 : r.page;  // the kernel accepts the lower half with page 0 only
+  q.bank = lower ? 0 : r.bank;
+  q.i2c_address = r.device;
+  const uint32_t seq = ++seq_;
+  ++counters_.transactions;
+  counters_.bytes += 3 + r.length + (!lower && r.page != 0 ? 6 : 0);
+  ModuleEepromReply reply;
+  if (auto e = exchange(build_module_eeprom_request(family_id_, seq, q), seq, &reply, nullptr)) {
+    e->message = where(r) + ": " + e->message;
+    return e;
+  }
+  if (!reply.has_data) {
+    return Error{ErrorKind::Corrupt, where(r) + ": the kernel acknowledged without data"};
+  }
+  if (reply.data.size() != r.length) {
+    return Error{ErrorKind::Corrupt, where(r) + ": the kernel returned " +
+                                         std::to_string(reply.data.size()) + " of " +
+                                         std::to_string(r.length) + " bytes"};
+  }
+  std::copy(reply.data.begin(), reply.data.end(), out.begin());
+  return std::nullopt;
+}
+
+std::vector<DiscoveredNetdev> discover_netdevs(const std::string& sysfs_net,
+                                               EthtoolNetlinkTransport::ChannelFactory factory) {
+  std::vector<DiscoveredNetdev> found;
+  std::error_code ec;
+  std::vector<std::string> names;
+  for (const auto& entry : std::filesystem::directory_iterator(sysfs_net, ec)) {
+    const std::string name = entry.path().filename().string();
+    std::error_code link_ec;
+    // Physical ports only: virtual netdevs (lo, bridges, veth, bonds) have no device link.
+    if (!std::filesystem::exists(entry.path() / "device", link_ec)) continue;
+    names.push_back(name);
+  }
+  std::sort(names.begin(), names.end());
+  for (const std::string& name : names) {
+    EthtoolPortConfig cfg;
+    cfg.netdev = name;
+    cfg.sysfs_net = sysfs_net;
+    EthtoolNetlinkTransport t(cfg, factory);
+    uint8_t b = 0;
+    if (!t.read({0x50, 0, 0, 0, 1}, std::span<uint8_t>(&b, 1))) {
+      found.push_back({name, t.domain()});
+    }
+  }
+  return found;
+}
+
+}  // namespace xcvr::ethtool

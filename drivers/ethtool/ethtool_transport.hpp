@@ -1,0 +1,93 @@
+// EthtoolNetlinkTransport: module memory of a host NIC's cage through the kernel's ethtool
+// generic-netlink family (ETHTOOL_MSG_MODULE_EEPROM_GET, kernel >= 5.13), the default source on
+// hosts. Needs CAP_NET_ADMIN.
+//
+// Requests follow the kernel's rules (net/ethtool/eeprom.c): lower memory is {offset 0-127,
+// page 0, bank 0}; an upper page is {offset 128-255, page P, bank K}; length 1-128, never across
+// byte 128. The driver does the page selects. A reply shorter than asked is Corrupt.
+//
+// Banks: mlx5 (ConnectX) copies the bank into nothing — a bank>0 request silently returns bank
+// 0's bytes — so bank > 0 is Unsupported (lanes 9+ unavailable, not wrong) unless the port is
+// configured with trust_banks for a driver that honours it.
+//
+// Socket I/O is behind NetlinkChannel so tests can play the kernel; the reply parsing is the
+// pure parse_module_eeprom_reply() (netlink_reply.hpp).
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "drivers/ethtool/netlink_reply.hpp"
+#include "drivers/transport.hpp"
+
+namespace xcvr::ethtool {
+
+// One NETLINK_GENERIC socket. send/recv return bytes or -errno.
+class NetlinkChannel {
+ public:
+  virtual ~NetlinkChannel() = default;
+  virtual int send(std::span<const uint8_t> message) = 0;
+  virtual int recv(std::span<uint8_t> buffer) = 0;  // one datagram; -EAGAIN on timeout
+};
+
+// libmnl: mnl_socket_open(NETLINK_GENERIC), NETLINK_EXT_ACK + NETLINK_CAP_ACK, a receive
+// timeout. nullptr and the errno when the socket cannot be opened.
+std::unique_ptr<NetlinkChannel> open_netlink_channel(int& error, int recv_timeout_ms = 2000);
+
+struct EthtoolPortConfig {
+  std::string netdev;         // "enp59s0f0np0"
+  std::string port;           // the exporter's port name, for messages
+  std::string domain;         // override; default: the netdev's PCI device (or the netdev)
+  bool trust_banks = false;   // the driver honours ETHTOOL_A_MODULE_EEPROM_BANK
+  std::string sysfs_net = "/sys/class/net";
+};
+
+class EthtoolNetlinkTransport final : public drivers::Transport {
+ public:
+  using ChannelFactory = std::function<std::unique_ptr<NetlinkChannel>(int& error)>;
+  explicit EthtoolNetlinkTransport(EthtoolPortConfig config, ChannelFactory factory = {});
+
+  std::string domain() const override;
+  std::string describe() const override;
+  // A 1-byte read of the lower page: Present, Absent (ENODEV/no module), else Unknown.
+  drivers::Presence presence() override;
+  std::optional<drivers::Error> read(const drivers::ReadRequest& request,
+                                     std::span<uint8_t> out) override;
+  // transactions: netlink requests; bytes: the requests' data bytes plus an estimate of the
+  // module-bus overhead (3 bytes per read, 6 for a page select and restore) — the firmware's
+  // own traffic is not visible from here.
+  drivers::BusCounters counters() const override { return counters_; }
+
+ private:
+  std::optional<drivers::Error> ensure_open();
+  std::optional<drivers::Error> exchange(const std::vector<uint8_t>& request, uint32_t seq,
+                                         ModuleEepromReply* eeprom, FamilyReply* family);
+  std::string where(const drivers::ReadRequest& r) const;
+
+  EthtoolPortConfig config_;
+  ChannelFactory factory_;
+  std::unique_ptr<NetlinkChannel> channel_;
+  uint16_t family_id_ = 0;
+  uint32_t seq_ = 0;
+  drivers::BusCounters counters_;
+};
+
+// Netdevs under sysfs_net (physical ones: with a `device` link) whose module answers a 1-byte
+// read of its lower page: the default source set on hosts.
+struct DiscoveredNetdev {
+  std::string netdev;
+  std::string domain;  // PCI device, e.g. "pci:0000:3b:00.0"
+};
+std::vector<DiscoveredNetdev> discover_netdevs(
+    const std::string& sysfs_net = "/sys/class/net",
+    EthtoolNetlinkTransport::ChannelFactory factory = {});
+
+// The netdev's PCI device from /sys/class/net/<if>/device ("pci:0000:3b:00.0"), or "".
+std::string netdev_pci_device(const std::string& sysfs_net, const std::string& netdev);
+
+}  // namespace xcvr::ethtool

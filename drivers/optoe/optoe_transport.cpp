@@ -1,0 +1,323 @@
+#include "drivers/optoe/optoe_transport.hpp"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <utility>
+
+namespace xcvr::optoe {
+namespace {
+
+using drivers::Error;
+using drivers::ErrorKind;
+
+constexpr uint16_t kHalf = 128;
+constexpr uint64_t kPage = 128;
+
+std::string hex2(unsigned v) {
+  char buf[8];
+  std::snprintf(buf, sizeof buf, "%02Xh", v & 0xFFu);
+  return buf;
+}
+
+std::string parent_of(const std::string& path) {
+  const auto slash = path.find_last_of('/');
+  return slash == std::string::npos ? std::string(".") : path.substr(0, slash);
+}
+
+std::optional<long> read_number(const std::string& file) {
+  std::ifstream in(file);
+  long v = 0;
+  if (!(in >> v)) return std::nullopt;
+  return v;
+}
+
+bool is_dir(const std::string& path) {
+  struct stat st{};
+  return ::stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+const char* errno_name(int e) {
+  switch (e) {
+    case ENXIO: return "ENXIO";
+    case ETIMEDOUT: return "ETIMEDOUT";
+    case EIO: return "EIO";
+    case EAGAIN: return "EAGAIN";
+    case EACCES: return "EACCES";
+    case EPERM: return "EPERM";
+    case ENOENT: return "ENOENT";
+    case ENODEV: return "ENODEV";
+    case EINVAL: return "EINVAL";
+    default: return nullptr;
+  }
+}
+
+}  // namespace
+
+std::string_view layout_name(OptoeLayout layout) {
+  switch (layout) {
+    case OptoeLayout::Auto: return "auto";
+    case OptoeLayout::OneAddress: return "one-address";
+    case OptoeLayout::TwoAddress: return "two-address";
+    case OptoeLayout::SxCore: return "sx_core";
+  }
+  return "unknown";
+}
+
+OptoeTransport::OptoeTransport(OptoePortConfig config)
+    : config_(std::move(config)), layout_(config_.layout) {}
+
+OptoeTransport::~OptoeTransport() {
+  if (fd_ >= 0) ::close(fd_);
+}
+
+void OptoeTransport::resolve() {
+  if (resolved_) return;
+  resolved_ = true;
+  const std::string dir = parent_of(config_.path);
+  if (layout_ == OptoeLayout::Auto) {
+    if (is_dir(config_.path + "/eeprom/pages")) {
+      layout_ = OptoeLayout::SxCore;
+    } else {
+      const auto dev_class = read_number(dir + "/dev_class");
+      layout_ = dev_class && *dev_class == 2 ? OptoeLayout::TwoAddress : OptoeLayout::OneAddress;
+    }
+  }
+  banks_ = 1;
+  if (config_.banks >= 0) {
+    banks_ = std::max(1, config_.banks);
+  } else if (layout_ == OptoeLayout::OneAddress) {
+    banks_ = static_cast<int>(std::max(1L, read_number(dir + "/max_bank_size").value_or(0)));
+  } else if (layout_ == OptoeLayout::SxCore) {
+    banks_ = 1;
+    while (banks_ < 8 && is_dir(config_.path + "/bank" + std::to_string(banks_) + "/eeprom/pages")) {
+      ++banks_;
+    }
+  }
+}
+
+OptoeLayout OptoeTransport::layout() {
+  resolve();
+  return layout_;
+}
+
+int OptoeTransport::banks() {
+  resolve();
+  return banks_;
+}
+
+std::string OptoeTransport::domain() const {
+  if (!config_.domain.empty()) return config_.domain;
+  if (config_.layout == OptoeLayout::SxCore || is_dir(config_.path + "/eeprom/pages")) {
+    // Every module of one ASIC goes through its firmware: .../sx_core/asic0
+    const auto asic = config_.path.find("/asic");
+    if (asic != std::string::npos) {
+      return config_.path.substr(0, config_.path.find('/', asic + 1));
+    }
+    return config_.path;
+  }
+  // .../i2c-7/7-0050/eeprom or /sys/bus/i2c/devices/7-0050/eeprom -> i2c-7
+  const std::string dir = parent_of(config_.path);
+  const std::string client = dir.substr(dir.find_last_of('/') + 1);
+  const auto dash = client.find('-');
+  if (dash != std::string::npos && dash > 0 &&
+      client.find_first_not_of("0123456789") == dash) {
+    return "i2c-" + client.substr(0, dash);
+  }
+  return config_.path;
+}
+
+std::string OptoeTransport::describe() const {
+  const bool sx = config_.layout == OptoeLayout::SxCore;
+  std::string d = (sx ? "sx_core " : "optoe ") + config_.path;
+  if (!config_.port.empty()) d += " (" + config_.port + ")";
+  return d;
+}
+
+std::string OptoeTransport::where(const drivers::ReadRequest& r) const {
+  std::string w = describe();
+  if (r.device != 0x50) w += " device " + hex2(r.device);
+  if (r.offset >= kHalf) {
+    w += " page " + hex2(r.page);
+    if (r.bank != 0) w += " bank " + std::to_string(r.bank);
+  } else {
+    w += " lower page";
+  }
+  return w + " offset " + std::to_string(r.offset);
+}
+
+Error OptoeTransport::errno_error(int err, const std::string& what) const {
+  std::string text = what + ": " + std::strerror(err);
+  if (const char* name = errno_name(err)) text += std::string(" (") + name + ")";
+  switch (err) {
+    case ENXIO:
+    case ENODEV:
+      return {ErrorKind::Absent, text + " — no module answering"};
+    case ETIMEDOUT:
+    case EIO:
+    case EAGAIN:
+    case EBUSY:
+      return {ErrorKind::Busy, text};
+    case EACCES:
+    case EPERM:
+      return {ErrorKind::Permission, text};
+    case ENOENT:
+      if (layout_ == OptoeLayout::SxCore) {
+        return {ErrorKind::Unsupported, text + " — sx_core does not expose this page"};
+      }
+      return {ErrorKind::Unsupported,
+              text + " — is the optoe device instantiated (echo optoe3 0x50 > "
+                     "/sys/bus/i2c/devices/i2c-N/new_device)?"};
+    case EINVAL:
+      return {ErrorKind::Unsupported, text};
+    default:
+      return {ErrorKind::Busy, text};
+  }
+}
+
+std::variant<FileSpan, Error> OptoeTransport::locate(const drivers::ReadRequest& r) {
+  resolve();
+  const bool lower = r.offset < kHalf;
+  const uint64_t in_half = lower ? r.offset : r.offset - kHalf;
+  // Pages below 10h are the same in every bank (CMIS); only 10h-FFh are banked.
+  const uint8_t bank = r.page < 0x10 ? 0 : r.bank;
+  auto unsupported = [&](const std::string& why) {
+    return Error{ErrorKind::Unsupported, where(r) + ": " + why};
+  };
+  switch (layout_) {
+    case OptoeLayout::Auto:
+    case OptoeLayout::OneAddress: {
+      if (r.device != 0x50) return unsupported("a one-address optoe device has no A2h");
+      if (lower) return FileSpan{config_.path, r.offset};
+      if (bank >= banks_) {
+        return unsupported("optoe maps " + std::to_string(banks_) +
+                           " bank(s) (sysfs max_bank_size); bank " + std::to_string(bank) +
+                           " is not reachable");
+      }
+      return FileSpan{config_.path, (static_cast<uint64_t>(bank) * 256 + r.page) * kPage + r.offset};
+    }
+    case OptoeLayout::TwoAddress: {
+      if (bank != 0) return unsupported("SFF-8472 has no banks");
+      if (r.device == 0x50) {
+        if (!lower && r.page != 0) return unsupported("SFF-8472 A0h has no pages");
+        return FileSpan{config_.path, r.offset};
+      }
+      if (r.device != 0x51) return unsupported("no such device address");
+      if (lower) return FileSpan{config_.path, 256 + in_half};
+      return FileSpan{config_.path, 384 + static_cast<uint64_t>(r.page) * kPage + in_half};
+    }
+    case OptoeLayout::SxCore: {
+      const std::string pages = config_.path + "/eeprom/pages/";
+      if (r.device == 0x51) {
+        if (!lower && r.page != 0) return unsupported("sx_core exposes A2h page 0 only");
+        return FileSpan{pages + "0/i2c-0x51/data", r.offset};
+      }
+      if (r.device != 0x50) return unsupported("no such device address");
+      if (lower || r.page == 0) return FileSpan{pages + "0/i2c-0x50/data", r.offset};
+      if (bank != 0) {
+        if (r.page > 0x1F || bank >= banks_) {
+          return unsupported("sx_core exposes no bank " + std::to_string(bank) + " for this page");
+        }
+        return FileSpan{config_.path + "/bank" + std::to_string(bank) + "/eeprom/pages/" +
+                            std::to_string(r.page) + "/data",
+                        in_half};
+      }
+      return FileSpan{pages + std::to_string(r.page) + "/data", in_half};
+    }
+  }
+  return unsupported("unknown layout");
+}
+
+drivers::Presence OptoeTransport::presence() {
+  resolve();
+  if (layout_ == OptoeLayout::SxCore) {
+    if (const auto v = read_number(config_.path + "/present")) {
+      if (*v == 1) return drivers::Presence::Present;
+      if (*v == 0) return drivers::Presence::Absent;
+      return drivers::Presence::Unknown;  // 2: error, see statuserror
+    }
+  }
+  // optoe has no presence file: a 1-byte read answers ENXIO from an empty cage. While reads
+  // succeed the module is taken as present without another bus access; the next read's ENXIO
+  // (an Absent error) reports a removal.
+  if (last_read_ok_) return drivers::Presence::Present;
+  uint8_t b = 0;
+  const auto err = read({0x50, 0, 0, 0, 1}, std::span<uint8_t>(&b, 1));
+  if (!err) return drivers::Presence::Present;
+  return err->kind == ErrorKind::Absent ? drivers::Presence::Absent : drivers::Presence::Unknown;
+}
+
+std::optional<Error> OptoeTransport::read(const drivers::ReadRequest& r, std::span<uint8_t> out) {
+  const bool lower = r.offset < kHalf;
+  const uint16_t half_end = lower ? kHalf : 2 * kHalf;
+  if (r.length == 0 || r.length > kHalf || out.size() != r.length ||
+      r.offset + r.length > half_end) {
+    return Error{ErrorKind::Unsupported, where(r) + ": read of " + std::to_string(r.length) +
+                                             " bytes crosses a half-page or does not match the "
+                                             "buffer"};
+  }
+  auto located = locate(r);
+  if (auto* e = std::get_if<Error>(&located)) return *e;
+  const FileSpan span = std::get<FileSpan>(located);
+
+  int fd = -1;
+  const bool keep = span.file == config_.path;  // the optoe eeprom file stays open
+  if (keep && fd_ >= 0) {
+    fd = fd_;
+  } else {
+    fd = ::open(span.file.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return errno_error(errno, where(r) + ": open " + span.file);
+    if (keep) fd_ = fd;
+  }
+  ++counters_.transactions;
+  counters_.bytes += 3 + r.length;
+  if (!lower && r.page != 0) {
+    const bool banked = r.bank != 0 && r.page >= 0x10;
+    counters_.transactions += 2;
+    counters_.bytes += banked ? 8 : 6;
+  }
+  std::size_t done = 0;
+  int err = 0;
+  while (done < out.size()) {
+    const ssize_t n = ::pread(fd, out.data() + done, out.size() - done,
+                              static_cast<off_t>(span.offset + done));
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) {
+      err = errno;
+      break;
+    }
+    if (n == 0) break;  // EOF: past what the driver maps for this module
+    done += static_cast<std::size_t>(n);
+  }
+  if (!keep) ::close(fd);
+  last_read_ok_ = err == 0 && done == out.size();
+  if (err != 0) {
+    if (keep && (err == ENODEV || err == EBADF)) {  // the device went away: reopen next time
+      ::close(fd_);
+      fd_ = -1;
+    }
+    Error e = errno_error(err, where(r) + ": read " + span.file + " at " +
+                                   std::to_string(span.offset));
+    if (err == EIO && layout_ == OptoeLayout::SxCore &&
+        read_number(config_.path + "/present").value_or(1) == 0) {
+      e.kind = ErrorKind::Absent;  // sx_core answers EIO for an empty cage
+    }
+    return e;
+  }
+  if (done < out.size()) {
+    return Error{ErrorKind::Unsupported,
+                 where(r) + ": page not available — " + span.file + " returned " +
+                     std::to_string(done) + " of " + std::to_string(out.size()) +
+                     " bytes at offset " + std::to_string(span.offset) +
+                     " (unpaged module, or a page the driver does not map)"};
+  }
+  return std::nullopt;
+}
+
+}  // namespace xcvr::optoe

@@ -1,0 +1,198 @@
+// Hand-built snapshots for exporter tests, the e2e server and the scrape benchmark: a healthy
+// fleet of 8-lane CMIS modules, and a "rich" snapshot in which every family and every health
+// class appears (stale, empty, unknown, hot, alarm, fault, miscoded, fabric node, budgets).
+#pragma once
+
+#include <cstdio>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "cmis/report.hpp"
+#include "daemon/snapshot.hpp"
+
+namespace xcvr::testing {
+
+inline constexpr double kNow = 1796000000.0;  // a fixed "now" so rendered values are stable
+
+// An OSFP 800G-DR8-like module: full monitors, thresholds, 8 activated lanes.
+inline std::shared_ptr<cmis::ModuleReport> make_report(int seed) {
+  auto r = std::make_shared<cmis::ModuleReport>();
+  r->spec = cmis::Spec::Cmis;
+  r->spec_revision = "5.0";
+  r->id.identifier = {0x19, "OSFP 8X Pluggable Transceiver"};
+  r->id.vendor_name = "ACME OPTICS";
+  r->id.vendor_oui = "00:11:22";
+  r->id.part_number = "OSFP-800G-DR8";
+  r->id.revision = "A1";
+  char serial[16];
+  std::snprintf(serial, sizeof serial, "AC%06d", seed);
+  r->id.serial = serial;
+  r->id.date_code = "240115";
+  r->id.firmware = "1.4";
+  r->media_type = cmis::Coded{0x02, "Optical Interfaces: SMF"};
+  cmis::Application app;
+  app.index = 1;
+  app.host_interface = {0x50, "800GAUI-8 C2M"};
+  app.media_interface = {0x1C, "800G-DR8"};
+  app.host_lane_count = 8;
+  app.media_lane_count = 8;
+  app.host_lane_assignment = 1;
+  r->applications.push_back(app);
+  r->power_class = 8;
+  r->max_power_watts = 4.5;
+  r->temperature_celsius = 40.0 + seed % 10;
+  r->supply_voltage_volts = 3.3;
+  r->implemented = {true, true, true, true, true};
+  r->rx_power_type = "average";
+  r->module_state = cmis::Coded{3, "ModuleReady"};
+  for (int lane = 1; lane <= 8; ++lane) {
+    cmis::LaneReport l;
+    l.lane = lane;
+    l.rx_power_watts = 0.0005 + 0.00001 * lane;
+    l.tx_power_watts = 0.0006 + 0.00001 * lane;
+    l.tx_bias_amperes = 0.04 + 0.0001 * lane;
+    l.data_path_state = "DPActivated";
+    r->lanes.push_back(l);
+  }
+  r->thresholds["temperature_celsius"] = {75.0, 70.0, 0.0, -5.0};
+  r->thresholds["supply_voltage_volts"] = {3.63, 3.465, 3.135, 2.97};
+  r->thresholds["rx_power_watts"] = {0.0025, 0.002, 0.00005, 0.00002};
+  r->thresholds["tx_power_watts"] = {0.0025, 0.002, 0.0001, 0.00005};
+  r->thresholds["tx_bias_amperes"] = {0.1, 0.09, 0.01, 0.005};
+  return r;
+}
+
+inline daemon::PortSnapshot make_port(const std::string& name, int seed,
+                                      const std::string& group = "") {
+  daemon::PortSnapshot p;
+  p.port = name;
+  p.domain = "i2c-" + std::to_string(seed / 8);
+  p.source = "emulator";
+  p.cage = "OSFP";
+  if (!group.empty()) p.groups = {group};
+  p.presence = daemon::PortPresence::Present;
+  p.state = "ok";
+  p.report = make_report(seed);
+  p.last_good_read_unix = kNow - 2;
+  p.insertions_total = 1;
+  p.read_errors_total = {{"busy", 0}, {"corrupt", 0}, {"timeout", 0}};
+  for (int lane = 1; lane <= 8; ++lane) p.aging.push_back({lane, 1.01, 0.99});
+  p.temperature_headroom_celsius = 70.0 - *p.report->temperature_celsius;
+  return p;
+}
+
+// `ports` healthy 8-lane modules on one device named `device` ("spine1/Ethernet0", ...).
+inline daemon::Snapshot make_fleet(int ports, const std::string& device = "spine1") {
+  daemon::Snapshot s;
+  s.taken_unix = kNow;
+  s.version = "0.1.0-test";
+  for (int i = 0; i < ports; ++i) {
+    s.ports.push_back(make_port(device + "/Ethernet" + std::to_string(i * 8), i, device));
+  }
+  daemon::BudgetSnapshot b;
+  b.group = device;
+  b.budget_watts = 5.0 * ports;
+  b.per_port_allowance_watts = 5.0;
+  b.allocated_watts = 4.5 * ports;
+  b.projected_watts = b.allocated_watts;
+  b.ports = ports;
+  b.present = ports;
+  s.budgets.push_back(b);
+  for (int d = 0; d < (ports + 7) / 8; ++d) {
+    daemon::DomainStats ds;
+    ds.domain = "i2c-" + std::to_string(d);
+    ds.cycles_total = 100;
+    ds.last_cycle_seconds = 0.021;
+    ds.cycle_seconds_buckets = {{0.01, 10}, {0.025, 90}, {0.05, 100}, {0.1, 100}};
+    ds.cycle_seconds_sum = 2.0;
+    ds.bus_bytes_total = 80000;
+    ds.bus_transactions_total = 1600;
+    s.domains.push_back(ds);
+  }
+  s.config_reloads_total = 1;
+  s.last_config_reload_unix = kNow - 3600;
+  return s;
+}
+
+inline daemon::FlagHistory flag_history(const std::string& flag, int lane, uint64_t total,
+                                        bool raised) {
+  daemon::FlagHistory h;
+  h.flag = flag;
+  h.lane = lane;
+  h.raised_total = total;
+  h.raised = raised;
+  h.last_raised_unix = kNow - 30;
+  if (!raised) h.last_cleared_unix = kNow - 20;
+  return h;
+}
+
+// Eight cages of spine1 in every state, plus one fabric-sourced port.
+inline daemon::Snapshot make_rich_snapshot() {
+  daemon::Snapshot s = make_fleet(8);
+  auto& ports = s.ports;
+  // Ethernet0: ok, but over its group's per-port allowance; laser temperature reported.
+  ports[0].over_power_allowance = true;
+  std::const_pointer_cast<cmis::ModuleReport>(ports[0].report)->laser_temperature_celsius = 42.5;
+  // Ethernet8: hot (2 °C headroom) with the temperature warning raised.
+  auto hot = std::make_shared<cmis::ModuleReport>(*ports[1].report);
+  hot->temperature_celsius = 68.0;
+  hot->module_flags = {"temperature_high_warning"};
+  ports[1].report = hot;
+  ports[1].temperature_headroom_celsius = 2.0;
+  ports[1].flags = {flag_history("temperature_high_warning", 0, 4, true)};
+  // Ethernet16: alarm: LOS on lane 3 (no light), plus an old, cleared tx_power warning.
+  auto los = std::make_shared<cmis::ModuleReport>(*ports[2].report);
+  los->lanes[2].rx_power_watts = 0.0;
+  los->lanes[2].flags = {"rx_los", "rx_power_low_alarm"};
+  ports[2].report = los;
+  ports[2].flags = {flag_history("rx_los", 3, 3, true), flag_history("tx_power_low_warning", 5, 1, false)};
+  ports[2].aging[2].tx_bias_ratio = 1.35;
+  // Ethernet24: module fault with Tx fault on lane 1.
+  auto fault = std::make_shared<cmis::ModuleReport>(*ports[3].report);
+  fault->module_state = cmis::Coded{5, "ModuleFault"};
+  fault->lanes[0].flags = {"tx_fault"};
+  fault->lanes[0].data_path_state = "DPDeactivated";
+  ports[3].report = fault;
+  ports[3].state = "failing";
+  // Ethernet32: stale: present, last good read 10 minutes ago, timeouts since.
+  ports[4].stale = true;
+  ports[4].state = "stale";
+  ports[4].last_good_read_unix = kNow - 600;
+  ports[4].read_errors_total["timeout"] = 12;
+  ports[4].flags = {flag_history("rx_los", 1, 2, true)};
+  // Ethernet40: empty cage, two insertions seen.
+  ports[5].presence = daemon::PortPresence::Absent;
+  ports[5].state = "empty";
+  ports[5].report = nullptr;
+  ports[5].insertions_total = 2;
+  ports[5].aging.clear();
+  ports[5].temperature_headroom_celsius.reset();
+  // Ethernet48: miscoded, and vendor strings that try HTML and label injection.
+  auto bad = std::make_shared<cmis::ModuleReport>(*ports[6].report);
+  bad->id.vendor_name = "<script>alert(\"x\")</script>&'";
+  bad->id.part_number = "PN\"} evil{x=\"1\xff";
+  ports[6].report = bad;
+  ports[6].coding = {{"checksum_00h", "fail", "page 00h bytes 128-221 sum 0x12, stored 0x34"},
+                     {"oui_vendor_mismatch", "warn", "OUI 00:11:22 is not <registered>"}};
+  // Ethernet56: presence unknown (reads failing), no data.
+  ports[7].presence = daemon::PortPresence::Unknown;
+  ports[7].state = "failing";
+  ports[7].report = nullptr;
+  ports[7].read_errors_total["busy"] = 7;
+  ports[7].aging.clear();
+  // A port read over the InfiniBand fabric from an unmanaged switch.
+  daemon::PortSnapshot ib = make_port("quantum7/p1", 99, "");
+  ib.node = "quantum7";
+  ib.source = "ib";
+  ib.domain = "lid-12";
+  s.ports.push_back(ib);
+  s.budgets[0].allocated_watts = 330;
+  s.budgets[0].over_allowance_ports = {"spine1/Ethernet0"};
+  s.config_reloads_total = 3;
+  s.config_reload_failures_total = 1;
+  s.last_config_reload_ok = false;
+  return s;
+}
+
+}  // namespace xcvr::testing

@@ -1,0 +1,131 @@
+// Fleet TOML: config/demo.toml loads into the described systems; bad files give positioned errors.
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <set>
+#include <sstream>
+
+#include "cmis/decode.hpp"
+#include "drivers/emulator/fleet.hpp"
+#include "drivers/emulator/image_reader.hpp"
+
+namespace xcvr::emulator {
+namespace {
+
+const std::string kConfigDir = std::string(XCVR_TEST_DATA) + "/../../config";
+
+std::string slurp(const std::string& path) {
+  std::ifstream in(path);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+cmis::ModuleReport poll(const FleetPort& port) {
+  const auto* model = port.bus->module(port.cage).get();
+  const bool cmis = model->model().spec == cmis::Spec::Cmis;
+  ImageRead r = read_image(*port.transport, standard_halves(cmis, model->model().flat_memory));
+  EXPECT_TRUE(r.errors.empty()) << port.name;
+  return cmis::decode(r.image);
+}
+
+TEST(EmulatorFleet, DemoFleetMatchesItsDescription) {
+  FleetLoad load = load_fleet_file(kConfigDir + "/demo.toml");
+  ASSERT_TRUE(load.fleet) << load.error;
+  Fleet& fleet = *load.fleet;
+  ASSERT_EQ(fleet.systems().size(), 2u);
+  const FleetSystem& spine = fleet.systems()[0];
+  EXPECT_EQ(spine.name, "spine-01");
+  ASSERT_EQ(spine.buses.size(), 8u);
+  std::set<std::string> forms;
+  int spine_ports = 0, empty = 0;
+  for (const FleetPort& p : fleet.ports()) {
+    if (p.system != "spine-01") continue;
+    ++spine_ports;
+    forms.insert(p.cage_form);
+    if (p.model.empty()) {
+      ++empty;
+      EXPECT_EQ(p.transport->presence(), drivers::Presence::Absent) << p.name;
+    }
+  }
+  EXPECT_EQ(spine_ports, 64);
+  EXPECT_GE(empty, 2);
+  EXPECT_EQ(forms, (std::set<std::string>{"OSFP", "QSFP-DD"}));
+  for (EmulatedBus* b : spine.buses) EXPECT_EQ(b->cage_count(), 8);
+
+  const FleetSystem& host = fleet.systems()[1];
+  EXPECT_EQ(host.buses.size(), 8u);
+  const FleetPort* nic = fleet.find_port("gpu-node-01/mlx5_0");
+  ASSERT_NE(nic, nullptr);
+  EXPECT_EQ(nic->model, "osfp-400g-sr4-flat");
+  EXPECT_EQ(nic->transport->domain(), "gpu-node-01/mlx5_0");
+
+  // A QSFP28 sits in a QSFP-DD cage and decodes as SFF-8636.
+  const FleetPort* q28 = fleet.find_port("spine-01/swp60");
+  ASSERT_NE(q28, nullptr);
+  EXPECT_EQ(q28->cage_form, "QSFP-DD");
+  fleet.virtual_clock()->advance(5 * kSecond);
+  EXPECT_EQ(poll(*q28).spec, cmis::Spec::Sff8636);
+
+  // The dirty fiber shows low rx power; the miscoded module its bad vendor coding.
+  const cmis::ModuleReport dirty = poll(*fleet.find_port("spine-01/swp41"));
+  EXPECT_NE(std::find(dirty.lanes[0].flags.begin(), dirty.lanes[0].flags.end(),
+                      "rx_power_low_warning"),
+            dirty.lanes[0].flags.end());
+  EXPECT_EQ(poll(*fleet.find_port("spine-01/swp20")).id.vendor_oui, "00:00:00");
+
+  // The overheating module heads past its warning threshold within a few hours.
+  fleet.virtual_clock()->advance(4 * 3600 * kSecond);
+  const cmis::ModuleReport hot = poll(*fleet.find_port("spine-01/swp12"));
+  const cmis::ModuleReport normal = poll(*fleet.find_port("spine-01/swp11"));
+  EXPECT_GT(*hot.temperature_celsius, 70.0);
+  EXPECT_LT(*normal.temperature_celsius, 60.0);
+}
+
+TEST(EmulatorFleet, DemoTimelineAndScenariosRun) {
+  FleetLoad load = load_fleet_file(kConfigDir + "/demo.toml");
+  ASSERT_TRUE(load.fleet) << load.error;
+  Fleet& fleet = *load.fleet;
+  for (const char* s : {"flapping-link.toml", "sick-bus.toml"}) {
+    const std::string path = kConfigDir + "/scenarios/" + s;
+    EXPECT_EQ(fleet.add_scenario(slurp(path), path), std::nullopt) << s;
+  }
+  const FleetPort& swp60 = *fleet.find_port("spine-01/swp60");
+  fleet.virtual_clock()->advance(600 * kSecond + 1);
+  EXPECT_TRUE(fleet.run_faults().empty());
+  EXPECT_EQ(swp60.transport->presence(), drivers::Presence::Absent);
+  fleet.virtual_clock()->advance(31 * kSecond);
+  EXPECT_TRUE(fleet.run_faults().empty());
+  EXPECT_EQ(swp60.transport->presence(), drivers::Presence::Present);
+}
+
+TEST(EmulatorFleet, ErrorsNameFileLineAndColumn) {
+  const auto error = [](std::string_view text) {
+    FleetLoad l = load_fleet(text, "fleet.toml");
+    EXPECT_FALSE(l.fleet);
+    return l.error;
+  };
+  EXPECT_EQ(error("[[system]]\nname = \"s\"\n[[system.bus]]\nmodules = [\"qsfpdd-400g-xx\"]\n")
+                .rfind("fleet.toml:4:12: unknown module model 'qsfpdd-400g-xx'", 0),
+            0u);
+  EXPECT_EQ(error("[[system]]\nname = \"s\"\n[[system.bus]]\ncage_form = \"QSFP-DD\"\n"
+                  "modules = [\"osfp-800g-aec\"]\n")
+                .rfind("fleet.toml:5:12: 'osfp-800g-aec' does not fit the QSFP-DD cage", 0),
+            0u);
+  EXPECT_EQ(error("[[system]]\nname = \"s\"\n[[system.bus]]\nclock_khz = 300\nmodules = [\"\"]\n")
+                .rfind("fleet.toml:4:13: clock_khz must be", 0),
+            0u);
+  EXPECT_EQ(error("[emulator]\nclock = \"virtual\"\nsed = 3\n").rfind("fleet.toml:3:7: unknown key 'sed'", 0),
+            0u);
+  EXPECT_EQ(error("[[system]]\nname = \"s\"\n[[system.bus]]\nmodules = [\"\"]\n"
+                  "[[fault]]\nport = \"s/port9\"\nkind = \"rx_los\"\n")
+                .rfind("fleet.toml:6:8: no port 's/port9'", 0),
+            0u);
+  EXPECT_EQ(error("[[system]\n").rfind("fleet.toml:1:", 0), 0u);
+  FleetLoad missing = load_fleet_file("/nonexistent/fleet.toml");
+  EXPECT_FALSE(missing.fleet);
+  EXPECT_NE(missing.error.find("cannot open"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace xcvr::emulator

@@ -1,0 +1,113 @@
+// /api/v1/modules JSON: per-port shape, the cmis::to_json contract under "module", monitor
+// withholding for stale modules, budgets, and hostile strings.
+#include <gtest/gtest.h>
+
+#include "cmis/report_json.hpp"
+#include "exporters/api_json.hpp"
+#include "tests/e2e/synthetic_fleet.hpp"
+
+namespace xcvr::exporters {
+namespace {
+
+using nlohmann::json;
+
+const json* module_of(const json& all, const std::string& port) {
+  for (const json& m : all.at("modules")) {
+    if (m.at("port") == port) return &m;
+  }
+  return nullptr;
+}
+
+TEST(ExporterApi, TopLevelShape) {
+  const json j = modules_json(testing::make_rich_snapshot());
+  EXPECT_EQ(j.at("version"), "0.1.0-test");
+  EXPECT_EQ(j.at("taken_unix"), testing::kNow);
+  EXPECT_TRUE(j.at("taken").is_string());
+  EXPECT_EQ(j.at("modules").size(), 9u);
+  ASSERT_EQ(j.at("budgets").size(), 1u);
+  EXPECT_EQ(j.at("budgets")[0].at("group"), "spine1");
+  EXPECT_EQ(j.at("budgets")[0].at("over_budget"), true);
+}
+
+TEST(ExporterApi, HealthyPortCarriesTheDecodeContractAndDaemonState) {
+  const auto s = testing::make_fleet(1);
+  const json p = port_json(s, s.ports[0]);
+  for (const char* key : {"port", "presence", "stale", "state", "health", "domain", "source", "cage", "groups",
+                          "last_good_read_unix", "last_good_read", "insertions_total", "read_errors_total", "flags",
+                          "raised_flags", "coding", "aging", "budget", "monitors_withheld", "module",
+                          "temperature_headroom_celsius"}) {
+    EXPECT_TRUE(p.contains(key)) << key;
+  }
+  EXPECT_EQ(p.at("presence"), "present");
+  EXPECT_EQ(p.at("health"), "ok");
+  EXPECT_EQ(p.at("monitors_withheld"), false);
+  EXPECT_EQ(p.at("module"), cmis::to_json(*s.ports[0].report));  // the contract, unchanged
+  EXPECT_EQ(p.at("read_errors_total").at("timeout"), 0);
+  EXPECT_EQ(p.at("aging").size(), 8u);
+  EXPECT_EQ(p.at("budget").at("groups")[0].at("per_port_allowance_watts"), 5.0);
+  EXPECT_EQ(p.at("budget").at("max_power_watts"), 4.5);
+  EXPECT_FALSE(p.contains("node"));
+}
+
+TEST(ExporterApi, StaleModuleWithholdsMonitorValues) {
+  const json all = modules_json(testing::make_rich_snapshot());
+  const json* p = module_of(all, "spine1/Ethernet32");
+  ASSERT_NE(p, nullptr);
+  EXPECT_EQ(p->at("stale"), true);
+  EXPECT_EQ(p->at("health"), "stale");
+  EXPECT_EQ(p->at("monitors_withheld"), true);
+  const json& m = p->at("module");
+  EXPECT_EQ(m.at("vendor").at("part_number"), "OSFP-800G-DR8");  // identity stays
+  EXPECT_FALSE(m.at("module").contains("temperature_celsius"));
+  EXPECT_FALSE(m.at("module").contains("supply_voltage_volts"));
+  EXPECT_FALSE(m.at("module").contains("state"));
+  EXPECT_TRUE(m.at("module").at("flags").empty());
+  for (const json& lane : m.at("lanes")) {
+    EXPECT_FALSE(lane.contains("rx_power_watts"));
+    EXPECT_FALSE(lane.contains("tx_bias_amperes"));
+    EXPECT_TRUE(lane.contains("lane"));
+  }
+  EXPECT_TRUE(p->at("raised_flags").empty());
+  EXPECT_TRUE(p->at("aging").empty());
+  EXPECT_FALSE(p->contains("temperature_headroom_celsius"));
+  // Counters and history are still there.
+  EXPECT_EQ(p->at("read_errors_total").at("timeout"), 12);
+  EXPECT_EQ(p->at("flags")[0].at("raised_total"), 2);
+  EXPECT_EQ(p->at("last_good_read_unix"), testing::kNow - 600);
+}
+
+TEST(ExporterApi, EmptyUnknownFaultAndFabricPorts) {
+  const json all = modules_json(testing::make_rich_snapshot());
+  const json* empty = module_of(all, "spine1/Ethernet40");
+  EXPECT_EQ(empty->at("presence"), "absent");
+  EXPECT_TRUE(empty->at("module").is_null());
+  EXPECT_EQ(empty->at("health"), "empty");
+  EXPECT_EQ(module_of(all, "spine1/Ethernet56")->at("presence"), "unknown");
+  const json* fault = module_of(all, "spine1/Ethernet24");
+  EXPECT_EQ(fault->at("health"), "alarm");
+  EXPECT_EQ(fault->at("module").at("module").at("state"), "ModuleFault");
+  EXPECT_EQ(fault->at("raised_flags")[0].at("flag"), "tx_fault");
+  EXPECT_EQ(module_of(all, "quantum7/p1")->at("node"), "quantum7");
+  const json* bad = module_of(all, "spine1/Ethernet48");
+  EXPECT_EQ(bad->at("health"), "miscoded");
+  EXPECT_EQ(bad->at("coding")[0].at("check"), "checksum_00h");
+  EXPECT_EQ(bad->at("coding")[0].at("severity"), "fail");
+}
+
+TEST(ExporterApi, InvalidUtf8IsReplacedWhenDumped) {
+  const json all = modules_json(testing::make_rich_snapshot());
+  const std::string text = all.dump(-1, ' ', false, json::error_handler_t::replace);
+  const json back = json::parse(text);
+  const json* bad = module_of(back, "spine1/Ethernet48");
+  EXPECT_EQ(bad->at("module").at("vendor").at("name"), "<script>alert(\"x\")</script>&'");
+  EXPECT_EQ(bad->at("module").at("vendor").at("part_number"), "PN\"} evil{x=\"1\xEF\xBF\xBD");
+}
+
+TEST(ExporterApi, FindPort) {
+  const auto s = testing::make_rich_snapshot();
+  EXPECT_NE(find_port(s, "quantum7/p1"), nullptr);
+  EXPECT_EQ(find_port(s, "nope"), nullptr);
+}
+
+}  // namespace
+}  // namespace xcvr::exporters

@@ -55,7 +55,7 @@ echo "filter: ${allow[*]} minus ${deny[*]:-nothing}: $(wc -l <"$work/allowed") c
 
 port=$(shuf -i 20000-40000 -n 1)
 # A small emulated switch (two buses: CMIS OSFP and QSFP-DD, SFF-8636 QSFP28): every poll path,
-# few enough modules to start quickly under strace on a busy machine.
+# few enough modules to start quickly under strace on a busy machine; plus a netlink port.
 cat >"$work/fleet.toml" <<EOC
 [emulator]
 clock = "virtual"
@@ -84,6 +84,12 @@ listen_addresses = ["127.0.0.1:$port"]
 type = "emulator"
 fleet = "$work/fleet.toml"
 clock = "wallclock"
+# The ethtool netlink path's socket calls (lo has no module: the reads fail, the calls happen).
+[[source]]
+type = "netlink"
+[[source.port]]
+name = "lo-cage"
+netdev = "lo"
 EOC
 "$daemon" --check-config --config "$work/config.toml" || fail "test config rejected"
 strace -f -qq -o "$work/trace" "$daemon" --config "$work/config.toml" \

@@ -229,13 +229,7 @@ constexpr std::array kTable = {
 };
 
 static_assert(kTable.size() == static_cast<std::size_t>(F::Count), "one row per CmisField");
-constexpr bool rows_in_order() {
-  for (std::size_t i = 0; i < kTable.size(); ++i) {
-    if (kTable[i].id != i) return false;
-  }
-  return true;
-}
-static_assert(rows_in_order(), "CMIS table rows must follow CmisField order");
+static_assert(rows_follow_ids(kTable), "CMIS table rows must follow CmisField order");
 
 }  // namespace
 

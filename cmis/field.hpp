@@ -63,6 +63,16 @@ struct Field {
   LaneLayout lanes = {};
 };
 
+// True when every row's id equals its index: the map files static_assert this so that a
+// table lookup by enum is a plain index.
+template <typename Table>
+constexpr bool rows_follow_ids(const Table& table) {
+  for (std::size_t i = 0; i < table.size(); ++i) {
+    if (table[i].id != i) return false;
+  }
+  return true;
+}
+
 // Where one field (for one lane) sits in module memory.
 struct Location {
   PageKey page;            // the half-page holding it

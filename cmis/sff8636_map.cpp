@@ -152,13 +152,7 @@ constexpr std::array kTable = {
 };
 
 static_assert(kTable.size() == static_cast<std::size_t>(F::Count), "one row per Sff8636Field");
-constexpr bool rows_in_order() {
-  for (std::size_t i = 0; i < kTable.size(); ++i) {
-    if (kTable[i].id != i) return false;
-  }
-  return true;
-}
-static_assert(rows_in_order(), "SFF-8636 table rows must follow Sff8636Field order");
+static_assert(rows_follow_ids(kTable), "SFF-8636 table rows must follow Sff8636Field order");
 
 }  // namespace
 

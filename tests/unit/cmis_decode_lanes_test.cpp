@@ -13,22 +13,18 @@
 #include <vector>
 
 #include "cmis/decode.hpp"
+#include "tests/support/image_bytes.hpp"
 #include "cmis/report_json.hpp"
 
 namespace xcvr::cmis {
 namespace {
 
+using test::put;
+using test::put16;
+using test::put_ascii;
+
 constexpr int16_t kLower = kLowerPage;
 
-void put(ModuleImage& m, int16_t page, uint16_t offset, std::initializer_list<uint8_t> bytes,
-         uint8_t bank = 0) {
-  const PageKey key{kDeviceA0, bank, page};
-  if (!m.has(key)) m.set_page(key, PageBytes{});
-  ASSERT_TRUE(m.update(key, offset, std::vector<uint8_t>(bytes))) << "offset " << offset;
-}
-void put16(ModuleImage& m, int16_t page, uint16_t offset, uint16_t value, uint8_t bank = 0) {
-  put(m, page, offset, {static_cast<uint8_t>(value >> 8), static_cast<uint8_t>(value & 0xFF)}, bank);
-}
 uint16_t off(int base, int index, int stride = 2) { return static_cast<uint16_t>(base + stride * index); }
 
 // Paged QSFP-DD CMIS 5.0 with lower + 00h, 01h (all monitors, bias x1, one bank), 02h, 11h.

@@ -13,31 +13,18 @@
 #include <vector>
 
 #include "cmis/decode.hpp"
+#include "tests/support/image_bytes.hpp"
 #include "cmis/report_json.hpp"
 
 namespace xcvr::cmis {
 namespace {
 
+using test::put;
+using test::put16;
+using test::put_ascii;
+
 constexpr int16_t kLower = kLowerPage;
 
-// Writes `bytes` at spec offset `offset` (0-127 lower memory, 128-255 upper page) of
-// {0x50, bank, page}, creating the half-page zero-filled if needed.
-void put(ModuleImage& m, int16_t page, uint16_t offset, std::initializer_list<uint8_t> bytes,
-         uint8_t bank = 0) {
-  const PageKey key{kDeviceA0, bank, page};
-  if (!m.has(key)) m.set_page(key, PageBytes{});
-  ASSERT_TRUE(m.update(key, offset, std::vector<uint8_t>(bytes))) << "offset " << offset;
-}
-void put16(ModuleImage& m, int16_t page, uint16_t offset, uint16_t value) {  // big-endian
-  put(m, page, offset, {static_cast<uint8_t>(value >> 8), static_cast<uint8_t>(value & 0xFF)});
-}
-void put_ascii(ModuleImage& m, int16_t page, uint16_t offset, std::size_t width,
-               std::string_view text, char pad = ' ') {
-  for (std::size_t i = 0; i < width; ++i) {
-    const char c = i < text.size() ? text[i] : pad;
-    put(m, page, static_cast<uint16_t>(offset + i), {static_cast<uint8_t>(c)});
-  }
-}
 // Low 8 bits of the sum of bytes [first, last] of a page, computed here independently.
 uint8_t sum8(const ModuleImage& m, int16_t page, uint16_t first, uint16_t last) {
   unsigned sum = 0;

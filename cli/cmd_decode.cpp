@@ -7,6 +7,7 @@
 
 #include "cli/commands.hpp"
 #include "cli/human_report.hpp"
+#include "cli/module_read.hpp"
 #include "cmis/decode.hpp"
 #include "cmis/report_json.hpp"
 #include "drivers/dumpfile/dump_parser.hpp"
@@ -53,9 +54,7 @@ int run_decode(const DecodeOptions& o) {
   } else {
     std::cout << o.file << " (" << dumpfile::format_name(dump.format) << ")\n" << render_human(report);
   }
-  const bool bad_checksum = std::any_of(report.checksums.begin(), report.checksums.end(),
-                                        [](const cmis::Checksum& c) { return !c.ok(); });
-  return bad_checksum || !report.problems.empty() ? kExitProblems : kExitClean;
+  return report_exit_code(report);
 }
 
 }  // namespace

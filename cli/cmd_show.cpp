@@ -4,6 +4,7 @@
 //   xcvrctl show --optoe PATH                          optoe eeprom file or sx_core module dir
 //   xcvrctl show --netdev IFACE                        ethtool netlink (CAP_NET_ADMIN)
 //   xcvrctl show --file DUMP                           a dump file, replayed as a module
+//   xcvrctl show --ib CA:PORT [--lid L] [--module M]   MCIA over MADs (drivers/ib/ib_show.hpp)
 // --json prints the decoder's JSON contract instead of the human report.
 // Exit codes: 0 clean, 1 problems (bad checksum, decode findings, a page that could not be
 // read), 2 nothing readable (no device, no module, no permission).
@@ -15,12 +16,13 @@
 
 #include "cli/commands.hpp"
 #include "cli/human_report.hpp"
+#include "cli/module_read.hpp"
 #include "cmis/decode.hpp"
 #include "cmis/report_json.hpp"
-#include "daemon/read_plan.hpp"
 #include "drivers/dumpfile/file_transport.hpp"
 #include "drivers/ethtool/ethtool_transport.hpp"
 #include "drivers/i2c/i2c_dev_transport.hpp"
+#include "drivers/ib/ib_show.hpp"
 #include "drivers/optoe/optoe_transport.hpp"
 
 namespace xcvr::cli {
@@ -32,6 +34,9 @@ struct ShowOptions {
   std::string optoe;
   std::string netdev;
   std::string file;
+  std::string ib;  // CA:PORT
+  int lid = 0;     // 0: the CA's own LID (its local modules)
+  int module = 0;
   bool json = false;
   bool trust_banks = false;
 };
@@ -45,41 +50,6 @@ std::optional<uint8_t> parse_address(const std::string& text) {
   } catch (const std::exception&) {
     return std::nullopt;
   }
-}
-
-// The daemon's static read (daemon/port_poller.cpp): rounds of next_static_reads. A page the
-// source cannot give (Unsupported: not in a dump, not mapped by a driver, bank unreachable) is
-// noted and skipped; any other error stops the read.
-std::optional<drivers::Error> read_module(drivers::Transport& t, cmis::ModuleImage& image,
-                                          std::vector<std::string>& skipped) {
-  std::vector<cmis::PageKey> unavailable;
-  for (int round = 0; round < 6; ++round) {
-    auto plan = daemon::next_static_reads(image);
-    std::erase_if(plan, [&](const daemon::ReadRange& r) {
-      return std::find(unavailable.begin(), unavailable.end(), r.page) != unavailable.end();
-    });
-    if (plan.empty()) break;
-    for (const daemon::ReadRange& r : plan) {
-      std::vector<uint8_t> buf(r.length);
-      const auto page = static_cast<uint8_t>(r.page.page == cmis::kLowerPage ? 0 : r.page.page);
-      std::optional<drivers::Error> err;
-      for (int attempt = 0; attempt < 3; ++attempt) {  // as the daemon retries busy reads
-        err = t.read({r.page.device, r.page.bank, page, r.offset, r.length}, buf);
-        if (!err || !drivers::is_retryable(err->kind)) break;
-      }
-      if (err && err->kind == drivers::ErrorKind::Unsupported && !image.empty()) {
-        unavailable.push_back(r.page);
-        skipped.push_back(err->message);
-        continue;
-      }
-      if (err) return err;
-      std::vector<uint8_t> half(cmis::kPageSize, 0);
-      const uint16_t base = r.page.page == cmis::kLowerPage ? 0 : cmis::kPageSize;
-      std::copy(buf.begin(), buf.end(), half.begin() + (r.offset - base));
-      if (!image.update(r.page, r.offset, buf)) image.set_page(r.page, half);
-    }
-  }
-  return std::nullopt;
 }
 
 int run_show(const ShowOptions& o) {
@@ -145,9 +115,7 @@ int run_show(const ShowOptions& o) {
     std::cerr << "incomplete: " << err->message << '\n';
     return kExitProblems;
   }
-  const bool bad_checksum = std::any_of(report.checksums.begin(), report.checksums.end(),
-                                        [](const cmis::Checksum& c) { return !c.ok(); });
-  return bad_checksum || !report.problems.empty() ? kExitProblems : kExitClean;
+  return report_exit_code(report);
 }
 
 }  // namespace
@@ -166,17 +134,26 @@ void add_show_command(CLI::App& app, int& exit_code) {
                 "with --netdev: the driver honours CMIS banks (not mlx5)")
       ->needs(netdev);
   auto* file = cmd->add_option("--file", o->file, "module dump file");
+  auto* ib = cmd->add_option("--ib", o->ib, "InfiniBand CA:PORT to send MADs from, e.g. mlx5_0:1");
+  cmd->add_option("--lid", o->lid, "with --ib: LID of the switch or HCA (default: the CA's own)")
+      ->check(CLI::Range(0, 0xBFFF))
+      ->needs(ib);
+  cmd->add_option("--module", o->module, "with --ib: module (cage) number, 0-based as MCIA counts")
+      ->check(CLI::Range(0, 255))
+      ->needs(ib);
   cmd->add_flag("--json", o->json, "print the JSON report");
-  i2c->excludes(optoe, netdev, file);
-  optoe->excludes(netdev, file);
-  netdev->excludes(file);
-  cmd->callback([o, &exit_code, i2c, optoe, netdev, file] {
-    if (i2c->count() + optoe->count() + netdev->count() + file->count() != 1) {
-      std::cerr << "xcvrctl show: give one of --i2c, --optoe, --netdev or --file\n";
+  i2c->excludes(optoe, netdev, file, ib);
+  optoe->excludes(netdev, file, ib);
+  netdev->excludes(file, ib);
+  file->excludes(ib);
+  cmd->callback([o, &exit_code, i2c, optoe, netdev, file, ib] {
+    if (i2c->count() + optoe->count() + netdev->count() + file->count() + ib->count() != 1) {
+      std::cerr << "xcvrctl show: give one of --i2c, --optoe, --netdev, --file or --ib\n";
       exit_code = kExitUnreadable;
       return;
     }
-    exit_code = run_show(*o);
+    // Without InfiniBand hardware this exits 2 with the reason (no umad, no such CA port).
+    exit_code = ib->count() != 0 ? ib::show_ib_module(o->ib, o->lid, o->module, o->json) : run_show(*o);
   });
 }
 

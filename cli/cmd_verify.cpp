@@ -29,6 +29,14 @@
 #include "drivers/i2c/i2c_dev_transport.hpp"
 #define XCVR_VERIFY_HAS_I2C 1
 #endif
+#if __has_include("drivers/optoe/optoe_transport.hpp")
+#include "drivers/optoe/optoe_transport.hpp"
+#define XCVR_VERIFY_HAS_OPTOE 1
+#endif
+#if __has_include("drivers/ethtool/ethtool_transport.hpp")
+#include "drivers/ethtool/ethtool_transport.hpp"
+#define XCVR_VERIFY_HAS_ETHTOOL 1
+#endif
 
 namespace xcvr::cli {
 namespace {
@@ -105,6 +113,27 @@ std::unique_ptr<drivers::Transport> open_source(const VerifyOptions& o, std::str
     auto t = std::make_unique<i2c::I2cDevTransport>(config);
     if (auto err = t->open()) throw Unreadable{err->message};
     if (t->presence() == drivers::Presence::Absent) throw Unreadable{o.i2c + ": no module in the cage"};
+    label = t->describe();
+    return t;
+  }
+#endif
+#ifdef XCVR_VERIFY_HAS_OPTOE
+  if (!o.optoe.empty()) {
+    optoe::OptoePortConfig config;
+    config.path = o.optoe;
+    config.port = o.optoe;
+    auto t = std::make_unique<optoe::OptoeTransport>(config);
+    if (t->presence() == drivers::Presence::Absent) throw Unreadable{o.optoe + ": no module in the cage"};
+    label = t->describe();
+    return t;
+  }
+#endif
+#ifdef XCVR_VERIFY_HAS_ETHTOOL
+  if (!o.netdev.empty()) {
+    ethtool::EthtoolPortConfig config;
+    config.netdev = o.netdev;
+    config.port = o.netdev;
+    auto t = std::make_unique<ethtool::EthtoolNetlinkTransport>(config);
     label = t->describe();
     return t;
   }

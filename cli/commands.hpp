@@ -13,6 +13,6 @@ inline constexpr int kExitUnreadable = 2;
 void add_decode_command(CLI::App& app, int& exit_code);   // cmd_decode.cpp
 void add_show_command(CLI::App& app, int& exit_code);     // cmd_show.cpp: live read of one module
 void add_verify_command(CLI::App& app, int& exit_code);   // cmd_verify.cpp: coding verification
-void add_emulate_command(CLI::App& app, int& exit_code);  // cmd_emulate.cpp: emulated module memory
+void add_emulate_command(CLI::App& app, int& exit_code);  // cmd_emulate.cpp: an emulated module
 
 }  // namespace xcvr::cli

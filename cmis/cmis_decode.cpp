@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <vector>
 
 #include "cmis/cmis_map.hpp"
 #include "cmis/codes.hpp"
@@ -20,14 +21,16 @@ constexpr double kTecLsb = 1.0 / 32767;
 
 class CmisDecoder {
  public:
-  explicit CmisDecoder(const ModuleImage& image) : img_(image) {}
+  explicit CmisDecoder(const ModuleImage& image) : img_(image), r_(own_) {}
+  // Decodes into `report` in place (refresh), without moving it in and out.
+  CmisDecoder(const ModuleImage& image, ModuleReport& report) : img_(image), r_(report) {}
 
   ModuleReport run() {
     r_.spec = Spec::Cmis;
     if (!has_page(kLowerPage)) {
       r_.missing_pages.push_back(page_name({kDeviceA0, 0, kLowerPage}));
       r_.problems.push_back("lower memory not read");
-      return std::move(r_);
+      return std::move(own_);
     }
     decode_lower();
     if (has_page(0x00)) decode_page00();
@@ -39,7 +42,29 @@ class CmisDecoder {
     decode_lanes();
     decode_vdm();
     note_missing_pages();
-    return std::move(r_);
+    return std::move(own_);
+  }
+
+  // decode_dynamic(): the bytes a steady-state poll re-reads, decoded into a report of this
+  // module whose static part is kept. False when the lower page no longer matches the report.
+  bool refresh() {
+    if (r_.spec != Spec::Cmis || !has_page(kLowerPage)) return false;
+    const auto id = u(F::Identifier);
+    if (!id || !spec_for_identifier(static_cast<uint8_t>(*id)) || *id != r_.id.identifier.code ||
+        bit(F::FlatMemory) != r_.flat_memory || revision() != r_.spec_revision) {
+      return false;
+    }
+    advertised_ = !r_.flat_memory && has_page(kCmisPageAdvertising);  // as run() sets it
+    decode_state();
+    r_.temperature_celsius.reset();
+    r_.supply_voltage_volts.reset();
+    r_.laser_temperature_celsius.reset();
+    r_.tec_current_ratio.reset();
+    r_.supply_voltage2_volts.reset();
+    decode_monitors();
+    decode_lanes();
+    decode_vdm();
+    return true;
   }
 
  private:
@@ -51,15 +76,9 @@ class CmisDecoder {
   void decode_lower() {
     const uint8_t id = static_cast<uint8_t>(*u(F::Identifier));
     r_.id.identifier = {id, codes::identifier(id)};
-    const uint32_t rev = u(F::Revision).value_or(0);
-    r_.spec_revision = std::to_string(rev >> 4) + "." + std::to_string(rev & 0xF);
+    r_.spec_revision = revision();
     r_.flat_memory = bit(F::FlatMemory);
-    const uint8_t state = static_cast<uint8_t>(u(F::ModuleState).value_or(0));
-    r_.module_state = Coded{state, codes::module_state(state)};
-    if (state == 5) {
-      const uint8_t cause = static_cast<uint8_t>(u(F::ModuleFaultCause).value_or(0));
-      r_.module_fault_cause = Coded{cause, codes::module_fault_cause(cause)};
-    }
+    decode_state();
     const auto fw_major = u(F::FirmwareMajor), fw_minor = u(F::FirmwareMinor);
     if (fw_major && fw_minor && (*fw_major | *fw_minor) != 0) {
       r_.id.firmware = std::to_string(*fw_major) + "." + std::to_string(*fw_minor);
@@ -68,7 +87,23 @@ class CmisDecoder {
     r_.media_type = Coded{media, codes::media_type(media)};
     add_applications(F::AppHostInterface, F::AppMediaInterface, F::AppHostLaneCount,
                      F::AppMediaLaneCount, F::AppHostLaneAssignment, 0);
-    r_.module_flags = raised_flags(img_, cmis_fields(), /*lane=*/0);
+  }
+
+  std::string revision() const {
+    const uint32_t rev = u(F::Revision).value_or(0);
+    return std::to_string(rev >> 4) + "." + std::to_string(rev & 0xF);
+  }
+
+  // Module state, fault cause and module-level flags (lower page: re-read every poll).
+  void decode_state() {
+    const uint8_t state = static_cast<uint8_t>(u(F::ModuleState).value_or(0));
+    if (!r_.module_state || r_.module_state->code != state) r_.module_state = Coded{state, codes::module_state(state)};
+    r_.module_fault_cause.reset();
+    if (state == 5) {
+      const uint8_t cause = static_cast<uint8_t>(u(F::ModuleFaultCause).value_or(0));
+      r_.module_fault_cause = Coded{cause, codes::module_fault_cause(cause)};
+    }
+    raised_flags_into(img_, cmis_fields(), /*lane=*/0, r_.module_flags);
   }
 
   void add_applications(F host, F media, F host_lanes, F media_lanes, F assignment, int first) {
@@ -206,32 +241,76 @@ class CmisDecoder {
     return (unsupported >> (lane - 1) & 1) == 0;
   }
 
+  // True when some byte holding a lane flag of this bank has a bit set. In steady state none has,
+  // and the per-lane scan (one bit read per lane and flag row) is skipped: a zero byte means
+  // every lane's bit in it is clear, so the result is the same.
+  bool bank_has_lane_flags(int bank) const {
+    static const std::vector<const Field*> rows = [] {
+      std::vector<const Field*> out;
+      for (const Field& row : cmis_fields()) {
+        if (row.role == Role::Flag && row.type == Type::Bits && row.width == 1 && row.lanes.count != 0) out.push_back(&row);
+      }
+      return out;
+    }();
+    const ModuleImage::Entry* entry = nullptr;
+    PageKey key{};
+    for (const Field* row : rows) {
+      const int step = row->lanes.per_byte != 0 ? row->lanes.per_byte : 1;  // one read per byte
+      for (int i = 1; i <= kCmisLanesPerBank; i += step) {
+        const auto loc = locate(*row, bank * kCmisLanesPerBank + i);
+        if (!loc) continue;
+        if (entry == nullptr || loc->page != key) {
+          entry = img_.find(loc->page);
+          key = loc->page;
+        }
+        const std::size_t base = loc->page.page == kLowerPage ? 0 : kPageSize;
+        if (entry == nullptr || loc->offset < base || loc->offset >= base + kPageSize) continue;
+        if (entry->bytes[loc->offset - base] != 0) return true;
+      }
+    }
+    return false;
+  }
+
+  // Fills r_.lanes in place: a refresh reuses the previous poll's lane objects and strings.
   void decode_lanes() {
-    if (r_.flat_memory) return;
+    std::size_t n = 0;
     const int multiplier = r_.tx_bias_multiplier.value_or(1);
-    for (int bank = 0; bank < bank_count(); ++bank) {
+    const int banks = r_.flat_memory ? 0 : bank_count();
+    for (int bank = 0; bank < banks; ++bank) {
       if (!has_page(kCmisPageLaneStatus, static_cast<uint8_t>(bank))) continue;
+      const bool flags = bank_has_lane_flags(bank);
       for (int i = 1; i <= kCmisLanesPerBank; ++i) {
         const int lane = bank * kCmisLanesPerBank + i;
         if (!media_lane_supported(lane)) continue;
-        LaneReport l;
+        if (n == r_.lanes.size()) r_.lanes.emplace_back();
+        LaneReport& l = r_.lanes[n++];
         l.lane = lane;
         const uint8_t dp = static_cast<uint8_t>(u(F::DataPathState, lane).value_or(0));
         l.data_path_state = codes::data_path_state(dp);
         const Implemented& im = r_.implemented;
+        l.rx_power_watts.reset();
+        l.tx_power_watts.reset();
+        l.tx_bias_amperes.reset();
         if (!advertised_ || im.rx_power) l.rx_power_watts = read_scaled(img_, f(F::RxPower), lane);
         if (!advertised_ || im.tx_power) l.tx_power_watts = read_scaled(img_, f(F::TxPower), lane);
         if (!advertised_ || im.tx_bias) {
           if (auto bias = read_scaled(img_, f(F::TxBias), lane)) l.tx_bias_amperes = *bias * multiplier;
         }
-        l.flags = raised_flags(img_, cmis_fields(), lane);
-        r_.lanes.push_back(std::move(l));
+        if (flags) raised_flags_into(img_, cmis_fields(), lane, l.flags);
+        else l.flags.clear();
       }
     }
+    r_.lanes.resize(n);
   }
 
   void decode_vdm() {
-    if (!advertised_ || !bit(F::VdmPagesSupported) || !has_page(kCmisPageVdmAdvertising)) return;
+    std::size_t n = 0;  // filled in place, as the lanes
+    if (advertised_ && bit(F::VdmPagesSupported) && has_page(kCmisPageVdmAdvertising)) n = decode_vdm_groups();
+    r_.vdm.resize(n);
+  }
+
+  std::size_t decode_vdm_groups() {
+    std::size_t n = 0;
     const int groups = static_cast<int>(u(F::VdmGroupsSupported).value_or(0)) + 1;
     for (int g = 0; g < groups; ++g) {
       Field type_f = f(F::VdmDescriptorType), lane_f = f(F::VdmDescriptorLane), value_f = f(F::VdmValue);
@@ -240,23 +319,24 @@ class CmisDecoder {
       if (!img_.has({kDeviceA0, 0, type_f.page})) continue;
       for (int i = 1; i <= kCmisVdmInstancesPerPage; ++i) {
         const uint8_t type_id = static_cast<uint8_t>(read_uint(img_, type_f, i).value_or(0));
-        const auto type = codes::vdm_type(type_id);
+        const auto type = codes::vdm_type_ref(type_id);
         const auto raw = read_uint(img_, value_f, i);
         if (!type || !raw) continue;
-        VdmObservable o;
+        if (n == r_.vdm.size()) r_.vdm.emplace_back();
+        VdmObservable& o = r_.vdm[n++];
         o.type_id = type_id;
-        o.name = type->name;
+        o.name.assign(type->name);
         o.lane = static_cast<int>(read_uint(img_, lane_f, i).value_or(0)) + 1;
-        o.unit = type->unit;
+        o.unit.assign(type->unit);
         const uint16_t v = static_cast<uint16_t>(*raw);
         switch (type->encoding) {
           case codes::VdmEncoding::U16: o.value = v * type->scale; break;
           case codes::VdmEncoding::S16: o.value = static_cast<int16_t>(v) * type->scale; break;
           case codes::VdmEncoding::F16: o.value = codes::vdm_f16(v); break;
         }
-        r_.vdm.push_back(std::move(o));
       }
     }
+    return n;
   }
 
 
@@ -273,7 +353,8 @@ class CmisDecoder {
   }
 
   const ModuleImage& img_;
-  ModuleReport r_;
+  ModuleReport own_;  // run()'s result
+  ModuleReport& r_;   // own_, or the report a refresh works on
   bool advertised_ = false;  // page 01h was read: monitor advertisement is known
   bool apps_ended_ = false;  // an application descriptor with host ID 0xFF was seen
 };
@@ -281,5 +362,10 @@ class CmisDecoder {
 }  // namespace
 
 ModuleReport decode_cmis(const ModuleImage& image) { return CmisDecoder(image).run(); }
+
+bool decode_dynamic(const ModuleImage& image, ModuleReport& report) {
+  if (report.spec != Spec::Cmis) return false;  // SFF-8636/8472 polls decode in full
+  return CmisDecoder(image, report).refresh();
+}
 
 }  // namespace xcvr::cmis

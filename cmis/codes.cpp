@@ -411,11 +411,17 @@ bool is_application_terminator(uint8_t host_interface_code) {
   return host_interface_code == 0xFF || host_interface_code == 0x00;
 }
 
-std::optional<VdmType> vdm_type(uint8_t type_id) {
+std::optional<VdmTypeRef> vdm_type_ref(uint8_t type_id) {
   auto it = std::lower_bound(kVdmTypes.begin(), kVdmTypes.end(), type_id,
                              [](const VdmRow& r, uint8_t id) { return r.id < id; });
   if (it == kVdmTypes.end() || it->id != type_id) return std::nullopt;
-  return VdmType{std::string(it->name), it->encoding, it->scale, std::string(it->unit)};
+  return VdmTypeRef{it->name, it->encoding, it->scale, it->unit};
+}
+
+std::optional<VdmType> vdm_type(uint8_t type_id) {
+  const auto t = vdm_type_ref(type_id);
+  if (!t) return std::nullopt;
+  return VdmType{std::string(t->name), t->encoding, t->scale, std::string(t->unit)};
 }
 
 double vdm_f16(uint16_t raw) {

@@ -36,6 +36,14 @@ struct VdmType {
   std::string unit;   // "ratio", "celsius", "decibels", "percent" -> use "ratio" for 0-1
 };
 std::optional<VdmType> vdm_type(uint8_t type_id);
+// The same without copying the names (static storage), for the per-poll decode path.
+struct VdmTypeRef {
+  std::string_view name;
+  VdmEncoding encoding;
+  double scale;
+  std::string_view unit;
+};
+std::optional<VdmTypeRef> vdm_type_ref(uint8_t type_id);
 // F16: bits 15-11 exponent e, bits 10-0 mantissa m: m * 10^(e-24).
 double vdm_f16(uint16_t raw);
 

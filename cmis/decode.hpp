@@ -17,6 +17,15 @@ std::optional<Spec> spec_for_identifier(uint8_t identifier);
 ModuleReport decode(const ModuleImage& image);
 
 ModuleReport decode_cmis(const ModuleImage& image);
+
+// The steady-state poll's decode: `report` is a decode() of this module's image; re-decodes in
+// place only what a poll re-reads (CMIS module state, fault cause, flags, monitors, lane states,
+// VDM values), keeping identity, advertisement, applications, thresholds and checksums, and
+// reusing the report's storage. The result equals decode(image) as long as the static pages
+// and the set of pages held are unchanged since `report` was decoded. Returns false, with
+// `report` untouched, when the module is not CMIS or its lower page no longer matches `report`
+// (identifier, revision, flat memory): decode in full then.
+bool decode_dynamic(const ModuleImage& image, ModuleReport& report);
 ModuleReport decode_sff8636(const ModuleImage& image);
 ModuleReport decode_sff8472(const ModuleImage& image);
 

@@ -45,13 +45,57 @@ Thresholds read_thresholds(const Field& ha, const Field& la, const Field& hw, co
 std::vector<std::string> raised_flags(const ModuleImage& image, std::span<const Field> table,
                                       int lane) {
   std::vector<std::string> out;
-  for (const Field& f : table) {
-    if (!is_flag_row(f, Role::Flag)) continue;
-    const bool lane_row = f.lanes.count != 0;
-    if (lane_row != (lane != 0)) continue;
-    if (is_raised(image, f, lane_row ? lane : 1)) out.emplace_back(f.name);
-  }
+  raised_flags_into(image, table, lane, out);
   return out;
+}
+
+namespace {
+
+// The Role::Flag rows of one table, module-level and per-lane, found once per thread: the
+// per-poll flag scan then visits only flag rows, not the whole table once per lane.
+struct FlagRows {
+  const Field* table = nullptr;
+  std::vector<const Field*> module_rows, lane_rows;
+};
+
+const FlagRows& flag_rows(std::span<const Field> table) {
+  thread_local std::vector<FlagRows> cache;  // one entry per memory map (three)
+  for (const FlagRows& r : cache) {
+    if (r.table == table.data()) return r;
+  }
+  FlagRows& r = cache.emplace_back();
+  r.table = table.data();
+  for (const Field& f : table) {
+    if (is_flag_row(f, Role::Flag)) (f.lanes.count != 0 ? r.lane_rows : r.module_rows).push_back(&f);
+  }
+  return r;
+}
+
+}  // namespace
+
+void raised_flags_into(const ModuleImage& image, std::span<const Field> table, int lane,
+                       std::vector<std::string>& out) {
+  const FlagRows& rows = flag_rows(table);
+  std::size_t n = 0;
+  // Flag rows of one lane sit in one or two half-pages: look each up once, not once per row.
+  const ModuleImage::Entry* entry = nullptr;
+  PageKey entry_key{};
+  for (const Field* f : lane != 0 ? rows.lane_rows : rows.module_rows) {
+    const auto loc = locate(*f, lane != 0 ? lane : 1);
+    if (!loc) continue;
+    if (entry == nullptr || loc->page != entry_key) {
+      entry = image.find(loc->page);
+      entry_key = loc->page;
+    }
+    if (entry == nullptr) continue;
+    const std::size_t base = loc->page.page == kLowerPage ? 0 : kPageSize;
+    if (loc->offset < base || loc->offset >= base + kPageSize) continue;
+    if (((entry->bytes[loc->offset - base] >> loc->shift) & 1) == 0) continue;  // width-1 rows
+    if (n < out.size()) out[n].assign(f->name);
+    else out.emplace_back(f->name);
+    ++n;
+  }
+  out.resize(n);
 }
 
 void collect_flags(const ModuleImage& image, std::span<const Field> table, ModuleReport& report,

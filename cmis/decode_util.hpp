@@ -41,6 +41,10 @@ void collect_flags(const ModuleImage& image, std::span<const Field> table, Modul
 // per-lane rows for that lane (1-based).
 std::vector<std::string> raised_flags(const ModuleImage& image, std::span<const Field> table,
                                       int lane);
+// The same into `out`, reusing its strings' storage (the steady-state poll path allocates
+// nothing when the set of raised flags is unchanged).
+void raised_flags_into(const ModuleImage& image, std::span<const Field> table, int lane,
+                       std::vector<std::string>& out);
 
 // True when every character is printable ASCII (0x20-0x7E).
 bool is_printable(std::string_view text);

@@ -45,9 +45,21 @@ void ModuleImage::erase(const PageKey& key) {
   std::erase_if(entries_, [&](const Entry& e) { return e.key == key; });
 }
 
+namespace {
+// PageKey as one integer with the same order (device, bank, signed page): find() runs for every
+// field a decode reads, so it compares one word instead of three members.
+constexpr uint32_t packed(const PageKey& k) {
+  return uint32_t{k.device} << 24 | uint32_t{k.bank} << 16 | (static_cast<uint16_t>(k.page) ^ 0x8000u);
+}
+}  // namespace
+
 const ModuleImage::Entry* ModuleImage::find(const PageKey& key) const {
+  // entries_ is kept sorted by key (set_page sorts; update and erase keep the order), so the
+  // scan stops at the first key not below: the lower page and 00h-11h, read most, come first.
+  const uint32_t want = packed(key);
   for (const Entry& e : entries_) {
-    if (e.key == key) return &e;
+    const uint32_t k = packed(e.key);
+    if (k >= want) return k == want ? &e : nullptr;
   }
   return nullptr;
 }

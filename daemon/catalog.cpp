@@ -132,7 +132,7 @@ class Table {
       throw Invalid{n->source(), what + ": expected [min, max]"};
     }
     const double a0 = (*a)[0].value<double>().value_or(0), a1 = (*a)[1].value<double>().value_or(0);
-    if (a0 < lo || a1 > hi || a0 > a1) {
+    if (!(a0 >= lo && a1 <= hi && a0 <= a1)) {  // written so NaN fails too
       throw Invalid{n->source(), what + ": expected min <= max within " + std::to_string(lo) + "-" +
                                      std::to_string(hi)};
     }

@@ -44,17 +44,29 @@ class OuiRegistry {
   // "XX-XX-XX   (hex)\t\tOrganization" layout). Returns entries added.
   std::size_t parse(std::string_view text);
 
-  bool available() const { return !by_oui_.empty(); }
+  bool available() const { return !entries_.empty(); }
   const std::string& source() const { return source_; }
   const std::string& error() const { return error_; }
-  std::size_t size() const { return by_oui_.size(); }
+  std::size_t size() const { return entries_.size(); }
 
   // Organization registered for a 24-bit OUI ("00:02:c9"), nullopt when not listed.
   std::optional<std::string> organization(const std::string& oui) const;
   void add(const std::string& oui, std::string organization);  // tests, site additions
 
  private:
-  std::map<uint32_t, std::string> by_oui_;
+  // Compact on purpose: the daemon keeps all ~32k assignments for its lifetime, and a map of
+  // strings costs ~10 MB of RSS where this costs ~1.5 MB.
+  struct Entry {
+    uint32_t oui;
+    uint32_t offset;  // of the organization name in names_
+    uint32_t length;
+  };
+  bool add_line(std::string_view line);  // one oui.csv or oui.txt line; false if not an entry
+  void append(uint32_t oui, std::string_view organization);
+  void finish();  // sort by OUI; a later entry for the same OUI wins
+
+  std::vector<Entry> entries_;  // sorted by oui after finish()
+  std::string names_;
   std::string source_;
   std::string error_;
 };

@@ -2,6 +2,7 @@
 //   oui.csv: Registry,Assignment,Organization Name,Organization Address  (RFC 4180 quoting)
 //            MA-L,0002C9,"Mellanox Technologies, Inc.","350 Oakmead Parkway ..."
 //   oui.txt: 00-02-C9   (hex)		Mellanox Technologies, Inc.
+#include <algorithm>
 #include <cctype>
 #include <ctime>
 #include <filesystem>
@@ -69,6 +70,43 @@ std::string trim(std::string_view s) {
 
 }  // namespace
 
+bool OuiRegistry::add_line(std::string_view line) {
+  if (line.rfind("MA-L,", 0) == 0) {
+    std::size_t at = 5;
+    const std::string assignment = csv_field(line, at);
+    const auto oui = hex24(assignment);
+    if (!oui || at >= line.size()) return false;
+    append(*oui, trim(csv_field(line, at)));
+    return true;
+  }
+  // oui.txt: "00-02-C9   (hex)\t\tOrganization"
+  const std::size_t hexpos = line.find("(hex)");
+  if (hexpos == std::string_view::npos) return false;
+  const auto oui = hex24(trim(line.substr(0, hexpos)));
+  if (!oui) return false;
+  append(*oui, trim(line.substr(hexpos + 5)));
+  return true;
+}
+
+void OuiRegistry::append(uint32_t oui, std::string_view organization) {
+  entries_.push_back({oui, static_cast<uint32_t>(names_.size()), static_cast<uint32_t>(organization.size())});
+  names_.append(organization);
+}
+
+void OuiRegistry::finish() {
+  // Stable: among equal OUIs the last one added stays last, and is the one kept.
+  std::stable_sort(entries_.begin(), entries_.end(), [](const Entry& a, const Entry& b) { return a.oui < b.oui; });
+  std::vector<Entry> unique;
+  unique.reserve(entries_.size());
+  for (const Entry& e : entries_) {
+    if (!unique.empty() && unique.back().oui == e.oui) unique.back() = e;
+    else unique.push_back(e);
+  }
+  entries_ = std::move(unique);
+  entries_.shrink_to_fit();
+  names_.shrink_to_fit();
+}
+
 std::size_t OuiRegistry::parse(std::string_view text) {
   std::size_t added = 0;
   std::size_t pos = 0;
@@ -76,23 +114,9 @@ std::size_t OuiRegistry::parse(std::string_view text) {
     const std::size_t nl = text.find('\n', pos);
     const std::string_view line = text.substr(pos, nl == std::string_view::npos ? std::string_view::npos : nl - pos);
     pos = nl == std::string_view::npos ? text.size() : nl + 1;
-    if (line.rfind("MA-L,", 0) == 0) {
-      std::size_t at = 5;
-      const std::string assignment = csv_field(line, at);
-      const auto oui = hex24(assignment);
-      if (!oui || at >= line.size()) continue;
-      by_oui_[*oui] = trim(csv_field(line, at));
-      ++added;
-      continue;
-    }
-    // oui.txt: "00-02-C9   (hex)\t\tOrganization"
-    const std::size_t hexpos = line.find("(hex)");
-    if (hexpos == std::string_view::npos) continue;
-    const auto oui = hex24(trim(line.substr(0, hexpos)));
-    if (!oui) continue;
-    by_oui_[*oui] = trim(line.substr(hexpos + 5));
-    ++added;
+    if (add_line(line)) ++added;
   }
+  finish();
   return added;
 }
 
@@ -113,13 +137,15 @@ OuiRegistry OuiRegistry::load(const std::string& path) {
       r.error_ = file + ": cannot open";
       continue;
     }
-    std::string text;
-    char buf[1 << 16];
-    while (in.read(buf, sizeof buf) || in.gcount() > 0) {
-      text.append(buf, static_cast<std::size_t>(in.gcount()));
-      if (text.size() > kMaxRegistryBytes) break;
+    // Line by line: the file (3 MB) is never held whole.
+    std::size_t bytes = 0, added = 0;
+    std::string line;
+    while (bytes <= kMaxRegistryBytes && std::getline(in, line)) {
+      bytes += line.size() + 1;
+      if (r.add_line(line)) ++added;
     }
-    if (r.parse(text) == 0) {
+    r.finish();
+    if (added == 0) {
       r.error_ = file + ": no OUI assignments found";
       continue;
     }
@@ -150,13 +176,17 @@ OuiRegistry OuiRegistry::load(const std::string& path) {
 std::optional<std::string> OuiRegistry::organization(const std::string& oui) const {
   const auto v = hex24(oui);
   if (!v) return std::nullopt;
-  const auto it = by_oui_.find(*v);
-  if (it == by_oui_.end()) return std::nullopt;
-  return it->second;
+  const auto it = std::lower_bound(entries_.begin(), entries_.end(), *v,
+                                   [](const Entry& e, uint32_t key) { return e.oui < key; });
+  if (it == entries_.end() || it->oui != *v) return std::nullopt;
+  return names_.substr(it->offset, it->length);
 }
 
 void OuiRegistry::add(const std::string& oui, std::string organization) {
-  if (const auto v = hex24(oui)) by_oui_[*v] = std::move(organization);
+  if (const auto v = hex24(oui)) {
+    append(*v, organization);
+    finish();
+  }
   if (source_.empty()) source_ = "registry";
 }
 

@@ -8,6 +8,8 @@
 
 #include <toml++/toml.h>
 
+#include "daemon/coding.hpp"  // parse_style
+
 namespace xcvr::daemon {
 namespace {
 
@@ -209,6 +211,92 @@ PortConfig read_port(Table t, const std::string& type, const std::string& file) 
   return p;
 }
 
+// A 64-bit key or GUID: a non-negative integer, or a string ("0x0002c90300a1b2c3") because
+// TOML integers are signed 64-bit and many GUIDs do not fit.
+std::optional<uint64_t> u64(Table& t, const std::string& key) {
+  const toml::node* n = t.node(key);
+  if (n == nullptr) return std::nullopt;
+  if (auto i = n->value_exact<int64_t>(); i && *i >= 0) return static_cast<uint64_t>(*i);
+  if (auto text = n->value_exact<std::string>(); text && !text->empty() && text->size() <= 18) {
+    try {
+      std::size_t used = 0;
+      const unsigned long long v = std::stoull(*text, &used, 0);
+      if (used == text->size() && (*text)[0] != '-') return static_cast<uint64_t>(v);
+    } catch (const std::exception&) {
+    }
+  }
+  throw Invalid{n->source(), t.name() + "." + key + ": expected a 64-bit value (an integer or a string like \"0x0002c903000a1b2c\")"};
+}
+
+ib::IbTargetSetting read_ib_target(Table t) {
+  ib::IbTargetSetting out;
+  int lid = 0;
+  integer(t, "lid", lid, 1, 0xBFFF);
+  out.lid = static_cast<uint16_t>(lid);
+  out.guid = u64(t, "guid").value_or(0);
+  require(out.lid != 0 || out.guid != 0, t.where(), t.name() + ": needs lid, guid or both");
+  out.name = t.str("name").value_or("");
+  for (char c : out.name) {
+    require(c >= 0x20 && c < 0x7F && c != '"' && c != '\\', t.where(),
+            t.name() + ".name: must be printable ASCII without quotes or backslashes");
+  }
+  if (const toml::node* n = t.node("modules")) {
+    const toml::array* a = n->as_array();
+    require(a != nullptr, n->source(), t.name() + ".modules: expected an array of module numbers (0-255)");
+    for (const toml::node& e : *a) {
+      const auto m = e.value_exact<int64_t>();
+      require(m && *m >= 0 && *m <= 255, e.source(), t.name() + ".modules: expected module numbers 0-255");
+      out.modules.push_back(static_cast<int>(*m));
+    }
+  }
+  t.finish();
+  return out;
+}
+
+// The keys of a `type = "ib"` source (drivers/ib/ib_settings.hpp). ib::validate's findings
+// ("shard: ...") point at their key when it is present, else at the source table.
+void read_ib(Table& t, ib::IbSourceSettings& s) {
+  s.ca = t.str("ca").value_or("");
+  integer(t, "port", s.port, 1, 255);
+  s.local = t.boolean("local").value_or(s.local);
+  s.discover = t.boolean("discover").value_or(s.discover);
+  s.shard = t.str("shard").value_or("");
+  if (auto v = t.number("rate_limit")) s.rate_limit = *v;
+  if (auto v = t.number("burst")) s.burst = *v;
+  integer(t, "max_outstanding", s.max_outstanding, 1, 16);
+  positive(t, "timeout", s.timeout_s);
+  integer(t, "retries", s.retries, 0, 10);
+  positive(t, "backoff", s.backoff_s, /*allow_zero=*/true);
+  positive(t, "backoff_max", s.backoff_max_s);
+  integer(t, "busy_retries", s.busy_retries, 0, 10);
+  integer(t, "dead_after", s.dead_after, 1, 1000);
+  positive(t, "probe_interval", s.probe_interval_s);
+  s.access = t.str("access").value_or(s.access);
+  integer(t, "mcia_bytes", s.mcia_bytes, 0, 128);
+  s.vs_key = u64(t, "vs_key").value_or(0);
+  s.m_key = u64(t, "m_key").value_or(0);
+  if (const toml::array* targets = t.tables("target")) {
+    int i = 0;
+    for (const toml::node& n : *targets) {
+      s.targets.push_back(read_ib_target(Table(*n.as_table(), t.name() + ".target[" + std::to_string(i++) + "]")));
+    }
+  }
+  for (const char* key : {"rate_limit", "burst"}) {
+    const double v = std::string(key) == "burst" ? s.burst : s.rate_limit;
+    const toml::node* n = t.node(key);
+    require(std::isfinite(v), n != nullptr ? n->source() : t.where(), t.name() + "." + key + ": must be a finite number");
+  }
+  require(s.burst >= 1, t.node("burst") != nullptr ? t.node("burst")->source() : t.where(),
+          t.name() + ".burst: must be at least 1");
+  if (auto bad = ib::validate(s)) {
+    static const std::set<std::string> kKeys = {"port", "shard", "rate_limit", "max_outstanding", "timeout", "retries",
+                                                "backoff", "dead_after", "probe_interval", "access", "mcia_bytes"};
+    const std::string key = bad->substr(0, bad->find(':'));
+    const toml::node* at = kKeys.count(key) != 0 ? t.node(key) : nullptr;
+    throw Invalid{at != nullptr ? at->source() : t.where(), t.name() + (at != nullptr ? "." : ": ") + *bad};
+  }
+}
+
 SourceConfig read_source(Table t, const std::string& file) {
   SourceConfig s;
   s.config_location = location(t.where());
@@ -224,6 +312,11 @@ SourceConfig read_source(Table t, const std::string& file) {
     require(s.clock == "realtime" || s.clock == "wallclock", t.where(),
             t.name() + ".clock: must be \"realtime\" (bus time is slept) or \"wallclock\" (accounted, not slept)");
     for (const std::string& path : t.strings("scenarios")) s.scenarios.push_back(resolve(file, path));
+  }
+  if (s.type == "ib") {
+    read_ib(t, s.ib);  // targets come from the fabric, not from [[source.port]] (`port` is the CA port)
+    t.finish();
+    return s;
   }
   if (const toml::array* ports = t.tables("port")) {
     int i = 0;
@@ -253,6 +346,19 @@ BudgetConfig read_budget(Table t) {
   return b;
 }
 
+CageStyleConfig read_cage_style(Table t) {
+  CageStyleConfig c;
+  c.config_location = location(t.where());
+  c.ports = t.str("ports").value_or("*");
+  const toml::node* n = t.node("style");
+  require(n != nullptr, t.where(), t.name() + ": missing 'style' (\"flat-top\" or \"finned-top\")");
+  const auto style = parse_style(t.str("style").value_or(""));
+  require(style.has_value(), n->source(), t.name() + ".style: expected \"flat-top\" (RHS) or \"finned-top\" (IHS)");
+  c.style = *style;
+  t.finish();
+  return c;
+}
+
 Config read_root(const toml::table& root, const std::string& file) {
   Config c;
   c.path = file;
@@ -263,7 +369,22 @@ Config read_root(const toml::table& root, const std::string& file) {
     c.log_level = dt.str("log_level").value_or(c.log_level);
     static const std::set<std::string> kLevels = {"trace", "debug", "info", "warn", "error", "critical", "off"};
     require(kLevels.count(c.log_level) != 0, dt.where(), "daemon.log_level: '" + c.log_level + "' is not a log level");
-    c.catalog_path = resolve(file, dt.str("catalog").value_or(""));
+    if (const toml::node* n = dt.node("catalog")) {
+      // One path or a list, in order: later files override earlier entries.
+      std::vector<std::string> paths;
+      if (auto one = n->value_exact<std::string>()) paths.push_back(*one);
+      else if (n->is_array()) paths = dt.strings("catalog");
+      else throw Invalid{n->source(), "daemon.catalog: expected a path or an array of paths"};
+      for (const std::string& path : paths) {
+        require(!path.empty(), n->source(), "daemon.catalog: an empty path");
+        c.catalog.push_back(resolve(file, path));
+      }
+      c.catalog_set = true;
+    }
+    if (const toml::node* n = dt.node("oui_registry")) {
+      c.oui_registry = resolve(file, dt.str("oui_registry").value_or(""));
+      require(!c.oui_registry.empty(), n->source(), "daemon.oui_registry: an empty path");
+    }
     dt.finish();
   }
   if (const toml::table* p = t.subtable("poll")) c.poll = read_poll(Table(*p, "poll"));
@@ -278,6 +399,12 @@ Config read_root(const toml::table& root, const std::string& file) {
     int i = 0;
     for (const toml::node& n : *budgets) {
       c.budgets.push_back(read_budget(Table(*n.as_table(), "budget[" + std::to_string(i++) + "]")));
+    }
+  }
+  if (const toml::array* styles = t.tables("cage_style")) {
+    int i = 0;
+    for (const toml::node& n : *styles) {
+      c.cage_styles.push_back(read_cage_style(Table(*n.as_table(), "cage_style[" + std::to_string(i++) + "]")));
     }
   }
   t.finish();

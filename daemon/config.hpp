@@ -10,6 +10,8 @@
 #include <variant>
 #include <vector>
 
+#include "drivers/ib/ib_settings.hpp"
+
 namespace xcvr::daemon {
 
 struct PollConfig {
@@ -53,6 +55,7 @@ struct SourceConfig {
   std::string clock = "realtime";      // emulator: "realtime" (sleeps wire time) or "wallclock"
   std::vector<std::string> scenarios;  // emulator: fault timeline files added to the fleet
   std::vector<PortConfig> ports;
+  ib::IbSourceSettings ib;             // ib: CA port, targets, politeness, shard
   std::string config_location;
 };
 
@@ -64,15 +67,27 @@ struct BudgetConfig {
   std::string config_location;
 };
 
+// Module style the cages of a port group need (coding check module_style).
+struct CageStyleConfig {
+  std::string ports;  // glob over port names, as budgets use
+  std::string style;  // "flat-top" or "finned-top" (aliases normalized)
+  std::string config_location;
+};
+
 struct Config {
   std::string path;  // the file it came from
   std::string state_directory = "/var/lib/transceiver-exporter";
   std::string log_level = "info";
-  std::string catalog_path;
+  // Optic catalog files/directories, in order (later entries override). Not given
+  // (catalog_set false): the shipped catalog and /etc/transceiver-exporter/catalog.d if present.
+  std::vector<std::string> catalog;
+  bool catalog_set = false;
+  std::string oui_registry = "/usr/share/ieee-data";  // directory or oui.csv / oui.txt
   PollConfig poll;
   WebConfig web;
   std::vector<SourceConfig> sources;
   std::vector<BudgetConfig> budgets;
+  std::vector<CageStyleConfig> cage_styles;
 };
 
 struct ConfigError {

@@ -5,6 +5,7 @@
 #include <iostream>
 
 #include <CLI/CLI.hpp>
+#include <spdlog/sinks/stdout_color_sinks.h>
 #include <spdlog/spdlog.h>
 #include <systemd/sd-daemon.h>
 
@@ -37,12 +38,20 @@ int check_config(const std::string& path) {
     std::cerr << err->to_string() << '\n';
     return 2;
   }
+  auto coding = daemon::load_coding_setup(std::get<daemon::Config>(loaded));
+  if (auto* err = std::get_if<std::string>(&coding)) {
+    std::cerr << *err << '\n';
+    return 2;
+  }
   auto built = daemon::build_sources(std::get<daemon::Config>(loaded));
   if (auto* err = std::get_if<daemon::SourceError>(&built)) {
     std::cerr << err->message << '\n';
     return 2;
   }
   std::cout << path << ": OK (" << std::get<daemon::BuiltSources>(built).ports.size() << " ports)\n";
+  for (const std::string& w : std::get<std::shared_ptr<const daemon::CodingSetup>>(coding)->warnings) {
+    std::cout << "note: coding checks: " << w << '\n';
+  }
   return 0;
 }
 
@@ -107,6 +116,8 @@ int run(const Options& o) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  // Logs go to stderr (the journal under systemd); stdout stays for --check-config's answer.
+  spdlog::set_default_logger(spdlog::stderr_color_mt("transceiver_exporter"));
   CLI::App app{"transceiver_exporter — pluggable optics (CMIS, SFF-8636, SFF-8472) for Prometheus"};
   Options o;
   app.set_version_flag("--version", std::string("transceiver_exporter ") + XCVR_VERSION);

@@ -5,12 +5,15 @@
 #include <map>
 
 #include "daemon/budget.hpp"
+#include "daemon/coding.hpp"
 
 namespace xcvr::daemon {
 
 PollEngine::PollEngine(const Config& config, std::vector<PortSpec> ports, const PollClock& clock,
-                       SnapshotStore& store, AgingStore& aging)
-    : config_(config), clock_(clock), store_(store), aging_(aging) {
+                       SnapshotStore& store, AgingStore& aging, std::shared_ptr<const CodingSetup> coding)
+    : config_(config), clock_(clock), store_(store), aging_(aging), coding_(std::move(coding)) {
+  // A scrape sees data at most this much older than the last poll: small beside the interval.
+  publish_interval_ = std::min(0.1, config.poll.dynamic_interval_s / 10);
   std::map<std::string, Domain*> by_name;
   for (PortSpec& spec : ports) {
     const std::string domain = spec.transport->domain();
@@ -22,7 +25,7 @@ PollEngine::PollEngine(const Config& config, std::vector<PortSpec> ports, const 
       d->stats.domain = domain;
       for (double le : kCycleBuckets) d->stats.cycle_seconds_buckets[le] = 0;
     }
-    d->ports.push_back(std::make_unique<PortPoller>(std::move(spec.id), std::move(spec.transport), config.poll));
+    d->ports.push_back(std::make_unique<PortPoller>(std::move(spec.id), std::move(spec.transport), config.poll, coding_));
   }
 }
 
@@ -101,6 +104,7 @@ void PollEngine::publish() {
     if (!p.report || p.stale) continue;
     p.aging = aging_.observe(*p.report, snap->taken_unix);
   }
+  if (coding_) add_fleet_findings(snap->ports, &aging_);  // after observe(): first sightings recorded
   snap->budgets = compute_budgets(config_.budgets, snap->ports);
   snap->config_reloads_total = reloads_ok_.load();
   snap->config_reload_failures_total = reloads_failed_.load();
@@ -119,15 +123,36 @@ double PollEngine::step() {
 void PollEngine::worker(Domain& d) {
   while (!stopping_.load()) {
     const double next = run_domain(d);
-    publish();
+    {
+      std::lock_guard lock(dirty_mutex_);
+      dirty_ = true;
+    }
+    dirty_cv_.notify_one();
     const double wait = std::clamp(next - clock_.monotonic(), 0.0, 1.0);  // wake at least each second
     std::unique_lock lock(wake_mutex_);
     wake_.wait_for(lock, std::chrono::duration<double>(wait), [this] { return stopping_.load(); });
   }
 }
 
+void PollEngine::publisher() {
+  for (;;) {
+    {
+      std::unique_lock lock(dirty_mutex_);
+      dirty_cv_.wait(lock, [this] { return dirty_ || publisher_stopping_; });
+      if (!dirty_) return;  // stopping, and the last cycle is out
+      dirty_ = false;
+    }
+    publish();
+    std::unique_lock lock(dirty_mutex_);  // coalesce the cycles that finish meanwhile
+    dirty_cv_.wait_for(lock, std::chrono::duration<double>(publish_interval_),
+                       [this] { return publisher_stopping_; });
+  }
+}
+
 void PollEngine::start() {
   stopping_ = false;
+  publisher_stopping_ = false;
+  publisher_ = std::thread([this] { publisher(); });
   for (auto& d : domains_) threads_.emplace_back([this, &d] { worker(*d); });
 }
 
@@ -139,6 +164,14 @@ void PollEngine::stop() {
   wake_.notify_all();
   for (std::thread& t : threads_) t.join();
   threads_.clear();
+  if (publisher_.joinable()) {
+    {
+      std::lock_guard lock(dirty_mutex_);
+      publisher_stopping_ = true;  // the publisher still puts out the last cycles
+    }
+    dirty_cv_.notify_all();
+    publisher_.join();
+  }
 }
 
 double PollEngine::oldest_domain_heartbeat_age() const {

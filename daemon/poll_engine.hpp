@@ -27,8 +27,10 @@ class ScrapeTracker;  // below
 
 class PollEngine {
  public:
+  // `coding` (nullptr: none) verifies each module's coding after its static reads, and the
+  // fleet checks (duplicate and re-coded serials) run on every published snapshot.
   PollEngine(const Config& config, std::vector<PortSpec> ports, const PollClock& clock,
-             SnapshotStore& store, AgingStore& aging);
+             SnapshotStore& store, AgingStore& aging, std::shared_ptr<const CodingSetup> coding = nullptr);
   ~PollEngine();
 
   // Virtual-time driving (tests): polls every due port of every domain once at the clock's
@@ -64,13 +66,24 @@ class PollEngine {
   double run_domain(Domain& d);  // one cycle: every due port once; returns next due
   void publish();
   void worker(Domain& d);
+  // Real time: publishes when a domain has finished a cycle, at most every publish_interval_,
+  // off the domain threads (a publish copies every port: with hundreds of domains, publishing
+  // after each domain cycle would cost O(ports) per cycle, in series with the bus).
+  void publisher();
 
   Config config_;
   const PollClock& clock_;
   SnapshotStore& store_;
   AgingStore& aging_;
+  std::shared_ptr<const CodingSetup> coding_;
   std::vector<std::unique_ptr<Domain>> domains_;
   std::vector<std::thread> threads_;
+  std::thread publisher_;
+  double publish_interval_ = 0.1;
+  std::mutex dirty_mutex_;
+  std::condition_variable dirty_cv_;
+  bool dirty_ = false;             // a domain cycle finished since the last publish
+  bool publisher_stopping_ = false;
   std::mutex publish_mutex_;
   std::mutex wake_mutex_;
   std::condition_variable wake_;

@@ -1,16 +1,19 @@
 #include "daemon/port_poller.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <vector>
 
 #include "cmis/decode.hpp"
+#include "daemon/coding_setup.hpp"
 
 namespace xcvr::daemon {
 
 PortPoller::PortPoller(PortIdentity id, std::unique_ptr<drivers::Transport> transport,
-                       const PollConfig& poll)
-    : id_(std::move(id)), transport_(std::move(transport)), poll_(poll) {}
+                       const PollConfig& poll, std::shared_ptr<const CodingSetup> coding)
+    : id_(std::move(id)), transport_(std::move(transport)), poll_(poll), log_(id_.port),
+      coding_setup_(std::move(coding)) {}
 
 std::optional<drivers::Error> PortPoller::read_ranges(const std::vector<ReadRange>& plan, double wall) {
   std::vector<uint8_t> buf;
@@ -31,14 +34,19 @@ std::optional<drivers::Error> PortPoller::read_ranges(const std::vector<ReadRang
         // A page that used to answer stopped: an error, and its old bytes must not be served
         // as fresh.
         image_.erase(r.page);
+        full_decode_due_ = true;
         return err;
       }
       // The path cannot reach this page (a dump without it, a driver that ignores banks): the
       // decoder reports it missing; we stop asking until the module changes.
       unavailable_.insert(r.page);
+      full_decode_due_ = true;
       continue;
     }
-    if (err) return err;
+    if (err) {
+      full_decode_due_ = true;  // pages may have been dropped: the next report is decoded whole
+      return err;
+    }
     const int64_t at = static_cast<int64_t>(wall * 1e9);
     if (!image_.update(r.page, r.offset, buf, at)) {
       // First read of this half-page: store it whole (a partial first read leaves zeros).
@@ -65,26 +73,34 @@ std::optional<drivers::Error> PortPoller::read_static(double wall) {
 
 void PortPoller::on_insertion(double now) {
   ++insertions_;
+  log_.log(spdlog::level::info, "inserted", now, "module inserted");
+  coding_.clear();
   state_ = State::Settling;
   settle_until_ = now + poll_.settle_delay_s;
   static_due_ = true;
   image_.clear();
   report_.reset();
+  full_decode_due_ = true;
   last_module_state_.reset();
   unavailable_.clear();
 }
 
-void PortPoller::on_absent() {
+void PortPoller::on_absent(double now) {
+  if (state_ != State::Empty) log_.log(spdlog::level::info, "removed", now, "module removed");
+  coding_.clear();
   state_ = State::Empty;
   image_.clear();
   report_.reset();
+  full_decode_due_ = true;
   consecutive_failures_ = 0;
   for (auto& [key, f] : flags_) f.current = false;
 }
 
 void PortPoller::on_error(const drivers::Error& err, double now) {
-  ++errors_[std::string(drivers::error_kind_name(err.kind))];
+  const std::string_view kind = drivers::error_kind_name(err.kind);
+  ++errors_[std::string(kind)];
   ++consecutive_failures_;
+  log_.log(spdlog::level::warn, kind, now, fmt::format("read failed ({}): {}", kind, err.message));
   state_ = State::Failing;
   // Back off exponentially while failing, so a dead module does not hog its bus.
   const double backoff = std::min(poll_.backoff_max_s, interval() * std::pow(2.0, std::min(consecutive_failures_ - 1, 16)));
@@ -120,10 +136,39 @@ void PortPoller::account_flags(double wall) {
   }
 }
 
-void PortPoller::on_good_read(double now, double wall, bool flags_read) {
-  auto fresh = std::make_shared<cmis::ModuleReport>(cmis::decode(image_));
-  report_ = fresh;
+std::shared_ptr<cmis::ModuleReport> PortPoller::decode_poll() {
+  if (!report_ || full_decode_due_ || image_.entries().size() != pages_at_decode_) return nullptr;
+  std::shared_ptr<cmis::ModuleReport> next;
+  if (spare_valid_ && spare_.use_count() == 1) {
+    // No snapshot holds it any more: only the dynamic part needs redoing. The fence pairs with
+    // the releasing decrement of the last reader, whose reads must happen before our writes.
+    std::atomic_thread_fence(std::memory_order_acquire);
+    next = std::move(spare_);
+  } else {
+    next = std::make_shared<cmis::ModuleReport>(*report_);
+  }
+  spare_.reset();
+  if (!cmis::decode_dynamic(image_, *next)) return nullptr;
+  return next;
+}
+
+void PortPoller::on_good_read(double now, double wall, bool flags_read, std::optional<cmis::ModuleReport> full) {
+  std::shared_ptr<cmis::ModuleReport> fresh = full ? nullptr : decode_poll();
+  if (fresh) {
+    spare_ = std::move(report_);
+    spare_valid_ = true;
+  } else {
+    fresh = std::make_shared<cmis::ModuleReport>(full ? std::move(*full) : cmis::decode(image_));
+    spare_.reset();
+    spare_valid_ = false;
+    full_decode_due_ = false;
+    pages_at_decode_ = image_.entries().size();
+  }
+  report_ = std::move(fresh);
   if (flags_read) account_flags(wall);
+  if (consecutive_failures_ > 0) {
+    log_.log(spdlog::level::info, "recovered", now, fmt::format("reads good again after {} failures", consecutive_failures_));
+  }
   state_ = State::Ok;
   consecutive_failures_ = 0;
   last_good_mono_ = now;
@@ -163,7 +208,7 @@ double PortPoller::poll(double now, double wall) {
     next_dynamic_ = now;
   }
   if (transport_->presence() == drivers::Presence::Absent) {
-    on_absent();
+    on_absent(now);
     return next_due_ = next_dynamic_ = now + interval();
   }
 
@@ -171,13 +216,19 @@ double PortPoller::poll(double now, double wall) {
   const bool dynamic_due = static_due_ || now + 1e-9 >= next_dynamic_;
   if (dynamic_due) next_dynamic_ = next_slot(next_dynamic_, interval(), now);
   std::optional<drivers::Error> err;
+  std::optional<cmis::ModuleReport> full;  // the static read's decode, reused for the report
   bool flags_read = false;
   if (static_due_ || (dynamic_due && ++cycles_since_static_ >= poll_.static_reverify_cycles)) {
     const auto previous = report_;
     err = read_static(wall);
     if (!err) {
-      const cmis::ModuleReport fresh = cmis::decode(image_);
-      if (previous && identity_changed(fresh)) ++insertions_;  // a different module in this cage
+      full = cmis::decode(image_);
+      const cmis::ModuleReport& fresh = *full;
+      if (previous && identity_changed(fresh)) {  // a different module in this cage
+        ++insertions_;
+        log_.log(spdlog::level::info, "inserted", now,
+                 fmt::format("different module: serial {} replaces {}", fresh.id.serial, previous->id.serial));
+      }
       static_due_ = false;
       cycles_since_static_ = 0;
       flags_read = true;
@@ -196,19 +247,39 @@ double PortPoller::poll(double now, double wall) {
   }
   if (err) {
     if (err->kind == drivers::ErrorKind::Absent) {
-      on_absent();
+      on_absent(now);
       return next_due_ = next_dynamic_ = now + interval();
     }
     on_error(*err, now);
     return next_dynamic_ = next_due_;
   }
-  on_good_read(now, wall, flags_read);
+  const bool static_read = full.has_value();
+  on_good_read(now, wall, flags_read, std::move(full));
+  if (static_read) verify_coding(now, wall);  // identity, advertisement, thresholds: just read
   next_due_ = next_dynamic_;
   if (poll_.thermal_interval_s > 0) {
     next_thermal_ = now + poll_.thermal_interval_s;
     next_due_ = std::min(next_dynamic_, next_thermal_);
   }
   return next_due_;
+}
+
+void PortPoller::verify_coding(double now, double wall) {
+  if (!coding_setup_ || !report_) return;
+  std::vector<CodingFinding> verdict = verify_module(image_, *report_, coding_setup_->context_for(id_.port, wall));
+  ++verifications_;
+  std::string failed, before;
+  for (const CodingFinding& f : verdict) {
+    if (f.severity == "fail") failed += (failed.empty() ? "" : ", ") + f.check;
+  }
+  for (const CodingFinding& f : coding_) {
+    if (f.severity == "fail") before += (before.empty() ? "" : ", ") + f.check;
+  }
+  if (!failed.empty() && failed != before) {
+    log_.log(spdlog::level::warn, "coding", now,
+             fmt::format("coding checks failed: {} (serial {}, part {})", failed, report_->id.serial, report_->id.part_number));
+  }
+  coding_ = std::move(verdict);
 }
 
 PortSnapshot PortPoller::snapshot(double now, uint64_t scrape_epoch) {
@@ -236,6 +307,7 @@ PortSnapshot PortPoller::snapshot(double now, uint64_t scrape_epoch) {
   }
   s.presence = PortPresence::Present;
   s.report = report_;
+  s.coding = coding_;
   s.last_good_read_unix = last_good_wall_;
   const double age = last_good_mono_ < 0 ? 1e300 : now - last_good_mono_;
   s.stale = age > poll_.stale_after_intervals * interval() + 1e-9;

@@ -13,11 +13,14 @@
 #include "cmis/image.hpp"
 #include "cmis/report.hpp"
 #include "daemon/config.hpp"
+#include "daemon/port_log.hpp"
 #include "daemon/read_plan.hpp"
 #include "daemon/snapshot.hpp"
 #include "drivers/transport.hpp"
 
 namespace xcvr::daemon {
+
+struct CodingSetup;  // daemon/coding_setup.hpp
 
 struct PortIdentity {
   std::string port, node, source, cage;
@@ -26,7 +29,9 @@ struct PortIdentity {
 
 class PortPoller {
  public:
-  PortPoller(PortIdentity id, std::unique_ptr<drivers::Transport> transport, const PollConfig& poll);
+  // `coding` (nullptr: no coding verification) is used after each good static read.
+  PortPoller(PortIdentity id, std::unique_ptr<drivers::Transport> transport, const PollConfig& poll,
+             std::shared_ptr<const CodingSetup> coding = nullptr);
 
   // Does whatever is due at `now` (monotonic seconds; `wall` for timestamps) and returns when
   // it next wants to run.
@@ -44,6 +49,8 @@ class PortPoller {
   const std::string& name() const { return id_.port; }
   drivers::Transport& transport() { return *transport_; }
   const cmis::ModuleImage& image() const { return image_; }
+  // Coding verifications run so far (once per good static read, never per dynamic poll).
+  uint64_t verifications() const { return verifications_; }
 
  private:
   enum class State { Empty, Settling, Reading, Ok, Failing };
@@ -51,20 +58,32 @@ class PortPoller {
   std::optional<drivers::Error> read_ranges(const std::vector<ReadRange>& plan, double wall);
   std::optional<drivers::Error> read_static(double wall);
   void on_insertion(double now);
-  void on_absent();
+  void on_absent(double now);
   void on_error(const drivers::Error& err, double now);
-  void on_good_read(double now, double wall, bool flags_read);
+  void on_good_read(double now, double wall, bool flags_read, std::optional<cmis::ModuleReport> full);
+  std::shared_ptr<cmis::ModuleReport> decode_poll();
   void account_flags(double wall);
   bool identity_changed(const cmis::ModuleReport& fresh) const;
+  void verify_coding(double now, double wall);
   double interval() const { return poll_.dynamic_interval_s; }
 
   PortIdentity id_;
   std::unique_ptr<drivers::Transport> transport_;
   PollConfig poll_;
+  PortLog log_;  // rate-limited per port and kind
+  std::shared_ptr<const CodingSetup> coding_setup_;
+  std::vector<CodingFinding> coding_;  // verdict of the last static read (problems only)
+  uint64_t verifications_ = 0;
 
   State state_ = State::Empty;
   cmis::ModuleImage image_;
-  std::shared_ptr<const cmis::ModuleReport> report_;
+  std::shared_ptr<cmis::ModuleReport> report_;  // shared read-only with snapshots
+  // Double buffer for the steady-state decode: the report of the poll before last, reused in
+  // place once no snapshot holds it (decoded from the same static pages when spare_valid_).
+  std::shared_ptr<cmis::ModuleReport> spare_;
+  bool spare_valid_ = false;
+  bool full_decode_due_ = true;   // static pages re-read, or the set of pages may have changed
+  std::size_t pages_at_decode_ = 0;
   double next_due_ = 0;
   double next_thermal_ = 0;
   double next_dynamic_ = 0;

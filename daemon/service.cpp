@@ -11,13 +11,27 @@ std::string Service::start(const std::string& path) {
   path_ = path;
   auto loaded = load_config_file(path);
   if (auto* err = std::get_if<ConfigError>(&loaded)) return err->to_string();
+  auto coding = load_coding_setup(std::get<Config>(loaded));
+  if (auto* err = std::get_if<std::string>(&coding)) return *err;
   auto built = build_sources(std::get<Config>(loaded));
   if (auto* err = std::get_if<SourceError>(&built)) return err->message;
-  launch(std::move(std::get<Config>(loaded)), std::move(std::get<BuiltSources>(built)), false);
+  launch(std::move(std::get<Config>(loaded)), std::move(std::get<BuiltSources>(built)),
+         std::move(std::get<std::shared_ptr<const CodingSetup>>(coding)), false);
   return "";
 }
 
-void Service::launch(Config config, BuiltSources built, bool is_reload) {
+namespace {
+void log_coding(const CodingSetup& c) {
+  if (c.catalog) {
+    spdlog::info("coding checks: catalog {} ({} parts, {} generic profiles, {} vendors)", fmt::join(c.catalog_paths, ", "),
+                 c.catalog->parts().size(), c.catalog->generics().size(), c.catalog->vendors().size());
+  }
+  if (c.oui->available()) spdlog::info("coding checks: OUI registry {} ({} entries)", c.oui->source(), c.oui->size());
+  for (const std::string& w : c.warnings) spdlog::warn("coding checks: {}", w);
+}
+}  // namespace
+
+void Service::launch(Config config, BuiltSources built, std::shared_ptr<const CodingSetup> coding, bool is_reload) {
   if (engine_) engine_->stop();
   engine_.reset();  // transports of the old sources go before their resources
   sources_ = std::move(built);
@@ -33,7 +47,9 @@ void Service::launch(Config config, BuiltSources built, bool is_reload) {
     if (!aging_->load_error().empty()) spdlog::warn("{}", aging_->load_error());
   }
   config_ = std::move(config);
-  engine_ = std::make_unique<PollEngine>(config_, std::move(sources_.ports), clock_, store_, *aging_);
+  coding_ = std::move(coding);
+  log_coding(*coding_);
+  engine_ = std::make_unique<PollEngine>(config_, std::move(sources_.ports), clock_, store_, *aging_, coding_);
   engine_->set_reload_stats(reloads_ok_, reloads_failed_, true, is_reload ? clock_.wall() : 0);
 }
 
@@ -41,9 +57,13 @@ std::string Service::reload() {
   auto loaded = load_config_file(path_);
   std::string error;
   std::optional<BuiltSources> built;
+  std::shared_ptr<const CodingSetup> coding;
   if (auto* err = std::get_if<ConfigError>(&loaded)) {
     error = err->to_string();
+  } else if (auto setup = load_coding_setup(std::get<Config>(loaded)); std::holds_alternative<std::string>(setup)) {
+    error = std::get<std::string>(setup);  // a broken catalog keeps the running one, as a broken config does
   } else {
+    coding = std::get<std::shared_ptr<const CodingSetup>>(std::move(setup));
     // Build the new sources before touching the running engine: a failure leaves it alone.
     auto result = build_sources(std::get<Config>(loaded));
     if (auto* serr = std::get_if<SourceError>(&result)) error = serr->message;
@@ -56,7 +76,7 @@ std::string Service::reload() {
   }
   ++reloads_ok_;
   const bool was_running = running_;
-  launch(std::move(std::get<Config>(loaded)), std::move(*built), true);
+  launch(std::move(std::get<Config>(loaded)), std::move(*built), std::move(coding), true);
   if (was_running) run();
   return "";
 }

@@ -7,6 +7,7 @@
 
 #include "daemon/aging.hpp"
 #include "daemon/clock.hpp"
+#include "daemon/coding_setup.hpp"
 #include "daemon/config.hpp"
 #include "daemon/poll_engine.hpp"
 #include "daemon/snapshot.hpp"
@@ -28,18 +29,21 @@ class Service {
   void stop();
 
   const Config& config() const { return config_; }
+  // Catalog, OUI registry and cage-style rules of the running config.
+  const CodingSetup* coding() const { return coding_.get(); }
   PollEngine* engine() { return engine_.get(); }
   uint64_t reloads_ok() const { return reloads_ok_; }
   uint64_t reloads_failed() const { return reloads_failed_; }
 
  private:
-  void launch(Config config, BuiltSources built, bool is_reload);
+  void launch(Config config, BuiltSources built, std::shared_ptr<const CodingSetup> coding, bool is_reload);
 
   const PollClock& clock_;
   SnapshotStore& store_;
   std::string path_;
   Config config_;
   std::unique_ptr<AgingStore> aging_;
+  std::shared_ptr<const CodingSetup> coding_;
   BuiltSources sources_;
   std::unique_ptr<PollEngine> engine_;
   uint64_t reloads_ok_ = 0;

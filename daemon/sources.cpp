@@ -55,6 +55,7 @@ void add_device_source(const SourceConfig& s, BuiltSources& out) {
 }  // namespace
 
 std::optional<SourceError> add_emulator_source(const SourceConfig& s, BuiltSources& out);  // emulator_source.cpp
+std::optional<SourceError> add_ib_source(const SourceConfig& s, BuiltSources& out);        // ib_source.cpp
 
 std::variant<BuiltSources, SourceError> build_sources(const Config& config) {
   BuiltSources out;
@@ -68,6 +69,10 @@ std::variant<BuiltSources, SourceError> build_sources(const Config& config) {
       // Devices are opened lazily by their transports: a missing bus or module shows up as an
       // absent port and an error counter, not as a daemon that refuses to start.
       add_device_source(s, out);
+    } else if (s.type == "ib") {
+      // Opened now, unlike the device sources: the CA port, the subnet walk and each target's
+      // probe decide which ports exist.
+      err = add_ib_source(s, out);
     } else {
       err = SourceError{s.config_location + ": source type '" + s.type +
                         "' is not available in this build yet"};

@@ -4,6 +4,7 @@
 #include <openssl/crypto.h>
 #include <openssl/evp.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <memory>
 #include <vector>
@@ -75,8 +76,20 @@ std::optional<std::string> bcrypt_hash(std::string_view password, int cost) {
   return run_crypt(std::string(password), s);
 }
 
+std::optional<int> bcrypt_cost(std::string_view hash) {
+  const bool prefix = hash.size() >= 7 && hash.substr(0, 2) == "$2" && hash[3] == '$' && hash[6] == '$' &&
+                      (hash[2] == 'a' || hash[2] == 'b' || hash[2] == 'y');
+  if (!prefix || hash[4] < '0' || hash[4] > '9' || hash[5] < '0' || hash[5] > '9') return std::nullopt;
+  return (hash[4] - '0') * 10 + (hash[5] - '0');
+}
+
+// The dummy costs what the dearest real hash costs: a cheaper one would tell unknown users
+// apart by response time.
 BasicAuth::BasicAuth(std::map<std::string, std::string> users) : users_(std::move(users)) {
-  if (enabled()) dummy_hash_ = bcrypt_hash("dummy password for unknown users").value_or("");
+  if (!enabled()) return;
+  int cost = 0;
+  for (const auto& [user, hash] : users_) cost = std::max(cost, bcrypt_cost(hash).value_or(10));
+  dummy_hash_ = bcrypt_hash("dummy password for unknown users", std::clamp(cost, 4, 31)).value_or("");
 }
 
 bool BasicAuth::verify(const std::string& user, const std::string& password) const {

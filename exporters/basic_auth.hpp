@@ -1,7 +1,8 @@
 // HTTP basic auth with bcrypt hashes, as prometheus/exporter-toolkit does it: users map to
 // "$2y$"/"$2b$"/"$2a$" hashes (htpasswd -nBC 10), checked with libxcrypt's crypt_rn; good
 // verifications are cached (bcrypt costs ~70 ms at cost 10) under a digest, never the password;
-// unknown users are checked against a dummy hash so timing does not reveal user names.
+// unknown users are checked against a dummy hash of the users' highest cost so timing does not
+// reveal user names.
 #pragma once
 
 #include <array>
@@ -36,6 +37,9 @@ class BasicAuth {
 
 // A bcrypt hash of `password` ("$2b$", cost 4-31), for tests and tools; nullopt on failure.
 std::optional<std::string> bcrypt_hash(std::string_view password, int cost = 10);
+
+// The cost of a "$2a$"/"$2b$"/"$2y$" bcrypt hash ("$2y$10$..." -> 10); nullopt otherwise.
+std::optional<int> bcrypt_cost(std::string_view hash);
 
 // Standard base64 (with padding) decoding; nullopt for malformed input.
 std::optional<std::string> base64_decode(std::string_view text);

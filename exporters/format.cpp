@@ -7,8 +7,51 @@
 #include <map>
 
 namespace xcvr::exporters {
+namespace {
 
-std::string html_escape(std::string_view text) {
+// Length of the valid UTF-8 sequence starting at s[i], or 0 if it is not one.
+std::size_t utf8_sequence(std::string_view s, std::size_t i) {
+  const auto b = static_cast<unsigned char>(s[i]);
+  std::size_t len = 0;
+  unsigned min = 0;
+  if (b >= 0xC2 && b <= 0xDF) { len = 2; min = 0x80; }
+  else if (b >= 0xE0 && b <= 0xEF) { len = 3; min = 0x800; }
+  else if (b >= 0xF0 && b <= 0xF4) { len = 4; min = 0x10000; }
+  else return 0;
+  if (i + len > s.size()) return 0;
+  unsigned cp = b & (0x7F >> len);
+  for (std::size_t k = 1; k < len; ++k) {
+    const auto c = static_cast<unsigned char>(s[i + k]);
+    if ((c & 0xC0) != 0x80) return 0;
+    cp = (cp << 6) | (c & 0x3F);
+  }
+  if (cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) return 0;
+  return len;
+}
+
+}  // namespace
+
+std::string valid_utf8(std::string_view value) {
+  std::string out;
+  out.reserve(value.size());
+  for (std::size_t i = 0; i < value.size();) {
+    const auto b = static_cast<unsigned char>(value[i]);
+    if (b >= 0x20 && b < 0x7F) {
+      out += static_cast<char>(b);
+      ++i;
+    } else if (const std::size_t n = b >= 0x80 ? utf8_sequence(value, i) : 0; n > 0) {
+      out.append(value.substr(i, n));
+      i += n;
+    } else {
+      out += '?';
+      ++i;
+    }
+  }
+  return out;
+}
+
+std::string html_escape(std::string_view raw) {
+  const std::string text = valid_utf8(raw);
   std::string out;
   out.reserve(text.size() + 16);
   for (char c : text) {

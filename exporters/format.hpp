@@ -7,7 +7,11 @@
 
 namespace xcvr::exporters {
 
-// Escapes & < > " ' for HTML text and attribute values.
+// Valid UTF-8 without control characters: each offending byte becomes '?'. Module strings
+// are arbitrary bytes.
+std::string valid_utf8(std::string_view text);
+
+// Escapes & < > " ' for HTML text and attribute values (after valid_utf8()).
 std::string html_escape(std::string_view text);
 
 // Percent-encodes everything but unreserved characters and '/', for links to /port/<name>.

@@ -41,8 +41,9 @@ std::string Frontend::start() {
 
 void Frontend::tick() {
   if (textfile_.empty()) return;
-  const auto snapshot = store_.current();
-  if (snapshot->taken_unix == textfile_written_for_) return;
+  if (store_.current()->taken_unix == textfile_written_for_) return;
+  // Each write is read by node_exporter like a scrape: it consumes the accumulated flags.
+  const auto snapshot = store_.current_for_scrape();
   std::string error;
   if (!write_textfile(textfile_, *snapshot, error)) {
     spdlog::warn("textfile: {}", error);

@@ -1,5 +1,7 @@
 #include "exporters/http_server.hpp"
 
+#include <signal.h>
+
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
@@ -44,6 +46,15 @@ detail::TransportLimits limits_of(const WebConfig& c) {
   return l;
 }
 
+// OpenSSL writes to the socket with write(), so a client that disconnects mid-response would
+// raise SIGPIPE and kill the daemon. Only the default disposition is replaced.
+void ignore_sigpipe() {
+  struct sigaction current {};
+  if (::sigaction(SIGPIPE, nullptr, &current) == 0 && current.sa_handler == SIG_DFL) {
+    ::signal(SIGPIPE, SIG_IGN);
+  }
+}
+
 }  // namespace
 
 struct HttpServer::Impl {
@@ -73,6 +84,7 @@ struct HttpServer::Impl {
   std::vector<std::thread> listeners;
   std::vector<int> ports;
   bool started = false;
+  std::unique_ptr<detail::GuardedServer> offline;  // serve_bytes(): routes without a socket
 };
 
 // Runs before any handler and before a request body is read: method, then credentials.
@@ -144,14 +156,24 @@ void HttpServer::Impl::serve_metrics(const Request& req, Response& res) const {
     res.set_content("cannot render metrics\n", "text/plain");
     return;
   }
+  res.set_header("Vary", "Accept-Encoding");
+  if (!req.ranges.empty()) {
+    // httplib checks Range bounds (416 when unsatisfiable) only for a plain body, which it
+    // may compress itself; scrapers never send Range, so this copy costs nothing in practice.
+    res.set_content(rendered->text, kMetricsContentType);
+    return;
+  }
   const bool gzip = !rendered->gzip.empty() && accepts_gzip(req.get_header_value("Accept-Encoding"));
   const std::string& body = gzip ? rendered->gzip : rendered->text;
   if (gzip) res.set_header("Content-Encoding", "gzip");
-  res.set_header("Vary", "Accept-Encoding");
   res.set_content_provider(
       body.size(), kMetricsContentType,
       [rendered, &body](std::size_t offset, std::size_t length, httplib::DataSink& sink) {
-        return sink.write(body.data() + offset, std::min<std::size_t>(length, 256 * 1024));
+        // httplib 0.11 passes a Range header's bounds unclamped (bytes=0-10000000): never read
+        // past the body (found by fuzz_http_request: it sent heap memory to the client).
+        if (offset >= body.size()) return false;
+        return sink.write(body.data() + offset,
+                          std::min({length, body.size() - offset, std::size_t{256 * 1024}}));
       });
 }
 
@@ -159,7 +181,7 @@ void HttpServer::Impl::listen_on(const std::string& text) {
   std::string error;
   const auto address = detail::parse_listen_address(text, error);
   if (!address) throw std::runtime_error(error);
-  auto server = std::make_unique<detail::GuardedServer>(limits, *pool, tls.get(), stopping);
+  auto server = std::make_unique<detail::GuardedServer>(limits, pool.get(), tls.get(), stopping);
   install_routes(*server);
   auto bind = [&](const std::string& host) {
     errno = 0;
@@ -209,6 +231,7 @@ void HttpServer::start() {
                                      m.config.tls_min_version, error);
     if (!m.tls) throw std::runtime_error(error);
   }
+  ignore_sigpipe();
   m.stopping = false;
   m.ports.clear();
   m.pool = std::make_unique<detail::WorkerPool>(std::max<std::size_t>(1, m.config.max_threads),
@@ -229,6 +252,15 @@ void HttpServer::stop() {
 }
 
 std::vector<int> HttpServer::ports() const { return impl_->ports; }
+
+std::string HttpServer::serve_bytes(std::string_view request) {
+  Impl& m = *impl_;
+  if (!m.offline) {
+    m.offline = std::make_unique<detail::GuardedServer>(m.limits, nullptr, nullptr, m.stopping);
+    m.install_routes(*m.offline);
+  }
+  return m.offline->serve_buffer(request);
+}
 
 const SnapshotCollector& HttpServer::collector() const { return impl_->collector; }
 

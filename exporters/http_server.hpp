@@ -8,6 +8,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "daemon/snapshot.hpp"
@@ -55,7 +56,7 @@ class HttpServer {
 
   // Loads TLS material, binds every listen address and starts serving on background threads.
   // Throws std::runtime_error naming the address or file on any failure (nothing keeps
-  // running then).
+  // running then). Sets SIGPIPE to ignored if it still has its default action.
   void start();
 
   // Closes the listeners, ends connections (in-flight requests get ~200 ms) and joins the
@@ -64,6 +65,11 @@ class HttpServer {
 
   // Bound TCP port per listen address, in configuration order (after start()).
   std::vector<int> ports() const;
+
+  // Serves one plain-HTTP connection on which a client sent `request` and closed, with no
+  // socket: the same limits, request parser, auth and routes as start()'s listeners. Returns
+  // the bytes sent back. For tests and fuzzing; not to be called concurrently with itself.
+  std::string serve_bytes(std::string_view request);
 
   // The collector behind /metrics (e.g. for a textfile writer sharing its counters).
   const SnapshotCollector& collector() const;

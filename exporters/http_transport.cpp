@@ -154,6 +154,10 @@ class ConnStream : public httplib::Stream {
  public:
   ConnStream(int fd, SSL* ssl, const TransportLimits& limits, const std::atomic<bool>& stopping)
       : fd_(fd), ssl_(ssl), limits_(limits), stopping_(stopping) {}
+  // In memory: `input` is what the client sent before closing; responses go to `output`.
+  ConnStream(std::string_view input, std::string& output, const TransportLimits& limits,
+             const std::atomic<bool>& stopping)
+      : fd_(-1), ssl_(nullptr), limits_(limits), stopping_(stopping), input_(input), output_(&output) {}
 
   using httplib::Stream::write;
 
@@ -165,13 +169,17 @@ class ConnStream : public httplib::Stream {
   // Status code of the response written for the current request (0 if none yet).
   int status() const { return status_; }
   bool has_pending() const { return off_ < len_ || (ssl_ != nullptr && SSL_pending(ssl_) > 0); }
+  bool in_memory() const { return output_ != nullptr; }
+  bool memory_readable() const { return has_pending() || !input_.empty(); }
 
   bool is_readable() const override {
     if (has_pending()) return true;
+    if (in_memory()) return !input_.empty();
     pollfd p{fd_, POLLIN, 0};
     return ::poll(&p, 1, static_cast<int>(limits_.read_timeout.count())) > 0;
   }
   bool is_writable() const override {
+    if (in_memory()) return true;
     pollfd p{fd_, POLLOUT, 0};
     return ::poll(&p, 1, static_cast<int>(limits_.write_timeout.count())) > 0;
   }
@@ -192,6 +200,10 @@ class ConnStream : public httplib::Stream {
     // httplib writes the status line with one call; remember the code (see serve()).
     if (status_ == 0 && size >= 12 && std::memcmp(ptr, "HTTP/1.", 7) == 0) {
       status_ = (ptr[9] - '0') * 100 + (ptr[10] - '0') * 10 + (ptr[11] - '0');
+    }
+    if (in_memory()) {
+      output_->append(ptr, size);
+      return static_cast<ssize_t>(size);
     }
     const auto deadline = Clock::now() + limits_.write_timeout;
     const int len = static_cast<int>(std::min<size_t>(size, INT_MAX));
@@ -224,6 +236,13 @@ class ConnStream : public httplib::Stream {
   ssize_t fill(Clock::time_point deadline) {
     const std::size_t want = std::min(buf_.size(), limits_.max_request_bytes - request_bytes_);
     off_ = len_ = 0;
+    if (in_memory()) {  // what a recv() of `want` bytes would return; 0 at the client's close
+      len_ = std::min(want, input_.size());
+      std::memcpy(buf_.data(), input_.data(), len_);
+      input_.remove_prefix(len_);
+      request_bytes_ += len_;
+      return static_cast<ssize_t>(len_);
+    }
     for (;;) {
       ssize_t r = 0;
       if (ssl_ != nullptr) {
@@ -266,11 +285,13 @@ class ConnStream : public httplib::Stream {
   std::size_t request_bytes_ = 0;
   Clock::time_point request_deadline_ = Clock::now();
   int status_ = 0;
+  std::string_view input_;          // in memory: bytes not yet "received"
+  std::string* output_ = nullptr;   // in memory: bytes "sent"
 };
 
 // ---- GuardedServer ----------------------------------------------------------------------
 
-GuardedServer::GuardedServer(const TransportLimits& limits, WorkerPool& pool, SSL_CTX* tls,
+GuardedServer::GuardedServer(const TransportLimits& limits, WorkerPool* pool, SSL_CTX* tls,
                              const std::atomic<bool>& stopping)
     : limits_(limits), pool_(pool), tls_(tls), stopping_(stopping) {
   struct PoolQueue : httplib::TaskQueue {
@@ -279,7 +300,7 @@ GuardedServer::GuardedServer(const TransportLimits& limits, WorkerPool& pool, SS
     void shutdown() override {}  // the pool outlives the listener; HttpServer shuts it down
     WorkerPool& pool;
   };
-  new_task_queue = [this] { return new PoolQueue(pool_); };
+  if (pool_ != nullptr) new_task_queue = [this] { return new PoolQueue(*pool_); };
   // SO_REUSEADDR only: httplib's default SO_REUSEPORT would let a second daemon share the port.
   set_socket_options([](socket_t fd) {
     int yes = 1;
@@ -294,10 +315,11 @@ GuardedServer::GuardedServer(const TransportLimits& limits, WorkerPool& pool, SS
 // keep-alive time, and not at all while other connections wait for a worker.
 bool GuardedServer::wait_for_request(int fd, ConnStream& stream, bool first) {
   if (stream.has_pending()) return true;
+  if (stream.in_memory()) return stream.memory_readable();
   const auto deadline = Clock::now() + (first ? limits_.request_timeout : limits_.keep_alive_timeout);
   while (Clock::now() < deadline) {
     if (stopping_.load() || svr_sock_ == INVALID_SOCKET) return false;
-    if (!first && pool_.has_waiting()) return false;
+    if (!first && pool_ != nullptr && pool_->has_waiting()) return false;
     pollfd p{fd, POLLIN, 0};
     const int r = ::poll(&p, 1, 50);
     if (r > 0) return true;
@@ -345,6 +367,19 @@ std::unique_ptr<SSL, SslFree> tls_accept(SSL_CTX* ctx, int fd, Clock::time_point
 }
 
 }  // namespace
+
+std::string GuardedServer::serve_buffer(std::string_view input) {
+  std::string output;
+  ConnStream stream(input, output, limits_, stopping_);
+  // httplib stops writing a content provider's body (/metrics) once svr_sock_ is invalid, its
+  // "shutting down" test; an offline server has no listener, so a stand-in (never an fd that
+  // is used) marks it as serving for the call.
+  socket_t listener = INVALID_SOCKET;
+  if (pool_ == nullptr) listener = svr_sock_.exchange(INT_MAX);
+  serve(stream);
+  if (pool_ == nullptr) svr_sock_ = listener;
+  return output;
+}
 
 bool GuardedServer::process_and_close_socket(socket_t sock) {
   ::fcntl(sock, F_SETFD, FD_CLOEXEC);

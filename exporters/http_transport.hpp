@@ -79,8 +79,14 @@ class ConnStream;  // http_transport.cpp
 
 class GuardedServer : public httplib::Server {
  public:
-  GuardedServer(const TransportLimits& limits, WorkerPool& pool, SSL_CTX* tls,
+  // pool == nullptr: an offline server that only answers serve_buffer().
+  GuardedServer(const TransportLimits& limits, WorkerPool* pool, SSL_CTX* tls,
                 const std::atomic<bool>& stopping);
+
+  // One plain-HTTP connection whose client sent `input` and then closed, served without a socket
+  // by the same loop, limits, parser and handlers as a real one (tests and fuzzing).
+  // Returns every byte the server would have sent.
+  std::string serve_buffer(std::string_view input);
 
  private:
   bool process_and_close_socket(socket_t sock) override;
@@ -88,7 +94,7 @@ class GuardedServer : public httplib::Server {
   bool wait_for_request(int fd, ConnStream& stream, bool first);
 
   const TransportLimits& limits_;
-  WorkerPool& pool_;
+  WorkerPool* pool_;
   SSL_CTX* tls_;  // not owned; nullptr = plain HTTP
   const std::atomic<bool>& stopping_;
 };

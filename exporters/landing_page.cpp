@@ -50,8 +50,7 @@ const HealthStyle& style_of(Health h) {
 
 std::string badge(Health h) {
   std::string name(health_name(h));
-  return "<span class=\"badge h-" + name + "\">" + std::string(health_label(h)) + " " + name +
-         "</span>";
+  return "<span class=\"badge h-" + name + "\">" + name + "</span>";
 }
 
 std::string port_link(std::string_view port) {

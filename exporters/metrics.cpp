@@ -108,13 +108,14 @@ std::vector<prometheus::MetricFamily> SnapshotCollector::collect(const daemon::S
   }
 }
 
+// A scrape consumes the OR-accumulated flags: the engine starts them afresh (design invariant 3).
 std::vector<prometheus::MetricFamily> SnapshotCollector::Collect() const {
-  const auto snapshot = store_.current();
+  const auto snapshot = store_.current_for_scrape();
   return snapshot ? collect(*snapshot) : std::vector<prometheus::MetricFamily>{};
 }
 
 std::shared_ptr<const RenderedMetrics> SnapshotCollector::render() const {
-  const auto snapshot = store_.current();
+  const auto snapshot = store_.current_for_scrape();
   if (!snapshot) return nullptr;
   std::lock_guard lock(render_mutex_);
   if (rendered_ && rendered_for_ == snapshot) return rendered_;

@@ -42,6 +42,8 @@ struct RenderedMetrics {
 
 // The Collectable that serves the store's current snapshot. Collect() never throws (an
 // exception would terminate the daemon): on failure it counts the error and returns nothing.
+// Collect() and render() take the snapshot with current_for_scrape(): a scrape consumes the
+// OR-accumulated flag gauges (the landing page and JSON API only look, with current()).
 class SnapshotCollector : public prometheus::Collectable {
  public:
   explicit SnapshotCollector(const daemon::SnapshotStore& store) : store_(store) {}

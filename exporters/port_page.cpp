@@ -87,12 +87,21 @@ std::string threshold_value(const std::string& key, const std::optional<double>&
   return fixed(*v, 4);
 }
 
+std::string monitor_name(const std::string& key) {
+  static const std::map<std::string, std::string> kNames = {
+      {"temperature_celsius", "temperature"}, {"supply_voltage_volts", "supply voltage"},
+      {"rx_power_watts", "rx power"},         {"tx_power_watts", "tx power"},
+      {"tx_bias_amperes", "tx bias"}};
+  const auto it = kNames.find(key);
+  return it == kNames.end() ? key : it->second;
+}
+
 std::string thresholds_table(const cmis::ModuleReport& r) {
   if (r.thresholds.empty()) return "";
   std::string t = "<h2>Thresholds</h2><table><tr><th>monitor</th><th>high alarm</th>"
                   "<th>high warning</th><th>low warning</th><th>low alarm</th></tr>";
   for (const auto& [key, th] : r.thresholds) {
-    t += "<tr><td>" + html_escape(key) + "</td>";
+    t += "<tr><td>" + html_escape(monitor_name(key)) + "</td>";
     for (const auto* v : {&th.high_alarm, &th.high_warning, &th.low_warning, &th.low_alarm}) {
       t += "<td class=\"num\">" + threshold_value(key, *v) + "</td>";
     }
@@ -159,7 +168,7 @@ std::string header(const PortSnapshot& p, const HealthOptions& opts) {
   const Health h = classify(p, opts);
   std::string out = "<p><a href=\"/\">\u2190 port map</a></p><h1>" + html_escape(p.port) + "</h1>";
   out += "<p>health: <span class=\"badge h-" + std::string(health_name(h)) + "\">" +
-         std::string(health_label(h)) + " " + std::string(health_name(h)) + "</span> \u2014 state " +
+         std::string(health_name(h)) + "</span> \u2014 poller state " +
          html_escape(p.state) + ", last good read " + utc_time(p.last_good_read_unix);
   if (!p.node.empty()) out += ", node " + html_escape(p.node);
   if (!p.cage.empty()) out += ", cage " + html_escape(p.cage);

@@ -26,6 +26,10 @@ if(CMAKE_INSTALL_PREFIX_INITIALIZED_TO_DEFAULT)
   set(CMAKE_INSTALL_PREFIX /usr CACHE PATH "Install prefix (the systemd unit expects /usr)" FORCE)
 endif()
 
+# `cpack` / `ninja install` package what is built and do not first build every target (the
+# tests, benchmarks): the packaging tests run cpack inside ctest, after the build.
+set(CMAKE_SKIP_INSTALL_ALL_DEPENDENCY ON)
+
 set(XCVR_DEB_RELEASE 1 CACHE STRING "Debian revision of the package (the -N in VERSION-N)")
 set(XCVR_DEB_MAINTAINER "transceiver-exporter maintainers <transceiver-exporter@example.org>"
     CACHE STRING "Maintainer field of the Debian package")

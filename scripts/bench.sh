@@ -17,7 +17,8 @@ bin=build/release/tests
 if [ -x "$bin/bench_scrape" ]; then
   "$bin/bench_scrape" --benchmark_format=json --benchmark_min_time=0.2 > "$out/scrape.json" || true
 fi
-if [ -x tests/bench/scrape_bench.sh ]; then bash tests/bench/scrape_bench.sh > "$out/scrape_wrk.md" || true; fi
+# wrk: the exporter's HTTP server vs a bare prometheus-cpp + cpp-httplib server, same series.
+bash tests/bench/scrape_bench.sh "$bin/e2e/xcvr_e2e_server" 10 4 > "$out/scrape_wrk.md"
 for b in "$bin"/bench_ib*; do [ -x "$b" ] && "$b" --benchmark_format=json > "$out/ib.json" || true; done
 
 python3 scripts/render_benchmarks.py "$out" > docs/benchmarks.md

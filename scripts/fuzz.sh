@@ -1,29 +1,99 @@
 #!/usr/bin/env bash
-# Runs every libFuzzer target (build/fuzz/tests/fuzz_*) over seeds from tests/data.
-#   fuzz.sh smoke          bounded run per target (CI): 20000 executions each
-#   fuzz.sh long [SECONDS] longer run per target (default 600 s), corpus kept in build/fuzz/corpus
+# Runs every libFuzzer target (<build>/tests/fuzz_*) over its seeds.
+#   fuzz.sh smoke          bounded run per target (CI): 20000 executions or 30 s each, whichever
+#                          comes first (SMOKE_SECONDS to change the time bound)
+#   fuzz.sh long [SECONDS] longer run per target (default 600 s), one process each; corpus kept in
+#                          <build>/corpus/<target>, log in <build>/logs/<target>.log, crashing
+#                          inputs in <build>/artifacts/
+# FUZZ_BUILD picks the build directory (default build/fuzz, as scripts/build.sh fuzz makes);
+# FUZZ_TARGETS="fuzz_config fuzz_http_request" runs only those.
+# Seeds: dumps from tests/data (decoders, dump parser, netlink, MAD), the TOML files under
+# config/ (config target), and the HTTP requests written below (HTTP target).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 mode=${1:-smoke}
 seconds=${2:-600}
+build=${FUZZ_BUILD:-$root/build/fuzz}
+case "$build" in /*) ;; *) build="$root/$build" ;; esac
 shopt -s nullglob
-targets=("$root"/build/fuzz/tests/fuzz_*)
+targets=()
+if [ -n "${FUZZ_TARGETS:-}" ]; then
+  for name in $FUZZ_TARGETS; do targets+=("$build/tests/$name"); done
+else
+  targets=("$build"/tests/fuzz_*)
+fi
 if [ ${#targets[@]} -eq 0 ]; then echo "fuzz: no targets built (scripts/build.sh fuzz)" >&2; exit 1; fi
-seeds="$root/build/fuzz/seeds"
-mkdir -p "$seeds"
-# Seeds named after their folder: every dump's raw.txt is called the same.
+
+seeds="$build/seeds"
+rm -rf "$seeds"
+mkdir -p "$seeds/dumps" "$seeds/toml" "$seeds/http"
+# Named after their folder: every dump's raw.txt is called the same.
 for f in "$root"/tests/data/*/*; do
   case "$f" in *.md) continue ;; esac
-  cp "$f" "$seeds/$(basename "$(dirname "$f")")-$(basename "$f")"
+  cp "$f" "$seeds/dumps/$(basename "$(dirname "$f")")-$(basename "$f")"
 done
+for f in "$root"/config/*.toml "$root"/config/*/*.toml; do
+  cp "$f" "$seeds/toml/$(basename "$(dirname "$f")")-$(basename "$f")"
+done
+# Requests a scraper, a browser or an attacker sends: keep-alive pipelines, HEAD, bodies,
+# ranges, 100-continue, encoded paths, queries, credentials, HTTP/1.0, oversized headers.
+http_seed() { printf "$2" > "$seeds/http/$1"; }
+http_seed metrics 'GET /metrics HTTP/1.1\r\nHost: sw1:10458\r\nAccept-Encoding: gzip\r\nUser-Agent: Prometheus/2.45.0\r\n\r\n'
+http_seed pipeline 'GET / HTTP/1.1\r\nHost: a\r\n\r\nHEAD /metrics HTTP/1.1\r\nHost: a\r\n\r\nGET /healthz HTTP/1.1\r\nHost: a\r\nConnection: close\r\n\r\n'
+http_seed api 'GET /api/v1/modules HTTP/1.1\r\nHost: a\r\n\r\nGET /api/v1/modules/spine1%%2FEthernet16?pretty=1&x HTTP/1.1\r\nHost: a\r\n\r\n'
+http_seed port 'GET /port/spine1/Ethernet0 HTTP/1.1\r\nHost: a\r\n\r\nGET /port/nope%%00%%ff HTTP/1.1\r\n\r\n'
+http_seed auth 'GET /metrics HTTP/1.1\r\nAuthorization: Basic cHJvbTp3cm9uZw==\r\n\r\nGET /healthz HTTP/1.1\r\nAuthorization: Basic cHJvbQ==\r\n\r\n'
+http_seed post 'POST /metrics HTTP/1.1\r\nHost: a\r\nContent-Length: 11\r\nContent-Type: text/plain\r\n\r\nhello world'
+http_seed chunked 'PUT / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n0\r\n\r\n'
+http_seed range 'GET /metrics HTTP/1.1\r\nRange: bytes=0-10,20-30,-5\r\n\r\nGET / HTTP/1.1\r\nRange: bytes=100-\r\n\r\n'
+http_seed expect 'GET /healthz HTTP/1.1\r\nExpect: 100-continue\r\nContent-Length: 2\r\n\r\nhi'
+http_seed http10 'GET /healthz HTTP/1.0\r\n\r\n'
+http_seed options 'OPTIONS * HTTP/1.1\r\nHost: a\r\n\r\nGET http://a/metrics HTTP/1.1\r\n\r\n'
+printf 'GET /%s HTTP/1.1\r\nX: %s\r\n\r\n' "$(head -c 3000 /dev/zero | tr '\0' a)" \
+  "$(head -c 15000 /dev/zero | tr '\0' b)" > "$seeds/http/oversized"
+
+seeds_of() {
+  case "$1" in
+    fuzz_config) echo "$seeds/toml" ;;
+    fuzz_http*) echo "$seeds/http" ;;
+    *) echo "$seeds/dumps" ;;
+  esac
+}
+max_len_of() {
+  case "$1" in
+    fuzz_config) echo 16384 ;;  # configs are a few KiB; longer only slows the TOML parser
+    fuzz_http*) echo 20000 ;;   # a little over max_request_bytes (16 KiB)
+    *) echo 65536 ;;
+  esac
+}
+
+failed=0
+mkdir -p "$build/logs" "$build/artifacts"
 for t in "${targets[@]}"; do
   name=$(basename "$t")
-  corpus="$root/build/fuzz/corpus/$name"
+  [ -x "$t" ] || { echo "fuzz: $name not built" >&2; failed=1; continue; }
+  corpus="$build/corpus/$name"
   mkdir -p "$corpus"
+  args=(-max_len="$(max_len_of "$name")" -timeout=10 -rss_limit_mb=2560 -print_final_stats=1
+        -artifact_prefix="$build/artifacts/$name-" "$corpus" "$(seeds_of "$name")")
+  log="$build/logs/$name.log"
   if [ "$mode" = smoke ]; then
-    "$t" -runs=20000 -max_len=65536 -timeout=10 "$corpus" "$seeds" 2>&1 | tail -n 2
+    status=0
+    "$t" -runs=20000 -max_total_time="${SMOKE_SECONDS:-30}" "${args[@]}" > "$log" 2>&1 || status=$?
   else
-    "$t" -max_total_time="$seconds" -max_len=65536 -timeout=10 "$corpus" "$seeds" 2>&1 | tail -n 4
+    status=0
+    "$t" -max_total_time="$seconds" "${args[@]}" > "$log" 2>&1 || status=$?
   fi
-  echo "fuzz: $name ok"
+  # Last coverage line and the final stats: executions, coverage, features, corpus.
+  stats=$(grep -E '^#[0-9]+' "$log" | tail -n 1 || true)
+  runs=$(awk '/stat::number_of_executed_units/ {print $2}' "$log")
+  secs=$(awk '/^Done [0-9]+ runs in/ {for (i = 1; i <= NF; i++) if ($i == "in") print $(i + 1)}' "$log" | tail -n 1)
+  if [ "$status" -ne 0 ]; then
+    echo "fuzz: $name FAILED (exit $status), see $log"
+    grep -E 'ERROR|SUMMARY|Test unit written' "$log" | head -n 5 || true
+    failed=1
+  else
+    echo "fuzz: $name ok: ${runs:-?} runs in ${secs:-?} s; $stats"
+  fi
 done
+exit "$failed"

@@ -29,8 +29,10 @@ PACKAGES=(
   # InfiniBand MAD transport (libibumad); libibmad: the MAD golden tests' independent encoder
   libibumad-dev libibmad-dev
   # packaging tests (tests/packaging): systemd-analyze verify/security, the .deb (cpack +
-  # dpkg-shlibdeps), lintian, man -l, bash completion, strace (syscall filter), file (stripped?)
-  systemd dpkg-dev lintian man-db groff-base bash-completion strace file init-system-helpers
+  # dpkg-shlibdeps), lintian, man -l, bash completion, strace and pgrep (syscall filter), file
+  systemd dpkg-dev lintian man-db groff-base bash-completion strace procps file init-system-helpers
+  # exporter e2e: the landing page rendered by headless Chromium (JavaScript off)
+  chromium
 )
 
 sudo_cmd=()

@@ -1,8 +1,14 @@
 #!/usr/bin/env bash
 # Soak: the demo fleet at a 100 ms poll with random faults and 16 concurrent scrapers, for a
 # bounded time (default 600 s; SOAK_SECONDS to change). Records RSS, open fds and CPU every 10 s
-# into build/soak/samples.tsv. Passes when RSS grows < 1 MiB after the warm-up (first third) and
-# the log shows no errors other than the injected faults' consequences.
+# into build/soak/samples.tsv. Passes when RSS grows < 1 MiB after the warm-up (first third),
+# the daemon holds no more fds once the scrapers are gone than before they started, no scrape
+# fails, and the log shows no errors (the injected faults only give warnings).
+#   SOAK_BIN             daemon binary (default build/release/transceiver_exporter, built if absent)
+#   SOAK_SCRAPE_INTERVAL pause of each scraper between scrapes, seconds (default 1: 16 scrapes/s)
+#   SOAK_SCRAPE_TIMEOUT  seconds a scrape may take before it counts as failed (default 10, as
+#                        Prometheus' default scrape_timeout)
+#   SOAK_SEED, SOAK_PORT fault timeline seed (42), listen port (19460)
 # Loopback only; every loop is bounded in count and time and stops by itself.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -10,10 +16,16 @@ cd "$root"
 seconds=${SOAK_SECONDS:-600}
 seed=${SOAK_SEED:-42}
 port=${SOAK_PORT:-19460}
+interval=${SOAK_SCRAPE_INTERVAL:-1}
+scrape_timeout=${SOAK_SCRAPE_TIMEOUT:-10}
 dir=build/soak
+rm -rf "$dir"
 mkdir -p "$dir"
-bin=build/release/transceiver_exporter
-[ -x "$bin" ] || bash scripts/build.sh release >/dev/null
+bin=${SOAK_BIN:-build/release/transceiver_exporter}
+if [ ! -x "$bin" ]; then
+  bash scripts/build.sh release >/dev/null
+  bin=build/release/transceiver_exporter
+fi
 
 # Random faults over the whole run, reproducible from the seed.
 python3 - "$seconds" "$seed" > "$dir/faults.toml" <<'PY'
@@ -47,52 +59,77 @@ fleet = "$root/config/demo.toml"
 clock = "wallclock"
 scenarios = ["$root/$dir/faults.toml"]
 EOF2
-# The GPU-host ports in the fault list must exist in the fleet; check-config proves the timeline loads.
+# The ports in the fault list must exist in the fleet; check-config proves the timeline loads.
 "$bin" --check-config --config "$dir/config.toml"
 
 "$bin" --config "$dir/config.toml" > "$dir/daemon.log" 2>&1 &
 pid=$!
 trap 'kill $pid 2>/dev/null || true; wait 2>/dev/null || true' EXIT
-for _ in $(seq 50); do curl -sf "127.0.0.1:$port/healthz" >/dev/null && break; sleep 0.1; done
+for _ in $(seq 300); do curl -sf "127.0.0.1:$port/healthz" >/dev/null && break; sleep 0.1; done
+fds() { ls "/proc/$pid/fd" | wc -l; }
+fds_before=$(fds)
 
 end=$((SECONDS + seconds))
+scrapers=()
 for s in $(seq 16); do
-  (while [ $SECONDS -lt $end ]; do
-     curl -sf --max-time 5 "127.0.0.1:$port/metrics" -o /dev/null || echo "scrape failed" >> "$dir/scrape-errors.log"
-     [ $((s % 4)) -eq 0 ] && curl -sf --max-time 5 "127.0.0.1:$port/api/v1/modules" -o /dev/null
-   done) &
+  (n=0
+   while [ $SECONDS -lt $end ]; do
+     # curl exit 28 = timed out (a starved machine), 22 = HTTP error, 7/52/56 = connection trouble
+     for path in /metrics $( ((s % 4 == 0)) && echo /api/v1/modules || true); do
+       rc=0
+       curl -sf --max-time "$scrape_timeout" "127.0.0.1:$port$path" -o /dev/null || rc=$?
+       [ "$rc" -eq 0 ] || echo "$SECONDS s scraper $s: $path failed, curl exit $rc" >> "$dir/scrape-errors.log"
+     done
+     n=$((n + 1))
+     sleep "$interval"
+   done
+   echo "$n" > "$dir/scrapes-$s") &
+  scrapers+=($!)
 done
 
 printf 'seconds\trss_kib\tfds\tcpu_ticks\n' > "$dir/samples.tsv"
+alive=1
 while [ $SECONDS -lt $end ]; do
-  rss=$(awk '/VmRSS/ {print $2}' /proc/$pid/status)
-  fds=$(ls /proc/$pid/fd | wc -l)
-  cpu=$(awk '{print $14 + $15}' /proc/$pid/stat)
-  printf '%s\t%s\t%s\t%s\n' "$((seconds - (end - SECONDS)))" "$rss" "$fds" "$cpu" >> "$dir/samples.tsv"
+  if ! kill -0 "$pid" 2>/dev/null; then alive=0; break; fi
+  rss=$(awk '/VmRSS/ {print $2}' "/proc/$pid/status")
+  cpu=$(awk '{print $14 + $15}' "/proc/$pid/stat")
+  printf '%s\t%s\t%s\t%s\n' "$((seconds - (end - SECONDS)))" "$rss" "$(fds)" "$cpu" >> "$dir/samples.tsv"
   sleep 10
 done
-wait_scrapers=$(jobs -p | grep -v "^$pid$" || true)
-for j in $wait_scrapers; do wait "$j" 2>/dev/null || true; done
+for j in "${scrapers[@]}"; do wait "$j" 2>/dev/null || true; done
+sleep 1  # let the last connections close
+fds_after=$(fds 2>/dev/null || echo 0)
+kill -0 "$pid" 2>/dev/null || alive=0
+scrapes=$(cat "$dir"/scrapes-* 2>/dev/null | awk '{n += $1} END {print n + 0}')
 
-python3 - "$dir" <<'PY'
+python3 - "$dir" "$alive" "$fds_before" "$fds_after" "$scrapes" "$(getconf CLK_TCK)" <<'PY'
 import sys
-d = sys.argv[1]
+d, alive, fds_before, fds_after, scrapes, hz = sys.argv[1], sys.argv[2] == "1", *map(int, sys.argv[3:])
 rows = [l.split("\t") for l in open(f"{d}/samples.tsv").read().split("\n")[1:] if l]
 rows = [(int(a), int(b), int(c), int(e)) for a, b, c, e in rows]
+if len(rows) < 3:
+    print(f"soak: FAIL (daemon alive={alive}, only {len(rows)} samples)")
+    sys.exit(1)
 warm = rows[len(rows) // 3:]
 growth = (warm[-1][1] - warm[0][1]) / 1024
-fd_growth = warm[-1][2] - warm[0][2]
+peak = max(r[1] for r in warm)
+span = rows[-1][0] - rows[0][0]
+cpu_pct = 100 * (rows[-1][3] - rows[0][3]) / hz / span if span else 0
 log = open(f"{d}/daemon.log").read().splitlines()
 errors = [l for l in log if "[error]" in l or "[critical]" in l]
-scrape_errors = 0
+warnings = sum("[warning]" in l for l in log)
 try:
     scrape_errors = len(open(f"{d}/scrape-errors.log").read().splitlines())
 except FileNotFoundError:
-    pass
-print(f"samples={len(rows)} rss_start_kib={warm[0][1]} rss_end_kib={warm[-1][1]} rss_growth_mib={growth:.3f} "
-      f"fds={warm[-1][2]} fd_growth={fd_growth} cpu_ticks={rows[-1][3] - rows[0][3]} errors={len(errors)} "
-      f"scrape_failures={scrape_errors}")
-ok = growth < 1.0 and fd_growth <= 0 and not errors and scrape_errors == 0
-print("soak:", "PASS" if ok else "FAIL")
+    scrape_errors = 0
+print(f"samples={len(rows)} rss_first_kib={rows[0][1]} rss_warm_start_kib={warm[0][1]} "
+      f"rss_end_kib={warm[-1][1]} rss_peak_kib={peak} rss_growth_mib={growth:.3f} "
+      f"fds_min={min(r[2] for r in rows)} fds_max={max(r[2] for r in rows)} fds_before={fds_before} "
+      f"fds_after={fds_after} cpu_avg_pct={cpu_pct:.1f} scrapes={scrapes} scrape_failures={scrape_errors} "
+      f"log_errors={len(errors)} log_warnings={warnings}")
+for l in errors[:5]:
+    print("  ", l)
+ok = alive and growth < 1.0 and fds_after <= fds_before and not errors and scrape_errors == 0
+print("soak:", "PASS" if ok else "FAIL" + ("" if alive else " (daemon exited)"))
 sys.exit(0 if ok else 1)
 PY

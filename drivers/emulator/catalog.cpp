@@ -292,4 +292,13 @@ std::vector<std::string> catalog_keys() {
   return keys;
 }
 
+ModuleModel unit_of(const ModuleModel& model, uint64_t unit) {
+  ModuleModel m = model;
+  std::string digits = std::to_string(unit % 100000);
+  digits.insert(0, 5 - digits.size(), '0');
+  const std::size_t keep = m.serial_number.size() > 5 ? m.serial_number.size() - 5 : 0;
+  m.serial_number = m.serial_number.substr(0, keep) + digits;
+  return m;
+}
+
 }  // namespace xcvr::emulator

@@ -27,6 +27,12 @@ const std::vector<ModuleModel>& catalog();
 const ModuleModel* find_model(std::string_view key);
 std::vector<std::string> catalog_keys();
 
+// One manufactured unit of `model`: the same coding with a serial number of its own (the last
+// five characters of the model's serial become `unit`, modulo 100000). Real fleets never hold
+// two modules with one serial, and the daemon's per-serial state (aging baselines, the
+// serial_duplicate / serial_recoded coding checks) relies on that.
+ModuleModel unit_of(const ModuleModel& model, uint64_t unit);
+
 // Models defined per spec (catalog.cpp, catalog_sff8636.cpp).
 std::vector<ModuleModel> cmis_models();
 std::vector<ModuleModel> sff8636_models();

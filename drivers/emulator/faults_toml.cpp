@@ -1,5 +1,6 @@
 // TOML fault timelines (toml++).
 #include <cctype>
+#include <climits>
 #include <cmath>
 
 #include "drivers/emulator/toml_support.hpp"
@@ -77,6 +78,27 @@ std::optional<int64_t> get_duration_ns(const toml::table& t, std::string_view ke
   return ns;
 }
 
+// `value` feeds integer casts and time arithmetic in FaultInjector: keep it finite and in the
+// range each kind means (a byte, ns per byte, dB, degC per second).
+void check_value(FaultKind kind, double v, std::string_view source, const toml::node& node) {
+  auto in = [&](double lo, double hi, const char* what) {
+    if (!(v >= lo && v <= hi)) fail(source, node, std::string("'value' must be ") + what);
+  };
+  switch (kind) {
+    case FaultKind::CorruptByte:
+    case FaultKind::GarbageIdentifier:
+    case FaultKind::ModuleFault:
+      in(0, 255, "a byte 0-255");
+      if (v != std::floor(v)) fail(source, node, "'value' must be a whole byte 0-255");
+      break;
+    case FaultKind::SlowModule: in(0, 1e9, "0-1e9 ns of stretching per byte"); break;
+    case FaultKind::LanePowerDrop:
+    case FaultKind::DirtyFiber: in(0, 100, "0-100 dB"); break;
+    case FaultKind::Overheat: in(-100, 100, "-100 to 100 degC per second"); break;
+    default: in(-1e12, 1e12, "a finite number"); break;
+  }
+}
+
 ParsedFault parse_fault(const toml::table& t, std::string_view source) {
   expect_keys(t,
               {"at", "duration", "bus", "port", "cage", "kind", "lane", "value", "model", "page",
@@ -97,12 +119,18 @@ ParsedFault parse_fault(const toml::table& t, std::string_view source) {
   e.fault.kind = *parsed;
   e.at_ns = get_duration_ns(t, "at", source).value_or(0);
   p.duration_ns = get_duration_ns(t, "duration", source).value_or(0);
+  // The end time must stay a representable int64 (run_due compares it with now).
+  if (p.duration_ns > INT64_MAX - e.at_ns) fail(source, *t.get("duration"), "'at' + 'duration' is too far in the future");
   e.bus = get_string(t, "bus", source).value_or("");
   e.port = get_string(t, "port", source).value_or("");
-  e.cage = static_cast<int>(get_int(t, "cage", source).value_or(0));
-  e.fault.lane = static_cast<int>(get_int(t, "lane", source).value_or(0));
-  if (e.fault.lane < 0 || e.fault.lane > kMaxLanes) fail(source, *t.get("lane"), "lane out of range");
+  const int64_t cage = get_int(t, "cage", source).value_or(0);
+  if (cage < 0 || cage > 4096) fail(source, *t.get("cage"), "cage out of range (0-4096)");
+  e.cage = static_cast<int>(cage);
+  const int64_t lane = get_int(t, "lane", source).value_or(0);
+  if (lane < 0 || lane > kMaxLanes) fail(source, *t.get("lane"), "lane out of range");
+  e.fault.lane = static_cast<int>(lane);
   e.fault.value = get_number(t, "value", source);
+  if (e.fault.value) check_value(e.fault.kind, *e.fault.value, source, *t.get("value"));
   e.fault.model = get_string(t, "model", source).value_or("");
   if (const auto page = get_int(t, "page", source)) {
     if (*page < -1 || *page > 255) fail(source, *t.get("page"), "page must be -1 (lower) to 255");

@@ -11,6 +11,18 @@ namespace xcvr::emulator {
 using toml_support::fail;
 using toml_support::get_int;
 using toml_support::get_number;
+
+// A number within [lo, hi] (NaN and infinities are outside): environment values reach the
+// module's integer encoders.
+static std::optional<double> number_in(const toml::table& t, std::string_view key, double lo, double hi,
+                                std::string_view source) {
+  const auto v = get_number(t, key, source);
+  if (v && !(*v >= lo && *v <= hi)) {
+    toml_support::fail(source, *t.get(key), "'" + std::string(key) + "' must be " + std::to_string(lo) +
+                                                " to " + std::to_string(hi));
+  }
+  return v;
+}
 using toml_support::get_string;
 
 namespace {
@@ -59,7 +71,7 @@ struct FleetBuilder {
       toml_support::expect_keys(*t, {"clock", "seed", "ambient_celsius"}, source);
       clock = get_string(*t, "clock", source).value_or("virtual");
       seed = static_cast<uint64_t>(get_int(*t, "seed", source).value_or(1));
-      ambient = get_number(*t, "ambient_celsius", source).value_or(30.0);
+      ambient = number_in(*t, "ambient_celsius", -60, 150, source).value_or(30.0);
       if (clock != "virtual" && clock != "realtime") {
         fail(source, *t->get("clock"), "clock must be \"virtual\" or \"realtime\"");
       }
@@ -91,7 +103,7 @@ struct FleetBuilder {
     }
     sys.name = *name;
     sys.description = get_string(st, "description", source).value_or("");
-    sys.power_budget_watts = get_number(st, "power_budget_watts", source).value_or(0);
+    sys.power_budget_watts = number_in(st, "power_budget_watts", 0, 1e6, source).value_or(0);
     const std::string prefix = get_string(st, "port_prefix", source).value_or("port");
     const toml::array* buses = array_of_tables(st, "bus", source);
     if (buses == nullptr) fail(source, st, "system '" + sys.name + "' has no [[system.bus]]");
@@ -126,7 +138,9 @@ struct FleetBuilder {
     if (const toml::node* mux = bt.get("mux"); mux != nullptr && !mux->value_or(true)) {
       cfg.mux_address.reset();
     }
-    cfg.timeout_ns = get_int(bt, "timeout_ms", source).value_or(25) * kMillisecond;
+    const int64_t timeout_ms = get_int(bt, "timeout_ms", source).value_or(25);
+    if (timeout_ms < 1 || timeout_ms > 60'000) fail(source, *bt.get("timeout_ms"), "timeout_ms must be 1-60000");
+    cfg.timeout_ns = timeout_ms * kMillisecond;
     for (const auto& b : fleet.buses_) {
       if (b->name() == cfg.name) fail(source, bt, "duplicate bus name '" + cfg.name + "'");
     }
@@ -165,7 +179,8 @@ struct FleetBuilder {
         }
         DynamicsConfig dyn;
         dyn.seed = port_seed(seed, fleet.ports_.size());
-        auto module = std::make_shared<EmulatedModule>(*model, *fleet.clock_, dyn);
+        // Each cage gets a unit of its own (a unique serial), numbered by fleet position.
+        auto module = std::make_shared<EmulatedModule>(unit_of(*model, fleet.ports_.size() + 1), *fleet.clock_, dyn);
         module->set_environment({ambient, 1.0});
         bus.insert(port.cage, std::move(module));
       }
@@ -183,9 +198,9 @@ struct FleetBuilder {
     if (!local) fail(source, pt, "[[system.port]] needs 'port' (its name within the system)");
     const FleetPort* port = fleet.find_port(system + "/" + *local);
     if (port == nullptr) fail(source, *pt.get("port"), "no port '" + *local + "' in " + system);
-    const auto airflow = get_number(pt, "airflow", source);
-    const auto amb = get_number(pt, "ambient_celsius", source);
-    const auto drift = get_number(pt, "bias_drift_per_hour", source);
+    const auto airflow = number_in(pt, "airflow", 0.01, 100, source);
+    const auto amb = number_in(pt, "ambient_celsius", -60, 150, source);
+    const auto drift = number_in(pt, "bias_drift_per_hour", -10, 10, source);
     const auto port_seed_value = get_int(pt, "seed", source);
     const bool has_module = port->bus->with_module(port->cage, [&](EmulatedModule& m) {
       m.set_environment({amb.value_or(ambient), airflow.value_or(1.0)});

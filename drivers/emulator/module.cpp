@@ -254,6 +254,9 @@ void EmulatedModule::write(uint8_t offset, std::span<const uint8_t> data) {
   const uint16_t page_select = layout_->page_select->offset;
   const bool allowed = (offset == page_select && data.size() == 1) ||
                        (offset == page_select - 1 && data.size() == 2);
+  if (writes_.size() >= 2 * kWriteLogKeep) {  // drop the older half: amortized O(1) per write
+    writes_.erase(writes_.begin(), writes_.begin() + static_cast<std::ptrdiff_t>(kWriteLogKeep));
+  }
   writes_.push_back(WriteRecord{clock_->now_ns(), page_, bank_, offset,
                                 std::vector<uint8_t>(data.begin(), data.end()), !allowed});
   if (!allowed) ++violations_;

@@ -90,6 +90,9 @@ class EmulatedModule final : public I2cTarget {
   DynamicsConfig& dynamics();
 
   // --- Invariant 1 ---
+  // The most recent writes (at least kWriteLogKeep of them; older ones are dropped so a
+  // long-running emulated fleet does not grow without bound). violations() counts them all.
+  static constexpr std::size_t kWriteLogKeep = 64;
   const std::vector<WriteRecord>& writes() const { return writes_; }
   std::size_t violations() const { return violations_; }
 

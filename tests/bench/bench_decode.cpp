@@ -28,6 +28,17 @@ void BM_DecodeCmis8Lane(benchmark::State& state) {
 }
 BENCHMARK(BM_DecodeCmis8Lane);
 
+// The steady-state poll's decode: only what a poll re-reads, into the previous report.
+void BM_DecodeCmis8LaneDynamic(benchmark::State& state) {
+  const cmis::ModuleImage image = load("osfp800g-juniper-dr8-xai01-port40");
+  cmis::ModuleReport report = cmis::decode(image);
+  for (auto _ : state) {
+    if (!cmis::decode_dynamic(image, report)) state.SkipWithError("not refreshable");
+    benchmark::DoNotOptimize(report);
+  }
+}
+BENCHMARK(BM_DecodeCmis8LaneDynamic);
+
 void BM_DecodeSff8636(benchmark::State& state) {
   const cmis::ModuleImage image = load("qsfp28-sr4-mellanox-mma1b00-mlxsw");
   for (auto _ : state) benchmark::DoNotOptimize(cmis::decode(image));

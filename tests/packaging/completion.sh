@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # bash completion for xcvrctl and transceiver_exporter: loads under bash-completion and
 # completes subcommands, options and option values.
-#   completion.sh COMPLETION_DIR
+#   completion.sh COMPLETION_DIR XCVRCTL_BINARY   (model names come from `xcvrctl emulate --list`)
 source "$(dirname "$0")/common.sh"
-dir="$1"
+dir="$1"; xcvrctl_bin="$2"
+[ -x "$xcvrctl_bin" ] || fail "xcvrctl binary $xcvrctl_bin missing"
+export PATH="$(dirname "$xcvrctl_bin"):$PATH"
 bc=/usr/share/bash-completion/bash_completion
 [ -f "$bc" ] || fail "$bc missing (package bash-completion; scripts/setup.sh installs it)"
 for f in xcvrctl transceiver_exporter; do bash -n "$dir/$f" || fail "$dir/$f: syntax error"; done
@@ -28,6 +30,10 @@ comp _xcvrctl xcvrctl decode --format ""
 comp _xcvrctl xcvrctl verify --
 comp _xcvrctl xcvrctl verify --style f
 comp _xcvrctl xcvrctl verify --netdev l
+comp _xcvrctl xcvrctl show --
+comp _xcvrctl xcvrctl show --netdev l
+comp _xcvrctl xcvrctl emulate --
+comp _xcvrctl xcvrctl emulate osfp-8
 comp _transceiver_exporter transceiver_exporter --
 comp _transceiver_exporter transceiver_exporter --log-level w
 complete -p xcvrctl transceiver_exporter
@@ -42,6 +48,10 @@ expect 'xcvrctl decode --format  => auto binary ethtool sfputil junos i2cdump c-
 expect 'xcvrctl verify -- => --file --i2c --optoe --netdev --catalog --oui-registry --style --now --json --strict --help'
 expect 'xcvrctl verify --style f => flat-top finned-top'
 expect 'xcvrctl verify --netdev l => lo'
+expect 'xcvrctl show -- => --i2c --address --optoe --netdev --trust-banks --file --ib --lid --module --json --help'
+expect 'xcvrctl show --netdev l => lo'
+expect 'xcvrctl emulate -- => --fleet --port --list --seconds --json --help'
+expect 'xcvrctl emulate osfp-8 => osfp-800g-2xsr4-finned osfp-800g-aec'
 expect 'transceiver_exporter -- => --config --check-config --web.listen-address --textfile --log-level --version --help'
 expect 'transceiver_exporter --log-level w => warn'
 expect 'complete -F _xcvrctl xcvrctl'

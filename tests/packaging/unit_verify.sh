@@ -23,6 +23,22 @@ awk -v l="$level" 'BEGIN { exit !(l <= 3.0) }' || fail "exposure $level > 3.0"
 grep -q "exposure level.*\b$level\b" "$src/docs/installation.md" \
   || fail "docs/installation.md does not record the exposure level $level"
 
+# Each shipped drop-in (systemd/*.conf) on top of the unit: still clean, still <= 3.0, and the
+# figure docs/installation.md gives for it.
+mkdir -p "$root/etc/systemd/system/$UNIT.d"
+for dropin in "$src"/systemd/*.conf; do
+  name=$(basename "$dropin")
+  rm -f "$root/etc/systemd/system/$UNIT.d/"*
+  cp "$dropin" "$root/etc/systemd/system/$UNIT.d/$name"
+  verify_unit "$root"
+  l=$(exposure "$root")
+  echo "exposure with $name: $l"
+  awk -v l="$l" 'BEGIN { exit !(l <= 3.0) }' || fail "exposure $l > 3.0 with $name"
+  grep -q "\`$name\` $l\b" "$src/docs/installation.md" \
+    || fail "docs/installation.md does not record the exposure $l with $name"
+done
+rm -rf "$root/etc/systemd/system/$UNIT.d"
+
 # Facts from the systemd research (prometheus-conventions.md section 6) the unit must keep.
 has()    { grep -Eq "^$1\$" "$unit_file" || fail "unit lacks '$1'"; }
 hasnot() { ! grep -Eq "^$1" "$unit_file" || fail "unit must not have '$1'"; }

@@ -9,10 +9,13 @@
 
 #include <gtest/gtest.h>
 
+#include "daemon/coding_setup.hpp"
 #include "daemon/poll_engine.hpp"
 #include "drivers/emulator/bus.hpp"
 #include "drivers/emulator/catalog.hpp"
 #include "drivers/emulator/emulator_transport.hpp"
+#include "drivers/i2c/emulated_i2c_syscalls.hpp"
+#include "drivers/i2c/i2c_dev_transport.hpp"
 
 namespace xcvr::daemon::testing_support {
 
@@ -23,7 +26,8 @@ class VirtualPollClock final : public PollClock {
  public:
   explicit VirtualPollClock(const emulator::VirtualClock& c) : c_(c) {}
   double monotonic() const override { return static_cast<double>(c_.now_ns()) / 1e9; }
-  double wall() const override { return monotonic() + 1.7e9; }
+  // 2026-02: after the emulated modules' date codes (the date_code check rejects future dates).
+  double wall() const override { return monotonic() + 1.77e9; }
 
  private:
   const emulator::VirtualClock& c_;
@@ -35,8 +39,14 @@ inline std::shared_ptr<emulator::EmulatedModule> make_module(const char* key, co
   EXPECT_NE(model, nullptr) << key;
   emulator::DynamicsConfig dyn;
   dyn.seed = seed;
-  return std::make_shared<emulator::EmulatedModule>(*model, clock, dyn);
+  // A unit of its own per seed: modules with different seeds have different serials.
+  return std::make_shared<emulator::EmulatedModule>(emulator::unit_of(*model, seed), clock, dyn);
 }
+
+// How the engine reaches the emulated cages: the emulator's own transport, or the production
+// i2c-dev transport over the syscall seam (one adapter per cage, as behind a mux; the cages of
+// one bus share a serialization domain).
+enum class TransportPath { Emulator, I2cDev };
 
 struct Fleet {
   emulator::VirtualClock clock{1000 * kSecond};
@@ -45,9 +55,11 @@ struct Fleet {
   Config config;
   SnapshotStore store;
   AgingStore aging{""};
+  std::vector<std::unique_ptr<i2c::EmulatedI2cSyscalls>> syscalls;  // I2cDev path, one per cage
   std::unique_ptr<PollEngine> engine;
 
-  Fleet(int bus_count, int cages, const char* model = "qsfpdd-400g-sr8", int reverify_cycles = 720) {
+  Fleet(int bus_count, int cages, const char* model = "qsfpdd-400g-sr8", int reverify_cycles = 720,
+        TransportPath path = TransportPath::Emulator, std::shared_ptr<const CodingSetup> coding = nullptr) {
     config.poll.static_reverify_cycles = reverify_cycles;
     config.poll.dynamic_interval_s = 1;
     config.poll.settle_delay_s = 2;
@@ -62,11 +74,22 @@ struct Fleet {
       for (int c = 0; c < cages; ++c) {
         if (model != nullptr) buses.back()->insert(c, make_module(model, clock, static_cast<uint64_t>(b * 100 + c)));
         const std::string name = "sw/b" + std::to_string(b) + "c" + std::to_string(c);
-        ports.push_back({PortIdentity{name, "", "emulator", "QSFP-DD", {}},
-                         std::make_unique<emulator::EmulatorTransport>(*buses.back(), c, name)});
+        if (path == TransportPath::Emulator) {
+          ports.push_back({PortIdentity{name, "", "emulator", "QSFP-DD", {}},
+                           std::make_unique<emulator::EmulatorTransport>(*buses.back(), c, name)});
+          continue;
+        }
+        i2c::I2cPortConfig ic;
+        ic.device = "/dev/i2c-" + std::to_string(10 + b * cages + c);
+        ic.port = name;
+        ic.domain = bc.name;
+        ic.lock_dir = "";  // no flock: the test owns the only "process"
+        syscalls.push_back(std::make_unique<i2c::EmulatedI2cSyscalls>(*buses.back(), c, ic.device));
+        ports.push_back({PortIdentity{name, "", "i2c", "QSFP-DD", {}},
+                         std::make_unique<i2c::I2cDevTransport>(ic, *syscalls.back())});
       }
     }
-    engine = std::make_unique<PollEngine>(config, std::move(ports), poll_clock, store, aging);
+    engine = std::make_unique<PollEngine>(config, std::move(ports), poll_clock, store, aging, std::move(coding));
   }
 
   // Runs the engine for `seconds` of virtual time, one step per due time.

@@ -339,5 +339,23 @@ TEST(CodingCli, MissingFileAndBadArgumentsExitTwo) {
   EXPECT_EQ(r.code, 2) << r.out;
 }
 
+TEST(CodingCli, ReadsALiveModuleThroughOptoe) {
+  // An optoe eeprom file of an unpaged read (lower + page 00h), as the kernel driver exposes it.
+  auto parsed = dumpfile::parse_file(data("qsfp28-sr4-finisar-ftlc9551repm/raw.txt"));
+  const cmis::ModuleImage& image = std::get<dumpfile::ParsedDump>(parsed).image;
+  std::string bytes;
+  for (const cmis::PageKey key : {cmis::PageKey{0x50, 0, cmis::kLowerPage}, cmis::PageKey{0x50, 0, 0x00}}) {
+    const auto* e = image.find(key);
+    ASSERT_NE(e, nullptr);
+    bytes.append(e->bytes.begin(), e->bytes.end());
+  }
+  const std::string eeprom = temp_file("eeprom", bytes);
+  const CliRun r = xcvrctl("--optoe " + eeprom);
+  EXPECT_EQ(r.code, 0) << r.out;
+  EXPECT_NE(r.out.find("Source   : optoe"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("FTLC9551REPM"), std::string::npos) << r.out;
+  std::filesystem::remove(eeprom);
+}
+
 }  // namespace
 }  // namespace xcvr

@@ -21,6 +21,26 @@ TEST(Config, DefaultsFromAnEmptyFile) {
   EXPECT_EQ(c.poll.dynamic_interval_s, 5);
   EXPECT_EQ(c.poll.settle_delay_s, 2);
   EXPECT_EQ(c.state_directory, "/var/lib/transceiver-exporter");
+  EXPECT_FALSE(c.catalog_set);  // the shipped catalog and the site directory, where present
+  EXPECT_EQ(c.oui_registry, "/usr/share/ieee-data");
+  EXPECT_TRUE(c.cage_styles.empty());
+}
+
+TEST(Config, CodingKeys) {
+  Config c = load_ok("[daemon]\ncatalog = \"cat\"\noui_registry = \"ieee/oui.csv\"\n"
+                     "[[cage_style]]\nports = \"q2-*\"\nstyle = \"IHS\"\n[[cage_style]]\nstyle = \"flat-top\"\n");
+  EXPECT_TRUE(c.catalog_set);
+  EXPECT_EQ(c.catalog, std::vector<std::string>{"/etc/t/cat"});  // relative to the config file
+  EXPECT_EQ(c.oui_registry, "/etc/t/ieee/oui.csv");
+  ASSERT_EQ(c.cage_styles.size(), 2u);
+  EXPECT_EQ(c.cage_styles[0].ports, "q2-*");
+  EXPECT_EQ(c.cage_styles[0].style, "finned-top");  // aliases normalized
+  EXPECT_EQ(c.cage_styles[1].ports, "*");
+  c = load_ok("[daemon]\ncatalog = [\"/usr/share/x\", \"site\"]\n");
+  EXPECT_EQ(c.catalog, (std::vector<std::string>{"/usr/share/x", "/etc/t/site"}));
+  c = load_ok("[daemon]\ncatalog = []\n");  // explicitly none
+  EXPECT_TRUE(c.catalog_set);
+  EXPECT_TRUE(c.catalog.empty());
 }
 
 TEST(Config, FullExample) {
@@ -122,9 +142,108 @@ INSTANTIATE_TEST_SUITE_P(
         Bad{"budget_no_numbers", "[[budget]]\ngroup = \"g\"\n", 1, 1, "per_port_watts, total_watts"},
         Bad{"budget_absurd", "[[budget]]\ngroup = \"g\"\nper_port_watts = 500\n", 1, 1, "0-100 W"},
         Bad{"budget_wrong_type", "[[budget]]\ngroup = \"g\"\ntotal_watts = \"lots\"\n", 3, 15, "expected a number"},
+        Bad{"catalog_wrong_type", "[daemon]\ncatalog = 5\n", 2, 11, "daemon.catalog: expected a path or an array"},
+        Bad{"catalog_empty_path", "[daemon]\ncatalog = [\"a\", \"\"]\n", 2, 11, "daemon.catalog: an empty path"},
+        Bad{"cage_style_no_style", "[[cage_style]]\nports = \"q2-*\"\n", 1, 1, "cage_style[0]: missing 'style'"},
+        Bad{"cage_style_unknown", "[[cage_style]]\nports = \"q2-*\"\nstyle = \"round-top\"\n", 3, 9, "expected \"flat-top\""},
         Bad{"max_request_tiny", "[web]\nmax_request_bytes = 10\n", 1, 1, "between 1024"},
-        Bad{"max_connections", "[web]\nmax_connections = 0\n", 2, 19, "between 1 and 4096"}),
+        Bad{"max_connections", "[web]\nmax_connections = 0\n", 2, 19, "between 1 and 4096"},
+        // type = "ib": drivers/ib/ib_settings.hpp keys; ib::validate's findings point at their key.
+        Bad{"ib_shard", "[[source]]\ntype = \"ib\"\nshard = \"3/2\"\n", 3, 9, "source[0].shard: '3/2' is not k/n"},
+        Bad{"ib_shard_zero", "[[source]]\ntype = \"ib\"\nshard = \"0/4\"\n", 3, 9, "is not k/n"},
+        Bad{"ib_port_range", "[[source]]\ntype = \"ib\"\nport = 0\n", 3, 8, "source[0].port: must be between 1 and 255"},
+        Bad{"ib_access", "[[source]]\ntype = \"ib\"\naccess = \"fast\"\n", 3, 10, "access: 'fast' is not auto"},
+        Bad{"ib_mcia_bytes", "[[source]]\ntype = \"ib\"\nmcia_bytes = 64\n", 3, 14, "mcia_bytes: must be 48 or 128"},
+        Bad{"ib_no_targets", "[[source]]\ntype = \"ib\"\nlocal = false\n", 1, 1, "source[0]: no targets"},
+        Bad{"ib_local_not_bool", "[[source]]\ntype = \"ib\"\nlocal = \"yes\"\n", 3, 9, "expected true or false"},
+        Bad{"ib_timeout_zero", "[[source]]\ntype = \"ib\"\ntimeout = 0\n", 3, 11, "greater than zero"},
+        Bad{"ib_rate_negative", "[[source]]\ntype = \"ib\"\nrate_limit = -1\n", 3, 14, "rate_limit: must be >= 0"},
+        Bad{"ib_rate_inf", "[[source]]\ntype = \"ib\"\nrate_limit = inf\n", 3, 14, "must be a finite number"},
+        Bad{"ib_burst_zero", "[[source]]\ntype = \"ib\"\nburst = 0\n", 3, 9, "burst: must be at least 1"},
+        Bad{"ib_backoff_over_max", "[[source]]\ntype = \"ib\"\nbackoff = \"2s\"\nbackoff_max = \"1s\"\n", 3, 11,
+            "backoff: must be >= 0 and <= backoff_max"},
+        Bad{"ib_max_outstanding", "[[source]]\ntype = \"ib\"\nmax_outstanding = 0\n", 3, 19, "between 1 and 16"},
+        Bad{"ib_vs_key_garbage", "[[source]]\ntype = \"ib\"\nvs_key = \"0xZZ\"\n", 3, 10, "expected a 64-bit value"},
+        Bad{"ib_unknown_key", "[[source]]\ntype = \"ib\"\ncolour = 1\n", 3, 1, "unknown key 'colour' in source[0]"},
+        Bad{"ib_port_table", "[[source]]\ntype = \"ib\"\n[[source.port]]\nname = \"a\"\n", 3, 1, "source[0].port: expected an integer"},
+        Bad{"ib_target_empty", "[[source]]\ntype = \"ib\"\n[[source.target]]\nname = \"x\"\n", 3, 1,
+            "source[0].target[0]: needs lid, guid or both"},
+        Bad{"ib_target_multicast_lid", "[[source]]\ntype = \"ib\"\n[[source.target]]\nlid = 49152\n", 4, 7,
+            "target[0].lid: must be between 1 and 49151"},
+        Bad{"ib_target_guid_negative", "[[source]]\ntype = \"ib\"\n[[source.target]]\nguid = -5\n", 4, 8,
+            "target[0].guid: expected a 64-bit value"},
+        Bad{"ib_target_module_range", "[[source]]\ntype = \"ib\"\n[[source.target]]\nlid = 5\nmodules = [1, 300]\n", 5, 15,
+            "modules: expected module numbers 0-255"},
+        Bad{"ib_target_unknown_key", "[[source]]\ntype = \"ib\"\n[[source.target]]\nlid = 5\nport = 3\n", 5, 1,
+            "unknown key 'port' in source[0].target[0]"}),
     [](const auto& param_info) { return std::string(param_info.param.name); });
+
+TEST(Config, InfinibandSource) {
+  const Config c = load_ok(R"(
+[[source]]
+type = "ib"
+ca = "mlx5_1"
+port = 2
+local = false
+discover = true
+shard = "2/4"
+rate_limit = 1500
+burst = 16
+max_outstanding = 4
+timeout = "250ms"
+retries = 3
+backoff = "10ms"
+backoff_max = "2s"
+busy_retries = 5
+dead_after = 4
+probe_interval = "1m"
+access = "gmp"
+mcia_bytes = 48
+vs_key = "0xfedcba9876543210"
+m_key = 42
+[[source.target]]
+lid = 17
+name = "spine-a"
+modules = [0, 63]
+[[source.target]]
+guid = "0xe41d2d0300a1b2c3"
+)");
+  ASSERT_EQ(c.sources.size(), 1u);
+  const ib::IbSourceSettings& s = c.sources[0].ib;
+  EXPECT_EQ(s.ca, "mlx5_1");
+  EXPECT_EQ(s.port, 2);
+  EXPECT_FALSE(s.local);
+  EXPECT_TRUE(s.discover);
+  EXPECT_EQ(s.shard, "2/4");
+  EXPECT_EQ(s.rate_limit, 1500);
+  EXPECT_EQ(s.burst, 16);
+  EXPECT_EQ(s.max_outstanding, 4);
+  EXPECT_DOUBLE_EQ(s.timeout_s, 0.25);
+  EXPECT_EQ(s.retries, 3);
+  EXPECT_DOUBLE_EQ(s.backoff_s, 0.01);
+  EXPECT_EQ(s.backoff_max_s, 2);
+  EXPECT_EQ(s.busy_retries, 5);
+  EXPECT_EQ(s.dead_after, 4);
+  EXPECT_EQ(s.probe_interval_s, 60);
+  EXPECT_EQ(s.access, "gmp");
+  EXPECT_EQ(s.mcia_bytes, 48);
+  EXPECT_EQ(s.vs_key, 0xfedcba9876543210ULL);
+  EXPECT_EQ(s.m_key, 42u);
+  ASSERT_EQ(s.targets.size(), 2u);
+  EXPECT_EQ(s.targets[0].lid, 17);
+  EXPECT_EQ(s.targets[0].name, "spine-a");
+  EXPECT_EQ(s.targets[0].modules, (std::vector<int>{0, 63}));
+  EXPECT_EQ(s.targets[1].guid, 0xe41d2d0300a1b2c3ULL);
+  EXPECT_TRUE(c.sources[0].ports.empty());
+  // Defaults: the local HCA's modules from the first active port.
+  const ib::IbSourceSettings d = load_ok("[[source]]\ntype = \"ib\"\n").sources.at(0).ib;
+  EXPECT_EQ(d.ca, "");
+  EXPECT_EQ(d.port, 1);
+  EXPECT_TRUE(d.local);
+  EXPECT_FALSE(d.discover);
+  EXPECT_EQ(d.max_outstanding, 2);
+  EXPECT_DOUBLE_EQ(d.timeout_s, 0.1);
+}
 
 TEST(Config, Durations) {
   EXPECT_EQ(parse_duration("500ms"), 0.5);

@@ -1,6 +1,6 @@
-// docs/metrics.md documents exactly the families the exporter renders, with the right types:
-// the table is compared, in both directions, with a render of a snapshot in which every family
-// appears.
+// docs/metrics.md documents exactly the families the exporter renders, with the right types and
+// labels: the table is compared, in both directions, with a render of a snapshot in which every
+// family appears. (tests/e2e/prometheus_scrape.py compares it with the daemon's demo-fleet scrape.)
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -38,12 +38,36 @@ std::map<std::string, std::string> documented() {
   return out;
 }
 
-std::map<std::string, std::string> rendered() {
+// family -> labels column ("port, [lane], flag"; optional labels in brackets) of docs/metrics.md.
+std::map<std::string, std::pair<std::set<std::string>, std::set<std::string>>> documented_labels() {
+  const fs::path doc = fs::path(XCVR_TEST_DATA).parent_path().parent_path() / "docs" / "metrics.md";
+  std::ifstream in(doc);
+  const std::regex row(R"(^\| `([a-z_:]+)` \| [a-z]+ \|([^|]*)\|.*$)");
+  std::map<std::string, std::pair<std::set<std::string>, std::set<std::string>>> out;
+  std::string line;
+  while (std::getline(in, line)) {
+    std::smatch m;
+    if (!std::regex_match(line, m, row)) continue;
+    auto& [required, optional] = out[m[1]];
+    std::stringstream cols(m[2].str());
+    for (std::string part; std::getline(cols, part, ',');) {
+      part.erase(0, part.find_first_not_of(' '));
+      part.erase(part.find_last_not_of(' ') + 1);
+      if (part.size() > 2 && part.front() == '[' && part.back() == ']') optional.insert(part.substr(1, part.size() - 2));
+      else if (!part.empty()) required.insert(part);
+    }
+    if (required.count("port") != 0) optional.insert("node");  // fabric ports (Conventions)
+  }
+  return out;
+}
+
+std::string rendered_text() {
   SelfStats self;
   self.last_scrape_seconds = 0.001;  // the scrape-duration family needs a previous scrape
-  const auto e = testing::parse_exposition(render_text(testing::make_rich_snapshot(), self));
-  return e.type;
+  return render_text(testing::make_rich_snapshot(), self);
 }
+
+std::map<std::string, std::string> rendered() { return testing::parse_exposition(rendered_text()).type; }
 
 TEST(ExporterDocs, EveryRenderedFamilyIsDocumentedWithItsType) {
   const auto docs = documented();
@@ -52,6 +76,34 @@ TEST(ExporterDocs, EveryRenderedFamilyIsDocumentedWithItsType) {
     ASSERT_NE(it, docs.end()) << name << " is rendered but not in docs/metrics.md";
     EXPECT_EQ(it->second, type) << name;
   }
+}
+
+TEST(ExporterDocs, EveryRenderedSampleHasTheDocumentedLabels) {
+  const auto docs = documented_labels();
+  const auto e = testing::parse_exposition(rendered_text());
+  std::set<std::string> checked;
+  for (const auto& sample : e.samples) {
+    std::string family = sample.name;
+    if (e.type.count(family) == 0) {
+      for (const char* suffix : {"_bucket", "_sum", "_count"}) {
+        const std::string sfx(suffix);
+        if (family.size() > sfx.size() && family.compare(family.size() - sfx.size(), sfx.size(), sfx) == 0) {
+          family.resize(family.size() - sfx.size());
+          break;
+        }
+      }
+    }
+    const auto it = docs.find(family);
+    ASSERT_NE(it, docs.end()) << sample.name;
+    const auto& [required, optional] = it->second;
+    for (const auto& r : required) EXPECT_EQ(sample.labels.count(r), 1u) << sample.name << " lacks " << r;
+    for (const auto& [label, value] : sample.labels) {
+      if (label == "le") continue;
+      EXPECT_TRUE(required.count(label) + optional.count(label) > 0) << sample.name << " has undocumented " << label;
+    }
+    checked.insert(family);
+  }
+  EXPECT_EQ(checked.size(), docs.size());
 }
 
 TEST(ExporterDocs, EveryDocumentedFamilyIsRendered) {

@@ -1,10 +1,12 @@
-// Fault matrix: every emulator fault kind on one cage of a 2-bus fleet, polled in virtual time.
-// For each: the daemon keeps publishing; the faulty port is marked (error counter, stale,
+// Fault matrix: every emulator fault kind on one cage of a 2-bus fleet, polled in virtual time,
+// through each transport path that reaches an emulated module: the emulator's transport and the
+// production i2c-dev transport over the syscall seam. For each: the daemon keeps publishing; the faulty port is marked (error counter, stale,
 // absent, flag, state, checksum or visibly changed values); ports on the other bus keep their
 // cycle time (±10 %); nothing is served as fresh after a failed read; no write violation.
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <tuple>
 
 #include "drivers/emulator/faults.hpp"
 #include "tests/support/emulated_engine.hpp"
@@ -13,6 +15,7 @@ namespace xcvr::daemon {
 namespace {
 
 using testing_support::Fleet;
+using testing_support::TransportPath;
 
 constexpr const char* kFaulty = "sw/b1c0";
 constexpr const char* kHealthy = "sw/b0c0";
@@ -59,11 +62,11 @@ bool marked(const PortSnapshot& before, const PortSnapshot& after) {
   return false;
 }
 
-class FaultMatrix : public ::testing::TestWithParam<emulator::FaultKind> {};
+class FaultMatrix : public ::testing::TestWithParam<std::tuple<emulator::FaultKind, TransportPath>> {};
 
 TEST_P(FaultMatrix, IsolatedMarkedAndNeverServedAsFresh) {
-  const emulator::FaultKind kind = GetParam();
-  Fleet f(2, 2, "qsfpdd-400g-sr8");
+  const auto [kind, path] = GetParam();
+  Fleet f(2, 2, "qsfpdd-400g-sr8", 720, path);
   f.run_for(5.0);
   const PortSnapshot before = f.port(kFaulty);
   ASSERT_EQ(before.state, "ok");
@@ -111,9 +114,13 @@ TEST_P(FaultMatrix, IsolatedMarkedAndNeverServedAsFresh) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(EveryKind, FaultMatrix, ::testing::ValuesIn(emulator::all_fault_kinds()),
+INSTANTIATE_TEST_SUITE_P(EveryKind, FaultMatrix,
+                         ::testing::Combine(::testing::ValuesIn(emulator::all_fault_kinds()),
+                                            ::testing::Values(TransportPath::Emulator, TransportPath::I2cDev)),
                          [](const auto& param_info) {
-                           return std::string(emulator::fault_kind_name(param_info.param));
+                           const bool i2c = std::get<1>(param_info.param) == TransportPath::I2cDev;
+                           return std::string(emulator::fault_kind_name(std::get<0>(param_info.param))) +
+                                  (i2c ? "_i2cdev" : "_emulator");
                          });
 
 }  // namespace

@@ -1,0 +1,59 @@
+// The "ib" source: modules of the local HCA and of remote InfiniBand switches, read with MCIA
+// Access Register MADs (drivers/ib). Each switch is its own set of serialization domains (one
+// per lane, `max_outstanding` per target), so switches poll in parallel and a slow or dead one
+// holds up only its own ports. Ports are "<node description>/<module>" with `node` set.
+#include <spdlog/spdlog.h>
+
+#include "daemon/sources.hpp"
+#include "drivers/ib/ib_source_setup.hpp"
+
+namespace xcvr::daemon {
+namespace {
+
+// Keeps the source's clock, targets and rate limiter alive for its transports.
+class IbResources final : public SourceResources {
+ public:
+  explicit IbResources(ib::IbSource source) : source_(std::move(source)) {}
+
+ private:
+  ib::IbSource source_;
+};
+
+std::string describe_ca(const ib::IbSourceSettings& s) {
+  return s.ca.empty() ? std::string("first active CA port") : "CA " + s.ca + " port " + std::to_string(s.port);
+}
+
+}  // namespace
+
+// The daemon-independent part is ib::open_ib_source; this maps its ports onto PortSpecs.
+// `opener` empty = libibumad (tests pass an emulated fabric).
+std::optional<SourceError> add_ib_source_settings(const ib::IbSourceSettings& settings, const std::string& location,
+                                                  BuiltSources& out, ib::DeviceOpener opener = {},
+                                                  std::shared_ptr<emulator::Clock> clock = {}) {
+  auto opened = ib::open_ib_source(settings, std::move(opener), std::move(clock));
+  if (auto* e = std::get_if<drivers::Error>(&opened)) {
+    // Without InfiniBand hardware this is where a config with an `ib` source stops: say which
+    // source and which CA, and what the host lacks.
+    return SourceError{location + ": ib source (" + describe_ca(settings) + "): " + e->message};
+  }
+  ib::IbSource& src = std::get<ib::IbSource>(opened);
+  for (const std::string& w : src.ports.warnings) spdlog::warn("{}: ib {}: {}", location, src.device, w);
+  if (src.ports.skipped_by_shard > 0) {
+    spdlog::info("{}: ib {}: {} targets belong to other shards ({})", location, src.device,
+                 src.ports.skipped_by_shard, settings.shard);
+  }
+  spdlog::info("{}: ib {}: {} targets, {} modules", location, src.device, src.ports.targets.size(),
+               src.ports.ports.size());
+  for (ib::IbModulePort& p : src.ports.ports) {
+    out.ports.push_back({PortIdentity{p.name, p.node, "ib", "", {}}, std::move(p.transport)});
+  }
+  src.ports.ports.clear();
+  out.resources.push_back(std::make_shared<IbResources>(std::move(src)));
+  return std::nullopt;
+}
+
+std::optional<SourceError> add_ib_source(const SourceConfig& s, BuiltSources& out) {
+  return add_ib_source_settings(s.ib, s.config_location, out);
+}
+
+}  // namespace xcvr::daemon

@@ -1,0 +1,190 @@
+#include "drivers/ib/ib_show.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <iostream>
+#include <vector>
+
+#include "cmis/cmis_map.hpp"
+#include "cmis/decode.hpp"
+#include "cmis/report_json.hpp"
+#include "cmis/sff8472_map.hpp"
+#include "cmis/sff8636_map.hpp"
+
+namespace xcvr::ib {
+namespace {
+
+using cmis::kDeviceA0;
+using cmis::kDeviceA2;
+using cmis::kLowerPage;
+using cmis::PageKey;
+
+// A transport that owns the clock, device and target behind it.
+class OwnedIbTransport final : public drivers::Transport {
+ public:
+  OwnedIbTransport(std::shared_ptr<emulator::Clock> clock, std::unique_ptr<IbTransport> t)
+      : clock_(std::move(clock)), t_(std::move(t)) {}
+  ~OwnedIbTransport() override { t_.reset(); }  // before the clock goes
+  std::string domain() const override { return t_->domain(); }
+  std::string describe() const override { return t_->describe(); }
+  drivers::Presence presence() override { return t_->presence(); }
+  std::optional<drivers::Error> read(const drivers::ReadRequest& r, std::span<uint8_t> out) override {
+    return t_->read(r, out);
+  }
+  drivers::BusCounters counters() const override { return t_->counters(); }
+
+ private:
+  std::shared_ptr<emulator::Clock> clock_;
+  std::unique_ptr<IbTransport> t_;
+};
+
+std::optional<drivers::Error> read_half(drivers::Transport& t, cmis::ModuleImage& image, const PageKey& key) {
+  std::vector<uint8_t> buf(cmis::kPageSize);
+  const bool lower = key.page == kLowerPage;
+  const drivers::ReadRequest req{key.device, key.bank, static_cast<uint8_t>(lower ? 0 : key.page),
+                                 static_cast<uint16_t>(lower ? 0 : cmis::kPageSize), cmis::kPageSize};
+  std::optional<drivers::Error> err;
+  for (int attempt = 0; attempt < 3; ++attempt) {  // as the daemon retries busy reads
+    err = t.read(req, buf);
+    if (!err || !drivers::is_retryable(err->kind)) break;
+  }
+  if (!err) image.set_page(key, buf);
+  return err;
+}
+
+std::string fmt(const char* f, double v) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, f, v);
+  return buf;
+}
+
+std::string dbm(std::optional<double> w) {
+  if (!w) return "-";
+  if (*w <= 0) return "-inf dBm";
+  return fmt("%.2f dBm", 10 * std::log10(*w * 1000));
+}
+
+}  // namespace
+
+std::optional<std::pair<std::string, int>> parse_ca_port(const std::string& text) {
+  const auto colon = text.rfind(':');
+  std::string ca = text.substr(0, colon);
+  int port = 1;
+  if (colon != std::string::npos) {
+    const std::string p = text.substr(colon + 1);
+    if (p.empty() || p.size() > 3 || p.find_first_not_of("0123456789") != std::string::npos) return std::nullopt;
+    port = std::stoi(p);
+  }
+  if (ca.empty() || port < 1 || port > 255) return std::nullopt;
+  return std::make_pair(ca, port);
+}
+
+std::variant<std::unique_ptr<drivers::Transport>, drivers::Error> open_ib_module_transport(const std::string& ca_port,
+                                                                                          int lid, int module,
+                                                                                          DeviceOpener opener,
+                                                                                          std::shared_ptr<emulator::Clock> clock) {
+  const auto cp = parse_ca_port(ca_port);
+  if (!cp) return drivers::Error{drivers::ErrorKind::Unsupported, "'" + ca_port + "' is not CA:PORT (e.g. mlx5_0:1)"};
+  if (lid < 0 || lid >= 0xC000) return drivers::Error{drivers::ErrorKind::Unsupported, "LID " + std::to_string(lid) + " is not a unicast LID"};
+  if (module < 0 || module > 255) return drivers::Error{drivers::ErrorKind::Unsupported, "module must be 0-255"};
+  if (!opener) opener = open_umad_device;
+  if (!clock) clock = std::make_shared<emulator::SteadyClock>(true);
+  auto dev = opener(cp->first, cp->second, true);
+  if (auto* e = std::get_if<drivers::Error>(&dev)) return *e;
+  auto device = std::move(std::get<std::unique_ptr<UmadDevice>>(dev));
+  TargetOptions o;
+  o.lid = lid == 0 ? device->local_lid() : static_cast<uint16_t>(lid);
+  const std::string name = device->describe();
+  auto channel = std::make_shared<MadChannel>(std::move(device), *clock, nullptr, MadPolicy{}, name);
+  auto target = std::make_shared<IbTarget>(o, *clock);
+  if (auto e = target->probe(*channel)) return *e;
+  const std::string port = target->name() + "/" + std::to_string(module);
+  auto t = std::make_unique<IbTransport>(target, IbLane{channel, "ib:" + ca_port + ":lid" + std::to_string(o.lid)},
+                                         static_cast<uint8_t>(module), port);
+  return std::unique_ptr<drivers::Transport>(std::make_unique<OwnedIbTransport>(clock, std::move(t)));
+}
+
+std::optional<drivers::Error> read_static_pages(drivers::Transport& t, cmis::ModuleImage& image) {
+  const PageKey lower{kDeviceA0, 0, kLowerPage};
+  if (auto e = read_half(t, image, lower)) return e;
+  const auto id = image.byte(kDeviceA0, 0, kLowerPage, 0);
+  const cmis::Spec spec = id ? cmis::spec_for_identifier(*id).value_or(cmis::Spec::Cmis) : cmis::Spec::Cmis;
+  std::vector<PageKey> pages{{kDeviceA0, 0, 0x00}};
+  if (spec == cmis::Spec::Cmis && cmis::read_uint(image, cmis::cmis_field(cmis::CmisField::FlatMemory)).value_or(1) == 0) {
+    pages.push_back({kDeviceA0, 0, cmis::kCmisPageAdvertising});
+    pages.push_back({kDeviceA0, 0, cmis::kCmisPageThresholds});
+  }
+  if (spec == cmis::Spec::Sff8636 &&
+      cmis::read_uint(image, cmis::sff8636_field(cmis::Sff8636Field::FlatMemory)).value_or(1) == 0) {
+    pages.push_back({kDeviceA0, 0, cmis::kSff8636PageThresholds});
+  }
+  std::optional<drivers::Error> first_error;
+  for (const PageKey& k : pages) {
+    if (auto e = read_half(t, image, k); e && !first_error) first_error = e;
+  }
+  if (spec == cmis::Spec::Cmis && image.has({kDeviceA0, 0, cmis::kCmisPageAdvertising})) {
+    const auto code = cmis::read_uint(image, cmis::cmis_field(cmis::CmisField::BanksSupported)).value_or(0);
+    const int banks = code == 1 ? 2 : code == 2 ? 4 : 1;
+    for (int b = 0; b < banks; ++b) {
+      if (auto e = read_half(t, image, {kDeviceA0, static_cast<uint8_t>(b), cmis::kCmisPageLaneStatus}); e && !first_error) {
+        first_error = e;
+      }
+    }
+  }
+  if (spec == cmis::Spec::Sff8472 &&
+      cmis::read_uint(image, cmis::sff8472_field(cmis::Sff8472Field::DdmImplemented)).value_or(0) != 0) {
+    if (auto e = read_half(t, image, {kDeviceA2, 0, kLowerPage}); e && !first_error) first_error = e;
+  }
+  return first_error;
+}
+
+int show_ib_module(const std::string& ca_port, int lid, int module, bool json, DeviceOpener opener, std::ostream& out,
+                   std::ostream& err, std::shared_ptr<emulator::Clock> clock) {
+  auto opened = open_ib_module_transport(ca_port, lid, module, std::move(opener), std::move(clock));
+  if (auto* e = std::get_if<drivers::Error>(&opened)) {
+    err << "xcvrctl show --ib " << ca_port << ": " << e->message << '\n';
+    if (e->kind == drivers::ErrorKind::Absent) err << "(no usable InfiniBand device on this host?)\n";
+    if (e->kind == drivers::ErrorKind::Permission) err << "(run as root, or grant access to /dev/infiniband/umad*)\n";
+    return 2;
+  }
+  auto& t = *std::get<std::unique_ptr<drivers::Transport>>(opened);
+  cmis::ModuleImage image;
+  const auto read_err = read_static_pages(t, image);
+  if (read_err && image.empty()) {
+    err << read_err->message << '\n';
+    if (read_err->kind == drivers::ErrorKind::Absent) err << "(no module in that cage?)\n";
+    return 2;
+  }
+  const cmis::ModuleReport r = cmis::decode(image);
+  if (json) {
+    out << cmis::to_json(r).dump(2) << '\n';
+  } else {
+    const auto c = t.counters();
+    out << t.describe() << " — " << image.entries().size() << " half-pages, " << c.transactions << " MADs\n"
+        << "vendor       : " << r.id.vendor_name << '\n'
+        << "part number  : " << r.id.part_number << '\n'
+        << "serial       : " << r.id.serial << '\n'
+        << "revision     : " << r.spec_revision << '\n';
+    if (r.temperature_celsius) out << "temperature  : " << fmt("%.2f degrees C", *r.temperature_celsius) << '\n';
+    if (r.supply_voltage_volts) out << "supply       : " << fmt("%.4f V", *r.supply_voltage_volts) << '\n';
+    if (r.module_state) out << "module state : " << r.module_state->name << '\n';
+    for (const cmis::LaneReport& l : r.lanes) {
+      out << "lane " << l.lane << "       : rx " << dbm(l.rx_power_watts) << ", tx " << dbm(l.tx_power_watts);
+      if (l.tx_bias_amperes) out << ", bias " << fmt("%.2f mA", *l.tx_bias_amperes * 1000);
+      out << '\n';
+    }
+  }
+  if (read_err) {
+    err << "incomplete: " << read_err->message << '\n';
+    return 1;
+  }
+  const bool bad_checksum = std::any_of(r.checksums.begin(), r.checksums.end(), [](const cmis::Checksum& c) { return !c.ok(); });
+  return bad_checksum || !r.problems.empty() ? 1 : 0;
+}
+
+int show_ib_module(const std::string& ca_port, int lid, int module, bool json) {
+  return show_ib_module(ca_port, lid, module, json, {}, std::cout, std::cerr);
+}
+
+}  // namespace xcvr::ib

@@ -1,0 +1,111 @@
+#include "drivers/ib/ib_transport.hpp"
+
+#include <algorithm>
+
+namespace xcvr::ib {
+
+IbTransport::IbTransport(std::shared_ptr<IbTarget> target, IbLane lane, uint8_t module, std::string port)
+    : target_(std::move(target)), lane_(std::move(lane)), module_(module), port_(std::move(port)) {}
+
+std::string IbTransport::describe() const {
+  return "ib " + lane_.channel->device().describe() + " -> " + target_->name() + " (LID " +
+         std::to_string(target_->lid()) + ") module " + std::to_string(module_);
+}
+
+template <typename Fn>
+auto IbTransport::counted(Fn&& fn) {
+  const uint64_t before = lane_.channel->counters().sent;
+  auto result = fn();
+  const uint64_t mads = lane_.channel->counters().sent - before;
+  counters_.transactions += mads;
+  counters_.bytes += mads * 2 * kMadSize;
+  return result;
+}
+
+drivers::Presence IbTransport::presence() {
+  if (known_present_) return drivers::Presence::Present;
+  Pmaos q;
+  q.module = module_;
+  const auto image = encode_pmaos(q);
+  auto r = counted([&] { return target_->access_register(*lane_.channel, kRegPmaos, image); });
+  auto* bytes = std::get_if<std::vector<uint8_t>>(&r);
+  if (bytes == nullptr) return drivers::Presence::Unknown;
+  const auto p = decode_pmaos(*bytes);
+  if (!p || p->module != module_) return drivers::Presence::Unknown;
+  last_pmaos_ = p;
+  return pmaos_presence(*p);
+}
+
+std::optional<drivers::Error> IbTransport::read_chunk(uint8_t device, uint8_t bank, uint8_t page, uint16_t offset,
+                                                      std::span<uint8_t> out) {
+  const auto request = encode_mcia(mcia_read(module_, device, bank, page, offset, static_cast<uint16_t>(out.size())));
+  const std::string where = port_ + ": MCIA module " + std::to_string(module_) + " page " + std::to_string(page) +
+                            " offset " + std::to_string(offset);
+  int busy_left = target_->options().busy_retries;
+  int64_t backoff = lane_.channel->policy().backoff_ns;
+  while (true) {
+    auto r = counted([&] { return target_->access_register(*lane_.channel, kRegMcia, request); });
+    if (auto* e = std::get_if<drivers::Error>(&r)) {
+      e->message = port_ + ": " + e->message;
+      return *e;
+    }
+    const auto m = decode_mcia(std::get<std::vector<uint8_t>>(r));
+    if (!m) return drivers::Error{drivers::ErrorKind::Corrupt, where + ": short register image"};
+    if (m->status == kMciaI2cError && busy_left-- > 0) {
+      // The firmware's I2C transaction with the module failed: transient, ask again later.
+      target_->note_busy();
+      lane_.channel->clock().spend(backoff);
+      backoff = std::min(lane_.channel->policy().backoff_max_ns, backoff * 2);
+      continue;
+    }
+    if (m->status != kMciaOk) {
+      const auto kind = mcia_status_kind(m->status);
+      if (kind == drivers::ErrorKind::Absent) known_present_ = false;
+      return drivers::Error{kind, where + ": " + describe_mcia_status(m->status)};
+    }
+    // The firmware echoes the index fields; a reply for some other module or address is wrong.
+    if (m->module != module_ || m->device_address != offset || (offset >= 128 && m->page_number != page)) {
+      return drivers::Error{drivers::ErrorKind::Corrupt,
+                            where + ": reply is for module " + std::to_string(m->module) + " page " +
+                                std::to_string(m->page_number) + " offset " + std::to_string(m->device_address)};
+    }
+    std::copy_n(m->data.begin(), out.size(), out.begin());
+    return std::nullopt;
+  }
+}
+
+std::optional<drivers::Error> IbTransport::read(const drivers::ReadRequest& request, std::span<uint8_t> out) {
+  const uint16_t end = static_cast<uint16_t>(request.offset + request.length);
+  if (request.length == 0 || out.size() != request.length || request.length > kMciaMaxData || end > 256 ||
+      (request.offset < 128 && end > 128)) {
+    return drivers::Error{drivers::ErrorKind::Unsupported, port_ + ": read of " + std::to_string(request.length) +
+                                                               " bytes at " + std::to_string(request.offset) +
+                                                               " crosses a half-page"};
+  }
+  uint16_t done = 0;
+  while (done < request.length) {
+    const auto chunk = static_cast<uint16_t>(std::min<int>(target_->mcia_bytes(), request.length - done));
+    auto err = read_chunk(request.device, request.bank, request.page, static_cast<uint16_t>(request.offset + done),
+                          out.subspan(done, chunk));
+    if (err && err->kind == drivers::ErrorKind::Unsupported && chunk > kMciaLegacyData) {
+      // MCAM promised 32 dwords but the firmware refused them? If 12-dword pieces of the same
+      // bytes work, use 12 for good; if not, the page itself is the problem.
+      std::optional<drivers::Error> legacy;
+      for (uint16_t sub = 0; sub < chunk && !legacy; sub = static_cast<uint16_t>(sub + kMciaLegacyData)) {
+        const auto n = static_cast<uint16_t>(std::min<int>(kMciaLegacyData, chunk - sub));
+        legacy = read_chunk(request.device, request.bank, request.page,
+                            static_cast<uint16_t>(request.offset + done + sub), out.subspan(done + sub, n));
+      }
+      if (!legacy) {
+        target_->downgrade_mcia();
+        err.reset();
+      }
+    }
+    if (err) return err;
+    done = static_cast<uint16_t>(done + chunk);
+  }
+  known_present_ = true;
+  return std::nullopt;
+}
+
+}  // namespace xcvr::ib

@@ -1,0 +1,57 @@
+// IbTransport: drivers::Transport for one module (cage) of an IbTarget, read with MCIA over
+// one lane. A request of up to 128 bytes becomes ceil(length / chunk) MCIAs, chunk = 128 with
+// MCAM bit 34 else 48. Presence is free while reads succeed (a module that goes away makes the
+// next MCIA fail with "not connected", which is Absent); otherwise one PMAOS says.
+//
+// The serialization domain is the lane: "ib:<target>#<lane>". A target's modules are spread
+// over its lanes (module % lanes), so a target has at most `lanes` MADs in flight, and every
+// target polls in parallel with the others.
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+
+#include "drivers/ib/ib_target.hpp"
+#include "drivers/transport.hpp"
+
+namespace xcvr::ib {
+
+struct IbLane {
+  std::shared_ptr<MadChannel> channel;
+  std::string domain;  // "ib:<target>#<lane>"
+};
+
+class IbTransport final : public drivers::Transport {
+ public:
+  IbTransport(std::shared_ptr<IbTarget> target, IbLane lane, uint8_t module, std::string port);
+
+  std::string domain() const override { return lane_.domain; }
+  std::string describe() const override;
+  drivers::Presence presence() override;
+  std::optional<drivers::Error> read(const drivers::ReadRequest& request, std::span<uint8_t> out) override;
+  // transactions: MADs this port caused (re-sends included); bytes: 256 per MAD each way.
+  drivers::BusCounters counters() const override { return counters_; }
+
+  // The last PMAOS seen (module state, error type), for the CLI.
+  const std::optional<Pmaos>& last_pmaos() const { return last_pmaos_; }
+  uint8_t module() const { return module_; }
+  IbTarget& target() { return *target_; }
+
+ private:
+  std::optional<drivers::Error> read_chunk(uint8_t device, uint8_t bank, uint8_t page, uint16_t offset,
+                                           std::span<uint8_t> out);
+  template <typename Fn>
+  auto counted(Fn&& fn);
+
+  std::shared_ptr<IbTarget> target_;
+  IbLane lane_;
+  uint8_t module_;
+  std::string port_;
+  bool known_present_ = false;
+  std::optional<Pmaos> last_pmaos_;
+  drivers::BusCounters counters_;
+};
+
+}  // namespace xcvr::ib

@@ -1,0 +1,99 @@
+// NVIDIA registers the IB transport uses, as big-endian images (layouts: mad_layout.hpp):
+// MCIA (module EEPROM bytes), PMAOS (module presence and state), MGPIR (how many modules),
+// MCAM (MCIA 128-byte capability), PMLP (local port -> module). Encoders build query images;
+// decoders take untrusted bytes and return nullopt when too short.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "drivers/ib/mad_layout.hpp"
+#include "drivers/transport.hpp"
+
+namespace xcvr::ib {
+
+// ---- MCIA ----
+struct Mcia {
+  bool lock = false;             // l
+  bool page_number_valid = false;  // pnv
+  uint8_t module = 0;
+  uint8_t slot_index = 0;        // 4 bits
+  uint8_t status = 0;
+  uint8_t i2c_device_address = 0x50;
+  uint8_t page_number = 0;
+  uint16_t device_address = 0;   // offset within the 256-byte window
+  bool password_length = false;  // 0: 4-byte password, 1: 8-byte
+  bool background_mode = false;
+  uint8_t bank_number = 0;
+  uint16_t size = 0;
+  uint32_t password = 0;
+  std::array<uint8_t, kMciaMaxData> data{};  // dword[0..31] in EEPROM byte order
+  uint32_t password_msb = 0;
+};
+std::array<uint8_t, kSizeMcia> encode_mcia(const Mcia& m);
+std::optional<Mcia> decode_mcia(std::span<const uint8_t> image);
+
+// A read of `size` bytes of {device, bank, page} at window offset `offset` of `module`.
+Mcia mcia_read(uint8_t module, uint8_t device, uint8_t bank, uint8_t page, uint16_t offset, uint16_t size);
+// MCIA status: "no EEPROM (no response from the module)", ... and its transport error kind:
+// 1 no EEPROM / 3 not connected -> Absent; 9 I2C error -> Busy; 2, 4 not supported/invalid type,
+// 16 disabled -> Unsupported; others -> Corrupt.
+std::string describe_mcia_status(uint8_t status);
+drivers::ErrorKind mcia_status_kind(uint8_t status);
+
+// ---- PMAOS ----
+struct Pmaos {
+  bool reset = false;
+  uint8_t slot_index = 0;
+  uint8_t module = 0;
+  uint8_t admin_status = 0;
+  uint8_t oper_status = 0;
+  bool ase = false, ee = false, secondary = false, rev_incompatible = false;
+  uint8_t operational_notification = 0;
+  uint8_t error_type = 0;
+  uint8_t event = 0;  // e
+};
+std::array<uint8_t, kSizePmaos> encode_pmaos(const Pmaos& p);
+std::optional<Pmaos> decode_pmaos(std::span<const uint8_t> image);
+std::string describe_pmaos_oper(uint8_t oper_status);  // "plugged_enabled", ...
+std::string describe_pmaos_error(uint8_t error_type);  // "bus stuck", ...
+drivers::Presence pmaos_presence(const Pmaos& p);      // 1, 3 present; 2, 4 absent; else unknown
+
+// ---- MGPIR ----
+struct Mgpir {
+  uint8_t slot_index = 0, device_type = 0, devices_per_flash = 0;
+  uint8_t num_of_modules_per_system = 0, num_of_devices = 0;
+  uint8_t max_modules_per_slot = 0, num_of_slots = 0, num_of_modules = 0;
+};
+std::array<uint8_t, kSizeMgpir> encode_mgpir(const Mgpir& m);
+std::optional<Mgpir> decode_mgpir(std::span<const uint8_t> image);
+
+// ---- MCAM ----
+struct Mcam {
+  uint8_t access_reg_group = 0;
+  uint8_t feature_group = 0;
+  std::array<uint8_t, 16> access_reg_cap_mask{};  // as laid out (MSB-first)
+  std::array<uint8_t, 16> feature_cap_mask{};
+  bool feature(int bit) const;  // bit n from the LSB of the 128-bit field
+  void set_feature(int bit, bool on);
+};
+std::array<uint8_t, kSizeMcam> encode_mcam(const Mcam& m);
+std::optional<Mcam> decode_mcam(std::span<const uint8_t> image);
+
+// ---- PMLP ----
+struct LaneModuleMapping {
+  uint8_t module = 0, slot_index = 0, tx_lane = 0, rx_lane = 0;
+};
+struct Pmlp {
+  bool rxtx = false, m_lane_m = false;
+  uint8_t local_port = 0, lp_msb = 0, plane_ind = 0, width = 0;
+  std::array<LaneModuleMapping, 8> lanes{};
+};
+std::array<uint8_t, kSizePmlp> encode_pmlp(const Pmlp& p);
+std::optional<Pmlp> decode_pmlp(std::span<const uint8_t> image);
+
+}  // namespace xcvr::ib

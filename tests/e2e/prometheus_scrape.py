@@ -1,0 +1,299 @@
+#!/usr/bin/env python3
+"""End to end: a real Prometheus (Debian `prometheus`) scrapes the real transceiver_exporter daemon
+running the emulated demo fleet (real bus time) with injected faults, and evaluates the shipped
+rules. Through Prometheus's HTTP API the test checks values and that the expected alerts fire,
+evaluates every alert expression, recording rule and Grafana panel query (each must parse and
+return data), then clears the faults (SIGHUP with a config without the fault scenario) and
+waits for the alerts to resolve. Also: promtool check metrics on the daemon's scrape.
+
+The shipped rule files are loaded rewritten in two ways only, so that the test takes a minute
+instead of hours: every `for:` becomes 5s and the recording group's `interval:` becomes 1s.
+
+  prometheus_scrape.py PATH/TO/transceiver_exporter
+"""
+
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import time
+
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import metrics_doc  # noqa: E402
+from daemon_fleet import (HOT_PORT, LOS_LANE, LOS_PORT, MODULE_FAULT_PORT, REPO, TX_FAULT_PORT,  # noqa: E402
+                          UNREADABLE_PORT, Daemon, Processes, fail, free_port, http_get, json_get, log,
+                          quote, wait_for)
+
+# Alerts the injected faults must raise (alertname, port). The demo fleet's own dirty fiber
+# (swp41) and miscoded optic (swp20) fire too.
+EXPECTED_FIRING = {
+    ("TransceiverTemperatureHighWarning", HOT_PORT),
+    ("TransceiverTemperatureHighAlarm", HOT_PORT),
+    ("TransceiverTemperatureHeadroomLow", HOT_PORT),
+    ("TransceiverRxLossOfSignal", LOS_PORT),
+    ("TransceiverTxFault", TX_FAULT_PORT),
+    ("TransceiverModuleFault", MODULE_FAULT_PORT),
+    ("TransceiverModuleStale", UNREADABLE_PORT),
+    ("TransceiverModuleUnreadable", UNREADABLE_PORT),
+    ("TransceiverRxPowerLowWarning", "spine-01/swp41"),
+    ("TransceiverCodingCheckFailed", "spine-01/swp20"),
+    ("TransceiverPowerOverAllowance", "gpu-node-01/mlx5_0"),  # the test's tight gpu-node budget
+    ("TransceiverPowerBudgetExceeded", ""),
+}
+# The ones the fault scenario causes: they must resolve once it is removed.
+FAULT_ALERTS = {a for a in EXPECTED_FIRING
+                if a[1] in {HOT_PORT, LOS_PORT, TX_FAULT_PORT, MODULE_FAULT_PORT, UNREADABLE_PORT}
+                and not a[0].startswith("TransceiverPower")}
+OTHER_ALERTS = EXPECTED_FIRING - FAULT_ALERTS
+# Documented families the demo fleet cannot serve, and why.
+NOT_IN_DEMO_SCRAPE = {
+    "transceiver_laser_temperature_celsius": "no emulated module reports a laser temperature",
+}
+# Rules that can only return data on InfiniBand fabric ports (the `node` label), which the
+# emulated fleet does not have: they must evaluate without error, and may be empty.
+FABRIC_ONLY_RULES = {"node:transceiver_temperature_celsius:max"}
+
+
+def rewrite_rules(src, dst):
+    with open(src) as f:
+        text = f.read()
+    text = re.sub(r"(?m)^(\s+for:)\s*\S+\s*$", r"\1 5s", text)
+    text = re.sub(r"(?m)^(\s+interval:)\s*\S+\s*$", r"\1 1s", text)
+    with open(dst, "w") as f:
+        f.write(text)
+
+
+def with_bool(expr):
+    """Every comparison outside label matchers gets `bool`, so the expression returns a 0/1
+    sample for every series it compares instead of only the ones that would alert."""
+    out, i, depth, quote_char = [], 0, 0, None
+    while i < len(expr):
+        c = expr[i]
+        if quote_char:
+            out.append(c)
+            if c == "\\":
+                out.append(expr[i + 1])
+                i += 1
+            elif c == quote_char:
+                quote_char = None
+            i += 1
+            continue
+        if c in "\"'`":
+            quote_char = c
+        elif c == "{":
+            depth += 1
+        elif c == "}":
+            depth -= 1
+        elif depth == 0:
+            op = next((o for o in ("==", "!=", ">=", "<=", ">", "<") if expr.startswith(o, i)), None)
+            if op:
+                rest = expr[i + len(op):]
+                out.append(op + ("" if re.match(r"\s*bool\b", rest) else " bool"))
+                i += len(op)
+                continue
+        out.append(c)
+        i += 1
+    return "".join(out)
+
+
+class Prom:
+    def __init__(self, port):
+        self.api = f"http://127.0.0.1:{port}/api/v1"
+
+    def query(self, expr):
+        r = json_get(f"{self.api}/query?query={quote(expr)}", timeout=10)
+        if r is None or r.get("status") != "success":
+            fail(f"query failed: {expr}\n{r}")
+        return r["data"]["result"]
+
+    def value(self, expr):
+        res = self.query(expr)
+        return float(res[0]["value"][1]) if res else None
+
+    def alerts(self, state="firing"):
+        r = json_get(f"{self.api}/alerts")
+        if r is None:
+            fail("/api/v1/alerts")
+        return {(a["labels"]["alertname"], a["labels"].get("port", "")) for a in r["data"]["alerts"]
+                if a["state"] == state}
+
+    def any_alerts(self):
+        return self.alerts("firing") | self.alerts("pending")
+
+
+def check_rules(prom):
+    r = json_get(f"{prom.api}/rules")
+    rules = [rule for g in r["data"]["groups"] for rule in g["rules"]]
+    if len(rules) < 20:
+        fail(f"only {len(rules)} rules loaded")
+    for rule in rules:
+        name = rule.get("name")
+        if rule.get("health") != "ok":
+            fail(f"rule {name} health {rule.get('health')}: {rule.get('lastError')}")
+        expr = rule["query"]
+        res = prom.query(with_bool(expr))
+        if not res and expr.startswith("absent(") and expr.endswith(")"):
+            res = prom.query(expr[len("absent("):-1])  # absent() is empty while its target exists
+        if not res and name not in FABRIC_ONLY_RULES:
+            fail(f"rule {name} returns no data: {with_bool(expr)}")
+        if rule["type"] == "recording" and name not in FABRIC_ONLY_RULES and not prom.query(name):
+            fail(f"recorded series {name} missing")
+    log(f"ok: {len(rules)} alert and recording rules evaluate and return data")
+
+
+def dashboard_queries(instance):
+    with open(os.path.join(REPO, "config/grafana/transceivers.json")) as f:
+        dash = json.load(f)
+
+    def panels(ps):
+        for p in ps:
+            yield p
+            yield from panels(p.get("panels", []))
+
+    exprs = [(p.get("title", "?"), t["expr"]) for p in panels(dash["panels"]) for t in p.get("targets", [])
+             if t.get("expr")]
+    for v in dash.get("templating", {}).get("list", []):
+        q = v.get("query")
+        q = q.get("query") if isinstance(q, dict) else q
+        m = re.fullmatch(r"label_values\((.*),\s*(\w+)\)", q or "")
+        if m:  # what Grafana asks Prometheus for a variable's values
+            exprs.append((f"variable {v['name']}", f"group by ({m.group(2)}) ({m.group(1)})"))
+    values = {"instance": instance, "port": HOT_PORT, "datasource": "prometheus"}
+    out = []
+    for title, e in exprs:
+        e = re.sub(r"\$\{?(\w+)\}?", lambda m: values.get(m.group(1), m.group(0)), e)
+        if "$" in e:
+            fail(f"panel {title}: unknown template variable in {e}")
+        out.append((title, e))
+    return out
+
+
+def main():
+    binary = os.path.abspath(sys.argv[1])
+    for tool in ("prometheus", "promtool"):
+        if not shutil.which(tool):
+            fail(f"{tool} missing (scripts/setup.sh installs it)")
+    started = time.monotonic()
+    with Processes("xcvr-e2e-prom-") as procs:
+        daemon = Daemon(procs, binary)
+        for rules in ("alerts.yml", "recording.yml"):
+            rewrite_rules(os.path.join(REPO, "config/prometheus", rules), os.path.join(procs.work, rules))
+        subprocess.run(["promtool", "check", "rules", "alerts.yml", "recording.yml"], cwd=procs.work,
+                       check=True, stdout=subprocess.DEVNULL)
+        prom_port = free_port()
+        instance = f"127.0.0.1:{daemon.port}"
+        with open(os.path.join(procs.work, "prometheus.yml"), "w") as f:
+            f.write(f"""global: {{scrape_interval: 1s, evaluation_interval: 1s}}
+rule_files: [alerts.yml, recording.yml]
+scrape_configs:
+  - job_name: transceiver
+    static_configs: [{{targets: ['{instance}']}}]
+""")
+        procs.start("prometheus", ["prometheus", "--config.file=prometheus.yml", "--storage.tsdb.path=data",
+                                   f"--web.listen-address=127.0.0.1:{prom_port}"])
+        prom = Prom(prom_port)
+
+        daemon.wait_ready()
+        status, body = http_get(daemon.url + "/metrics")
+        faulty_scrape = body
+        lint = subprocess.run(["promtool", "check", "metrics"], input=body, capture_output=True)
+        findings = (lint.stdout + lint.stderr).decode().strip()
+        if lint.returncode != 0 or findings:
+            fail(f"promtool check metrics on the demo fleet: {findings}")
+        log(f"ok: promtool check metrics: zero findings on {len(body)} bytes, "
+            f"{sum(1 for ln in body.splitlines() if ln and not ln.startswith(b'#'))} samples")
+
+        wait_for("Prometheus to scrape the daemon",
+                 lambda: http_get(f"http://127.0.0.1:{prom_port}/-/ready")[0] == 200 and
+                 prom.value('up{job="transceiver"}') == 1, 60)
+        targets = json_get(f"{prom.api}/targets")["data"]["activeTargets"]
+        if any(t["lastError"] for t in targets):
+            fail(f"scrape error: {targets}")
+
+        def all_firing():
+            daemon.alive()
+            return EXPECTED_FIRING <= prom.alerts("firing")
+
+        wait_for("the expected alerts to fire", all_firing, 90, 1)
+        log(f"ok: firing after {time.monotonic() - started:.0f} s: {sorted(a for a, _ in EXPECTED_FIRING)}")
+
+        # Values as Prometheus stored them.
+        hot = prom.value(f'transceiver_temperature_celsius{{port="{HOT_PORT}"}}')
+        alarm = prom.value(f'transceiver_temperature_threshold_celsius{{port="{HOT_PORT}",level="high_alarm"}}')
+        if hot is None or alarm is None or hot <= alarm:
+            fail(f"{HOT_PORT} at {hot} °C, high alarm {alarm}")
+        if prom.value(f'transceiver_flag{{port="{LOS_PORT}",lane="{LOS_LANE}",flag="rx_los"}}') != 1:
+            fail("rx_los flag of the LOS lane")
+        if prom.value(f'transceiver_module_state{{port="{MODULE_FAULT_PORT}",state="fault"}}') != 1:
+            fail("module state fault")
+        if prom.value(f'transceiver_module_stale{{port="{UNREADABLE_PORT}"}}') != 1:
+            fail("unreadable port not stale")
+        if prom.value('count(transceiver_module_present == 1)') is None:
+            fail("no modules present")
+        cool = prom.value('transceiver_temperature_celsius{port="spine-01/swp1"}')
+        if cool is None or not 20 < cool < 70:
+            fail(f"healthy swp1 at {cool} °C")
+        healthy_alerts = {a for a in prom.any_alerts() if a[1] == "spine-01/swp1"} | \
+            {a for a in prom.any_alerts() if a[0].startswith("TransceiverExporter")}
+        if healthy_alerts:
+            fail(f"alerts that must not fire: {healthy_alerts}")
+        log(f"ok: values: {HOT_PORT} {hot:.1f} °C > high alarm {alarm:g} °C; {LOS_PORT} lane {LOS_LANE} rx_los=1; "
+            f"swp1 {cool:.1f} °C with no alert")
+
+        check_rules(prom)
+        queries = dashboard_queries(instance)
+        for title, e in queries:
+            if not prom.query(e):
+                fail(f"dashboard panel '{title}' returns no data: {e}")
+        log(f"ok: {len(queries)} dashboard queries (panels and variables, $instance and $port filled in) "
+            f"return data")
+
+        # Clear the faults: a config without the fault scenario, by SIGHUP.
+        cleared_at = time.monotonic()
+        daemon.reload(faults=False)
+
+        def resolved():
+            daemon.alive()
+            left = prom.any_alerts() & FAULT_ALERTS
+            return not left and prom.value(f'transceiver_temperature_celsius{{port="{HOT_PORT}"}} < 70') is not None
+
+        try:
+            wait_for("the injected alerts to resolve", resolved, 60, 1)
+        except SystemExit:
+            hot_now = prom.value('transceiver_temperature_celsius{port="%s"}' % HOT_PORT)
+            log(f"still active: {sorted(prom.any_alerts() & FAULT_ALERTS)}; "
+                f"{HOT_PORT} at {hot_now} °C\n" + procs.log_tail("daemon"))
+            raise
+        resolved_after = time.monotonic() - cleared_at
+        # The reloaded fleet settles first (its series are briefly withheld, which alone would end
+        # every alert): wait until the alerts the fault scenario did not cause fire again, then
+        # the injected ones must still be inactive.
+        wait_for("the demo fleet's own alerts to fire again",
+                 lambda: daemon.alive() and OTHER_ALERTS <= prom.alerts("firing"), 60, 1)
+        if prom.any_alerts() & FAULT_ALERTS:
+            fail(f"injected alerts active again: {sorted(prom.any_alerts() & FAULT_ALERTS)}")
+        if prom.value("transceiver_exporter_config_last_reload_successful") != 1 or \
+                (prom.value("transceiver_exporter_config_reloads_total") or 0) < 1:
+            fail("reload not reported as successful")
+        if prom.query(f'transceiver_flag{{port="{LOS_PORT}",flag="rx_los"}}'):
+            fail("rx_los still raised after the clear")
+        log(f"ok: injected alerts resolved {resolved_after:.0f} s after SIGHUP and stay resolved while the "
+            f"demo fleet's own fire again: {sorted(prom.alerts('firing'))}")
+
+        # The scrape with faults and one after the reload (reload time, the previous render's
+        # duration): together they hold every family the demo fleet can serve.
+        status, after = http_get(daemon.url + "/metrics")
+        both = faulty_scrape.decode() + "\n" + after.decode()
+        problems = metrics_doc.compare(both, NOT_IN_DEMO_SCRAPE)
+        if status != 200 or problems:
+            fail("docs/metrics.md vs the demo fleet's /metrics:\n  " + "\n  ".join(problems))
+        log(f"ok: docs/metrics.md matches the demo fleet's /metrics: {len(metrics_doc.served(both))} "
+            f"families with their types and labels (not served by the demo fleet: {sorted(NOT_IN_DEMO_SCRAPE)})")
+    log(f"PASS prometheus end to end ({time.monotonic() - started:.0f} s)")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,90 @@
+// libFuzzer target: the InfiniBand reply parsers over hostile MADs. The first input byte picks
+// what was asked (access method, register, whether the TID is checked); the rest is the reply
+// as umad_recv would hand it over, of any length. Every register image that comes back is then
+// decoded, and so are the SMP attributes. Any crash, hang or out-of-bounds read fails; so does
+// an accepted reply whose image is not exactly the register's size, or an error without words.
+#include <cstdint>
+#include <cstdlib>
+#include <span>
+#include <variant>
+
+#include "drivers/ib/mad_codec.hpp"
+#include "drivers/ib/registers.hpp"
+#include "drivers/ib/smp_attributes.hpp"
+
+using namespace xcvr::ib;
+
+namespace {
+
+struct Asked {
+  uint16_t id;
+  std::size_t size;
+};
+constexpr Asked kRegisters[] = {{kRegMcia, kSizeMcia}, {kRegPmaos, kSizePmaos}, {kRegMgpir, kSizeMgpir},
+                                {kRegMcam, kSizeMcam}, {kRegPmlp, kSizePmlp},   {0x1234, 8}};
+
+void decode_image(uint16_t id, std::span<const uint8_t> image) {
+  switch (id) {
+    case kRegMcia:
+      if (auto m = decode_mcia(image)) {
+        (void)describe_mcia_status(m->status);
+        (void)mcia_status_kind(m->status);
+        if (m->data.size() != kMciaMaxData) std::abort();
+      }
+      break;
+    case kRegPmaos:
+      if (auto p = decode_pmaos(image)) {
+        (void)pmaos_presence(*p);
+        (void)describe_pmaos_oper(p->oper_status);
+        (void)describe_pmaos_error(p->error_type);
+      }
+      break;
+    case kRegMgpir: (void)decode_mgpir(image); break;
+    case kRegMcam:
+      if (auto m = decode_mcam(image)) {
+        for (int bit = -1; bit <= 128; ++bit) (void)m->feature(bit);
+      }
+      break;
+    case kRegPmlp: (void)decode_pmlp(image); break;
+    default: break;
+  }
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  if (size < 1) return 0;
+  const uint8_t selector = data[0];
+  const std::span<const uint8_t> mad(data + 1, size - 1);
+  const auto method = static_cast<AccessMethod>(selector % 3);
+  const Asked asked = kRegisters[(selector / 3) % (sizeof kRegisters / sizeof kRegisters[0])];
+  const std::optional<uint64_t> tid = (selector & 0x80) != 0 ? std::optional<uint64_t>(0x100000042ULL) : std::nullopt;
+
+  const auto reply = parse_access_register_reply(mad, method, asked.id, asked.size, tid);
+  if (const auto* ok = std::get_if<RegisterReply>(&reply)) {
+    if (ok->image.size() != asked.size) std::abort();
+    decode_image(asked.id, ok->image);
+  } else if (std::get<ReplyError>(reply).message.empty()) {
+    std::abort();  // every error names what was wrong
+  }
+  // Raw images straight from the bytes too (a register the parser never vouched for).
+  for (const Asked& a : kRegisters) decode_image(a.id, mad);
+
+  for (uint8_t cls : {kClassSmiLid, kClassSmiDirected}) {
+    const auto smp = parse_smp_reply(mad, cls, kAttrNodeInfo, tid);
+    if (const auto* d = std::get_if<std::array<uint8_t, kSmpDataSize>>(&smp)) {
+      (void)decode_node_info(*d);
+      (void)decode_port_info(*d);
+      if (decode_node_description(*d).size() > kNodeDescriptionSize) std::abort();
+    }
+  }
+  (void)parse_general_info_reply(mad, tid);
+  (void)parse_header(mad);
+  if (auto h = parse_header(mad)) {
+    (void)describe_mad_status(h->status);
+    (void)mad_status_kind(h->status);
+    (void)describe_reg_status(static_cast<uint8_t>(h->status));
+    (void)reg_status_kind(static_cast<uint8_t>(h->status));
+  }
+  return 0;
+}

@@ -1,0 +1,313 @@
+// The IB source as the daemon builds it: subnet discovery by directed route, targets by LID
+// and GUID, sharding one fabric over n instances with no module polled twice, the daemon's
+// add_ib_source wiring from a parsed config, and `xcvrctl show --ib` on an emulated fabric and
+// without hardware (the real binary).
+#include <gtest/gtest.h>
+
+#include <sys/wait.h>
+
+#include <cstdio>
+#include <set>
+#include <sstream>
+
+#include "daemon/sources.hpp"
+#include "drivers/ib/fake_fabric.hpp"
+#include "drivers/ib/ib_show.hpp"
+#include "drivers/ib/ib_source_setup.hpp"
+
+namespace xcvr::daemon {
+std::optional<SourceError> add_ib_source_settings(const ib::IbSourceSettings& settings, const std::string& location,
+                                                  BuiltSources& out, ib::DeviceOpener opener,
+                                                  std::shared_ptr<emulator::Clock> clock);
+std::optional<SourceError> add_ib_source(const SourceConfig& s, BuiltSources& out);
+}  // namespace xcvr::daemon
+
+namespace xcvr::ib {
+namespace {
+
+using emulator::kSecond;
+
+// host HCA -- leaf-00..leaf-(n-1), every leaf linked to spine-00 and spine-01.
+struct Topology {
+  std::shared_ptr<emulator::VirtualClock> clock = std::make_shared<emulator::VirtualClock>(1000 * kSecond);
+  FakeFabric fabric{*clock};
+  FakeNode* hca = nullptr;
+  std::vector<FakeNode*> leaves, spines;
+
+  explicit Topology(int n_leaves = 4, int cages = 4) {
+    hca = &fabric.add_connectx7(1, 0xA000, "host-01 mlx5_0");
+    for (int s = 0; s < 2; ++s) {
+      spines.push_back(&fabric.add_quantum2(static_cast<uint16_t>(200 + s), 0xB000 + static_cast<uint64_t>(s),
+                                            "spine-0" + std::to_string(s), cages));
+    }
+    for (int i = 0; i < n_leaves; ++i) {
+      leaves.push_back(&fabric.add_quantum2(static_cast<uint16_t>(100 + i), 0xC000 + static_cast<uint64_t>(i),
+                                            "leaf-0" + std::to_string(i), cages));
+      fabric.connect(*leaves.back(), 1, *spines[0], static_cast<uint8_t>(1 + i));
+      fabric.connect(*leaves.back(), 2, *spines[1], static_cast<uint8_t>(1 + i));
+    }
+    fabric.connect(*hca, 1, *leaves.front(), 5);
+  }
+  DeviceOpener opener() {
+    return [this](const std::string&, int, bool smp) {
+      return std::variant<std::unique_ptr<UmadDevice>, drivers::Error>(fabric.open(*hca, smp));
+    };
+  }
+};
+
+TEST(IbSource, DiscoveryWalksTheSubnetByDirectedRoute) {
+  Topology t;
+  MadChannel ch(t.fabric.open(*t.hca), *t.clock, nullptr, MadPolicy{}, "walk");
+  auto r = discover_subnet(ch);
+  ASSERT_TRUE((std::holds_alternative<std::vector<DiscoveredNode>>(r)));
+  const auto& nodes = std::get<std::vector<DiscoveredNode>>(r);
+  ASSERT_EQ(nodes.size(), 1u + 2u + 4u);
+  EXPECT_EQ(nodes[0].guid, 0xA000u);
+  EXPECT_EQ(nodes[0].lid, 1);
+  EXPECT_TRUE(nodes[0].path.empty());
+  std::set<std::string> names;
+  for (const DiscoveredNode& n : nodes) {
+    names.insert(n.description);
+    if (n.description.starts_with("leaf") || n.description.starts_with("spine")) {
+      EXPECT_EQ(n.node_type, kNodeTypeSwitch) << n.description;
+      EXPECT_EQ(t.fabric.by_lid(n.lid)->config().description, n.description);
+    }
+  }
+  EXPECT_EQ(names.count("spine-01"), 1u);
+  EXPECT_EQ(names.count("leaf-03"), 1u);
+  // Without QP0 access there is no walk, and it says why.
+  MadChannel no_smp(t.fabric.open(*t.hca, false), *t.clock, nullptr, MadPolicy{}, "walk");
+  auto denied = discover_subnet(no_smp);
+  ASSERT_TRUE(std::holds_alternative<drivers::Error>(denied));
+  EXPECT_EQ(std::get<drivers::Error>(denied).kind, drivers::ErrorKind::Permission);
+}
+
+TEST(IbSource, TargetsByLidGuidAndDiscovery) {
+  Topology t;
+  IbSourceSettings s;
+  s.ca = "mlx5_0";
+  s.local = true;
+  s.targets.push_back({0, 0xC002, "", {0, 1}});  // leaf-02 by GUID, two modules
+  s.targets.push_back({201, 0, "spine-B", {}});  // spine-01 by LID, renamed
+  auto r = open_ib_source(s, t.opener(), t.clock);
+  ASSERT_TRUE(std::holds_alternative<IbSource>(r)) << std::get<drivers::Error>(r).message;
+  const IbSource& src = std::get<IbSource>(r);
+  std::set<std::string> ports;
+  for (const IbModulePort& p : src.ports.ports) ports.insert(p.name);
+  EXPECT_EQ(ports.size(), 1u + 2u + 4u);
+  EXPECT_EQ(ports.count("host-01 mlx5_0/0"), 1u);
+  EXPECT_EQ(ports.count("leaf-02/1"), 1u);
+  EXPECT_EQ(ports.count("leaf-02/2"), 0u);
+  EXPECT_EQ(ports.count("spine-B/3"), 1u);
+
+  s.targets = {{0, 0xDEAD, "", {}}};
+  auto missing = open_ib_source(s, t.opener(), t.clock);
+  ASSERT_TRUE(std::holds_alternative<drivers::Error>(missing));
+  EXPECT_NE(std::get<drivers::Error>(missing).message.find("0x000000000000dead"), std::string::npos);
+}
+
+TEST(IbSource, ShardsSplitTheFabricWithNoModulePolledTwice) {
+  Topology t(12, 2);
+  std::multiset<std::string> everywhere;
+  std::vector<std::size_t> per_shard;
+  for (int k = 1; k <= 3; ++k) {
+    IbSourceSettings s;
+    s.ca = "mlx5_0";
+    s.local = false;
+    s.discover = true;
+    s.shard = std::to_string(k) + "/3";
+    auto r = open_ib_source(s, t.opener(), t.clock);
+    ASSERT_TRUE(std::holds_alternative<IbSource>(r)) << std::get<drivers::Error>(r).message;
+    const IbSource& src = std::get<IbSource>(r);
+    per_shard.push_back(src.ports.targets.size());
+    for (const IbModulePort& p : src.ports.ports) everywhere.insert(p.name);
+  }
+  EXPECT_EQ(everywhere.size(), 14u * 2u) << "every switch module exactly once over the 3 shards";
+  for (const std::string& name : everywhere) EXPECT_EQ(everywhere.count(name), 1u) << name;
+  for (std::size_t n : per_shard) EXPECT_GE(n, 1u) << "every shard has work (balance: next test)";
+  EXPECT_EQ(per_shard[0] + per_shard[1] + per_shard[2], 14u);
+}
+
+TEST(IbSource, ShardOwnershipIsStableAndMovesLittle) {
+  EXPECT_EQ(parse_shard("2/5")->index, 2);
+  EXPECT_FALSE(parse_shard("0/3"));
+  EXPECT_FALSE(parse_shard("4/3"));
+  EXPECT_FALSE(parse_shard("1/"));
+  EXPECT_FALSE(parse_shard("a/b"));
+  // Fixed values: the hash is part of the deployment contract (instances must agree).
+  EXPECT_EQ(shard_owner(0x0002C90300A1B2C3ULL, 4), shard_owner(0x0002C90300A1B2C3ULL, 4));
+  int moved = 0;
+  std::vector<int> count(6, 0);
+  for (uint64_t g = 0; g < 5000; ++g) {
+    const uint64_t guid = 0x0002C90300000000ULL + g * 7919;
+    const int a = shard_owner(guid, 5), b = shard_owner(guid, 6);
+    ++count[static_cast<std::size_t>(b - 1)];
+    if (a != b) {
+      ++moved;
+      EXPECT_EQ(b, 6) << "growing the shard count only moves switches to the new shard";
+    }
+  }
+  EXPECT_NEAR(moved, 5000 / 6, 120);
+  for (int c : count) EXPECT_NEAR(c, 5000 / 6, 150);
+}
+
+TEST(IbSource, SettingsAreValidated) {
+  IbSourceSettings s;
+  EXPECT_FALSE(validate(s));
+  s.shard = "3/2";
+  EXPECT_NE(validate(s)->find("shard"), std::string::npos);
+  s.shard = "";
+  s.access = "fast";
+  EXPECT_NE(validate(s)->find("access"), std::string::npos);
+  s.access = "gmp";
+  s.mcia_bytes = 64;
+  EXPECT_NE(validate(s)->find("mcia_bytes"), std::string::npos);
+  s.mcia_bytes = 0;
+  s.targets.push_back({});
+  EXPECT_NE(validate(s)->find("lid or a guid"), std::string::npos);
+}
+
+TEST(IbSource, DaemonWiringMakesPortSpecs) {
+  Topology t(2, 3);
+  IbSourceSettings s;
+  s.ca = "mlx5_0";
+  s.discover = true;
+  daemon::BuiltSources out;
+  ASSERT_FALSE(daemon::add_ib_source_settings(s, "config.toml:7:1", out, t.opener(), t.clock));
+  EXPECT_EQ(out.ports.size(), 1u + 4u * 3u);
+  EXPECT_EQ(out.resources.size(), 1u);
+  std::set<std::string> domains;
+  for (const daemon::PortSpec& p : out.ports) {
+    EXPECT_EQ(p.id.source, "ib");
+    EXPECT_EQ(p.id.port, p.id.node + "/" + p.id.port.substr(p.id.node.size() + 1));
+    domains.insert(p.transport->domain());
+  }
+  EXPECT_EQ(domains.size(), 1u + 4u * 2u) << "one lane for the HCA's single module, two per switch";
+
+  s.shard = "9/2";
+  auto err = daemon::add_ib_source_settings(s, "config.toml:7:1", out, t.opener(), t.clock);
+  ASSERT_TRUE(err);
+  EXPECT_NE(err->message.find("config.toml:7:1: ib source (CA mlx5_0 port 1): shard"), std::string::npos)
+      << err->message;
+}
+
+// A config with an `ib` source on a host without InfiniBand (no umad, no such CA): the daemon
+// refuses to start with an error naming the source's location and its CA — no crash.
+TEST(IbSource, ConfiguredSourceWithoutHardwareIsAClearError) {
+  auto parsed = daemon::parse_config("[[source]]\ntype = \"ib\"\nca = \"xcvr_no_such_ca\"\nport = 2\n", "ib.toml");
+  ASSERT_TRUE(std::holds_alternative<daemon::Config>(parsed)) << std::get<daemon::ConfigError>(parsed).to_string();
+  auto built = daemon::build_sources(std::get<daemon::Config>(parsed));
+  ASSERT_TRUE(std::holds_alternative<daemon::SourceError>(built));
+  const std::string& m = std::get<daemon::SourceError>(built).message;
+  EXPECT_EQ(m.rfind("ib.toml:1:1: ib source (CA xcvr_no_such_ca port 2): ", 0), 0u) << m;
+  EXPECT_NE(m.find("InfiniBand xcvr_no_such_ca:2"), std::string::npos) << m;
+  // No CA named: the first active port, and there is none.
+  auto any = daemon::parse_config("[[source]]\ntype = \"ib\"\n", "ib.toml");
+  ASSERT_TRUE(std::holds_alternative<daemon::Config>(any));
+  auto built_any = daemon::build_sources(std::get<daemon::Config>(any));
+  ASSERT_TRUE(std::holds_alternative<daemon::SourceError>(built_any));
+  EXPECT_NE(std::get<daemon::SourceError>(built_any).message.find("no active InfiniBand port"), std::string::npos)
+      << std::get<daemon::SourceError>(built_any).message;
+}
+
+// The config file's `ib` source, through the daemon's add_ib_source, onto an emulated fabric.
+TEST(IbSource, ParsedConfigBuildsTheFabricsPorts) {
+  Topology t(3, 2);
+  auto parsed = daemon::parse_config(R"(
+[[source]]
+type = "ib"
+ca = "mlx5_0"
+local = false
+discover = false
+rate_limit = 500
+max_outstanding = 1
+timeout = "50ms"
+[[source.target]]
+guid = "0xC001"
+modules = [1]
+[[source.target]]
+lid = 200
+name = "spine-A"
+)", "ib.toml");
+  ASSERT_TRUE(std::holds_alternative<daemon::Config>(parsed)) << std::get<daemon::ConfigError>(parsed).to_string();
+  const daemon::SourceConfig& sc = std::get<daemon::Config>(parsed).sources.at(0);
+  daemon::BuiltSources out;
+  ASSERT_FALSE(daemon::add_ib_source_settings(sc.ib, sc.config_location, out, t.opener(), t.clock));
+  std::set<std::string> names, domains;
+  for (const daemon::PortSpec& p : out.ports) {
+    names.insert(p.id.port);
+    domains.insert(p.transport->domain());
+    EXPECT_EQ(p.id.port.substr(0, p.id.node.size() + 1), p.id.node + "/");
+  }
+  EXPECT_EQ(names, (std::set<std::string>{"leaf-01/1", "spine-A/0", "spine-A/1"}));
+  EXPECT_EQ(domains.size(), 2u) << "max_outstanding = 1: one lane per target";
+}
+
+TEST(IbSource, ShowOneModuleOnAnEmulatedFabric) {
+  Topology t(1, 8);
+  std::ostringstream out, err;
+  const int rc = show_ib_module("mlx5_0:1", 100, 3, false, t.opener(), out, err, t.clock);
+  EXPECT_EQ(rc, 0) << err.str();
+  EXPECT_NE(out.str().find("leaf-00"), std::string::npos) << out.str();
+  EXPECT_NE(out.str().find("lane 8"), std::string::npos) << out.str();
+  std::ostringstream json, err2;
+  EXPECT_EQ(show_ib_module("mlx5_0:1", 100, 3, true, t.opener(), json, err2, t.clock), 0) << err2.str();
+  EXPECT_EQ(json.str().front(), '{');
+  // An empty cage, and the local HCA by its own LID (lid 0).
+  t.leaves[0]->remove(5);
+  std::ostringstream o3, e3;
+  EXPECT_EQ(show_ib_module("mlx5_0:1", 100, 5, false, t.opener(), o3, e3, t.clock), 2);
+  EXPECT_NE(e3.str().find("not connected"), std::string::npos) << e3.str();
+  std::ostringstream o4, e4;
+  EXPECT_EQ(show_ib_module("mlx5_0:1", 0, 0, false, t.opener(), o4, e4, t.clock), 0) << e4.str();
+  EXPECT_NE(o4.str().find("host-01"), std::string::npos) << o4.str();
+}
+
+TEST(IbSource, ShowWithoutInfinibandHardwareExits2) {
+  std::ostringstream out, err;
+  EXPECT_EQ(show_ib_module("xcvr_no_such_ca:1", 5, 0, false, {}, out, err), 2);
+  EXPECT_NE(err.str().find("xcvr_no_such_ca:1"), std::string::npos) << err.str();
+  EXPECT_NE(err.str().find("InfiniBand"), std::string::npos) << err.str();
+  EXPECT_TRUE(out.str().empty());
+  std::ostringstream o2, e2;
+  EXPECT_EQ(show_ib_module("mlx5_0:x", 5, 0, false, {}, o2, e2), 2);
+  EXPECT_NE(e2.str().find("CA:PORT"), std::string::npos);
+  EXPECT_EQ(parse_ca_port("mlx5_1")->second, 1);
+  EXPECT_EQ(parse_ca_port("mlx5_1:2")->second, 2);
+}
+
+struct CliRun {
+  int code = -1;
+  std::string out;
+};
+
+CliRun xcvrctl(const std::string& args) {
+  CliRun r;
+  FILE* p = popen((std::string(XCVRCTL_PATH) + " " + args + " 2>&1").c_str(), "r");
+  if (p == nullptr) return r;
+  char buf[4096];
+  std::size_t n;
+  while ((n = fread(buf, 1, sizeof buf, p)) > 0) r.out.append(buf, n);
+  const int status = pclose(p);
+  r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return r;
+}
+
+// The real binary on this (InfiniBand-less) test host: exit 2 and say what is missing.
+TEST(IbSource, XcvrctlShowIbWithoutHardwareExits2) {
+  const CliRun r = xcvrctl("show --ib xcvr_no_such_ca:1 --lid 17 --module 3");
+  EXPECT_EQ(r.code, 2) << r.out;
+  EXPECT_NE(r.out.find("xcvrctl show --ib xcvr_no_such_ca:1: InfiniBand xcvr_no_such_ca:1: "), std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("no usable InfiniBand device on this host"), std::string::npos) << r.out;
+  const CliRun json = xcvrctl("show --ib xcvr_no_such_ca:1 --json");
+  EXPECT_EQ(json.code, 2) << json.out;
+  const CliRun bad = xcvrctl("show --ib mlx5_0:x");
+  EXPECT_EQ(bad.code, 2) << bad.out;
+  EXPECT_NE(bad.out.find("CA:PORT"), std::string::npos) << bad.out;
+  const CliRun both = xcvrctl("show --ib mlx5_0:1 --file /dev/null");
+  EXPECT_NE(both.code, 0) << both.out;
+}
+
+}  // namespace
+}  // namespace xcvr::ib

@@ -1,0 +1,196 @@
+// xcvrctl as operators run it (the built binary, XCVRCTL_PATH): --help on every subcommand,
+// exit codes 0/1/2, --json on every subcommand, `emulate` output that `decode` reads back, and
+// a bash completion that offers every option --help lists.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <regex>
+#include <set>
+#include <sstream>
+#include <string>
+#include <unistd.h>
+
+#include "drivers/emulator/catalog.hpp"
+
+namespace {
+
+namespace fs = std::filesystem;
+
+const std::string kXcvrctl = XCVRCTL_PATH;
+const fs::path kSourceDir = fs::path(XCVR_TEST_DATA) / ".." / "..";
+const std::vector<std::string> kSubcommands = {"decode", "verify", "show", "emulate"};
+
+struct Result {
+  std::string out;  // stdout (stderr too when asked)
+  int rc = -1;
+};
+
+Result run(const std::string& args, bool with_stderr = false) {
+  Result r;
+  const std::string cmd = kXcvrctl + " " + args + (with_stderr ? " 2>&1" : " 2>/dev/null");
+  FILE* p = ::popen(cmd.c_str(), "r");
+  char buf[4096];
+  while (p != nullptr && std::fgets(buf, sizeof buf, p) != nullptr) r.out += buf;
+  const int status = p == nullptr ? -1 : ::pclose(p);
+  r.rc = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return r;
+}
+
+class TempFile {
+ public:
+  explicit TempFile(const std::string& name)
+      : path_(fs::temp_directory_path() / ("xcvrctl-cli-" + std::to_string(::getpid()) + "-" + name)) {}
+  ~TempFile() { fs::remove(path_); }
+  const fs::path& path() const { return path_; }
+  void write(const std::string& text) const { std::ofstream(path_) << text; }
+
+ private:
+  fs::path path_;
+};
+
+// The long options a --help text lists ("  --json  ..." or "  --format TEXT ...").
+std::set<std::string> help_options(const std::string& help) {
+  std::set<std::string> out;
+  static const std::regex option(R"((^|[\s,])(--[a-z][a-z0-9-]*))");
+  for (auto it = std::sregex_iterator(help.begin(), help.end(), option); it != std::sregex_iterator(); ++it) {
+    out.insert((*it)[2]);
+  }
+  return out;
+}
+
+TEST(XcvrctlCli, HelpOnEverySubcommandExitsZero) {
+  const Result top = run("--help");
+  EXPECT_EQ(top.rc, 0);
+  for (const std::string& sub : kSubcommands) {
+    EXPECT_NE(top.out.find(sub), std::string::npos) << "top-level --help lacks " << sub;
+    const Result r = run(sub + " --help");
+    EXPECT_EQ(r.rc, 0) << sub;
+    EXPECT_NE(r.out.find("--json"), std::string::npos) << sub << " --help lacks --json:\n" << r.out;
+    EXPECT_NE(r.out.find("Usage"), std::string::npos) << r.out;
+    EXPECT_EQ(run(sub + " -h").rc, 0) << sub;
+  }
+}
+
+TEST(XcvrctlCli, UnusableArgumentsExitTwo) {
+  EXPECT_EQ(run("").rc, 2);                      // a subcommand is required
+  EXPECT_EQ(run("frobnicate").rc, 2);            // unknown subcommand
+  EXPECT_EQ(run("decode --no-such-flag x").rc, 2);
+  EXPECT_EQ(run("decode").rc, 2);                // FILE is required
+  EXPECT_EQ(run("decode /nonexistent/dump.txt").rc, 2);
+  EXPECT_EQ(run("decode --format nope /dev/null").rc, 2);
+  EXPECT_EQ(run("show").rc, 2);                  // no source
+  EXPECT_EQ(run("emulate").rc, 2);               // no model
+  EXPECT_EQ(run("emulate no-such-model").rc, 2);
+  EXPECT_EQ(run("emulate osfp-400g-sr4-flat --list").rc, 2);
+  EXPECT_EQ(run("emulate osfp-400g-sr4-flat --seconds -1").rc, 2);
+  EXPECT_EQ(run("emulate --port gpu-node-01/mlx5_0").rc, 2);  // --port needs --fleet
+  const Result unknown = run("emulate no-such-model", true);
+  EXPECT_NE(unknown.out.find("unknown model 'no-such-model'"), std::string::npos) << unknown.out;
+  EXPECT_EQ(run("--version").rc, 0);
+}
+
+TEST(XcvrctlCli, EmulateListsTheCatalog) {
+  const Result text = run("emulate --list");
+  ASSERT_EQ(text.rc, 0);
+  const Result json = run("emulate --list --json");
+  ASSERT_EQ(json.rc, 0);
+  const auto list = nlohmann::json::parse(json.out);
+  ASSERT_TRUE(list.is_array());
+  ASSERT_EQ(list.size(), xcvr::emulator::catalog().size());
+  for (const auto& m : xcvr::emulator::catalog()) {
+    EXPECT_NE(text.out.find(m.key + "\t"), std::string::npos) << m.key;
+    bool found = false;
+    for (const auto& e : list) found = found || e.at("model") == m.key;
+    EXPECT_TRUE(found) << m.key;
+  }
+}
+
+// Every catalog model: the ethtool dump `emulate` prints decodes (decode, show --file) to the
+// report `emulate --json` prints, and the module is clean.
+TEST(XcvrctlCli, EmulateDumpDecodesBackToItsReport) {
+  for (const auto& m : xcvr::emulator::catalog()) {
+    SCOPED_TRACE(m.key);
+    const Result dump = run("emulate " + m.key);
+    ASSERT_EQ(dump.rc, 0) << dump.out;
+    EXPECT_EQ(dump.out.rfind("$ ethtool -m " + m.key + " page 0 hex on\n", 0), 0u) << dump.out.substr(0, 200);
+    const Result json = run("emulate --json " + m.key);
+    ASSERT_EQ(json.rc, 0);
+    const auto report = nlohmann::json::parse(json.out);
+    EXPECT_NE(json.out.find(m.part_number), std::string::npos);
+
+    TempFile file(m.key + ".txt");
+    file.write(dump.out);
+    const Result decoded = run("decode --json " + file.path().string());
+    ASSERT_EQ(decoded.rc, 0) << decoded.out;
+    EXPECT_EQ(nlohmann::json::parse(decoded.out), report);
+    const Result shown = run("show --json --file " + file.path().string());
+    ASSERT_EQ(shown.rc, 0) << shown.out;
+    EXPECT_EQ(nlohmann::json::parse(shown.out), report);
+    const Result human = run("decode " + file.path().string());
+    EXPECT_EQ(human.rc, 0);
+    EXPECT_NE(human.out.find("(ethtool)"), std::string::npos) << human.out.substr(0, 200);
+  }
+}
+
+TEST(XcvrctlCli, EmulateReadsAFleetPortAndItsTime) {
+  const std::string fleet = (kSourceDir / "config" / "demo.toml").string();
+  const Result r = run("emulate --json --fleet " + fleet + " --port gpu-node-01/mlx5_0");
+  ASSERT_EQ(r.rc, 0) << r.out;
+  EXPECT_NE(r.out.find(xcvr::emulator::find_model("osfp-400g-sr4-flat")->part_number), std::string::npos);
+  EXPECT_EQ(run("emulate --fleet " + fleet + " --port gpu-node-01/no-such").rc, 2);
+  EXPECT_EQ(run("emulate --fleet /nonexistent.toml --port a/b").rc, 2);
+  // Time matters: a module read at insertion is still powering up, two seconds later it is not.
+  const Result early = run("emulate --json --seconds 0 osfp-400g-sr4-flat");
+  const Result later = run("emulate --json --seconds 2 osfp-400g-sr4-flat");
+  ASSERT_FALSE(early.out.empty());
+  EXPECT_NE(nlohmann::json::parse(early.out), nlohmann::json::parse(later.out));
+}
+
+TEST(XcvrctlCli, JsonOnEverySubcommand) {
+  TempFile file("json.txt");
+  file.write(run("emulate qsfpdd-400g-sr8").out);
+  const std::string f = file.path().string();
+  const std::vector<std::string> commands = {
+      "decode --json " + f, "show --json --file " + f, "emulate --json qsfpdd-400g-sr8",
+      "verify --json --now 2026-01-01 --file " + f, "emulate --list --json"};
+  for (const std::string& args : commands) {
+    const Result r = run(args);
+    EXPECT_LE(r.rc, 1) << args;
+    EXPECT_TRUE(nlohmann::json::accept(r.out)) << args << ":\n" << r.out;
+  }
+}
+
+// completion/xcvrctl offers each option its subcommand's --help lists, and every subcommand.
+TEST(XcvrctlCli, BashCompletionCoversEveryOption) {
+  std::ifstream in(kSourceDir / "completion" / "xcvrctl");
+  ASSERT_TRUE(in) << "completion/xcvrctl";
+  std::stringstream ss;
+  ss << in.rdbuf();
+  const std::string completion = ss.str();
+  for (const std::string& sub : kSubcommands) {
+    EXPECT_NE(completion.find(sub), std::string::npos) << sub;
+    // The subcommand's arm of `case $sub`: "        sub)" up to its own ";;" (12 spaces in).
+    const std::size_t begin = completion.find("\n        " + sub + ")\n");
+    ASSERT_NE(begin, std::string::npos) << "no case arm for " << sub;
+    const std::size_t end = completion.find("\n            ;;\n", begin);
+    ASSERT_NE(end, std::string::npos) << sub;
+    // Offered: the words of its `compgen -W '...'` lists (not the `case $prev` patterns).
+    const std::string body = completion.substr(begin, end - begin);
+    std::string words;
+    for (std::size_t at = body.find("compgen -W '"); at != std::string::npos;
+         at = body.find("compgen -W '", at + 1)) {
+      const std::size_t from = at + 12;
+      words += " " + body.substr(from, body.find('\'', from) - from);
+    }
+    const std::set<std::string> offered = help_options(words);
+    for (const std::string& opt : help_options(run(sub + " --help").out)) {
+      EXPECT_TRUE(offered.count(opt)) << "completion of xcvrctl " << sub << " lacks " << opt;
+    }
+  }
+}
+
+}  // namespace

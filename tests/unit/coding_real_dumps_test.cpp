@@ -17,6 +17,7 @@
 #include "daemon/catalog.hpp"
 #include "daemon/coding.hpp"
 #include "drivers/dumpfile/dump_parser.hpp"
+#include "tests/support/run_command.hpp"
 
 namespace xcvr {
 namespace {
@@ -201,22 +202,10 @@ TEST(CodingRealDumps, DateInTheFutureFails) {
 
 // ----- xcvrctl verify end to end ----------------------------------------------------------------
 
-struct CliRun {
-  int code = -1;
-  std::string out;  // stdout and stderr
-};
+using CliRun = test::CommandResult;
 
 CliRun xcvrctl(const std::string& args) {
-  const std::string cmd = std::string(XCVRCTL_PATH) + " verify " + args + " --now 2026-01-01 2>&1";
-  CliRun r;
-  FILE* p = popen(cmd.c_str(), "r");
-  if (p == nullptr) return r;
-  char buf[4096];
-  std::size_t n;
-  while ((n = fread(buf, 1, sizeof buf, p)) > 0) r.out.append(buf, n);
-  const int status = pclose(p);
-  r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return r;
+  return test::run_command(std::string(XCVRCTL_PATH) + " verify " + args + " --now 2026-01-01 2>&1");
 }
 
 std::string temp_file(const std::string& name, const std::string& content) {

@@ -14,6 +14,7 @@
 #include "drivers/ib/fake_fabric.hpp"
 #include "drivers/ib/ib_show.hpp"
 #include "drivers/ib/ib_source_setup.hpp"
+#include "tests/support/run_command.hpp"
 
 namespace xcvr::daemon {
 std::optional<SourceError> add_ib_source_settings(const ib::IbSourceSettings& settings, const std::string& location,
@@ -276,21 +277,10 @@ TEST(IbSource, ShowWithoutInfinibandHardwareExits2) {
   EXPECT_EQ(parse_ca_port("mlx5_1:2")->second, 2);
 }
 
-struct CliRun {
-  int code = -1;
-  std::string out;
-};
+using CliRun = test::CommandResult;
 
 CliRun xcvrctl(const std::string& args) {
-  CliRun r;
-  FILE* p = popen((std::string(XCVRCTL_PATH) + " " + args + " 2>&1").c_str(), "r");
-  if (p == nullptr) return r;
-  char buf[4096];
-  std::size_t n;
-  while ((n = fread(buf, 1, sizeof buf, p)) > 0) r.out.append(buf, n);
-  const int status = pclose(p);
-  r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return r;
+  return test::run_command(std::string(XCVRCTL_PATH) + " " + args + " 2>&1");
 }
 
 // The real binary on this (InfiniBand-less) test host: exit 2 and say what is missing.

@@ -18,6 +18,7 @@
 #include "drivers/emulator/catalog.hpp"
 #include "drivers/emulator/model.hpp"
 #include "drivers/optoe/optoe_transport.hpp"
+#include "tests/support/run_command.hpp"
 
 namespace xcvr::optoe {
 namespace {
@@ -355,13 +356,9 @@ namespace xcvr::optoe {
 namespace {
 
 std::string run(const std::string& cmd, int& rc) {
-  std::string out;
-  FILE* p = ::popen(cmd.c_str(), "r");
-  char buf[4096];
-  while (p != nullptr && std::fgets(buf, sizeof buf, p) != nullptr) out += buf;
-  const int status = p == nullptr ? -1 : ::pclose(p);
-  rc = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return out;
+  auto r = test::run_command(cmd);
+  rc = r.code;
+  return r.out;
 }
 
 TEST(TransportOptoe, XcvrctlShowReadsTheOptoeFileLive) {

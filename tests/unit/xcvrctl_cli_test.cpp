@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "drivers/emulator/catalog.hpp"
+#include "tests/support/run_command.hpp"
 
 namespace {
 
@@ -30,14 +31,8 @@ struct Result {
 };
 
 Result run(const std::string& args, bool with_stderr = false) {
-  Result r;
-  const std::string cmd = kXcvrctl + " " + args + (with_stderr ? " 2>&1" : " 2>/dev/null");
-  FILE* p = ::popen(cmd.c_str(), "r");
-  char buf[4096];
-  while (p != nullptr && std::fgets(buf, sizeof buf, p) != nullptr) r.out += buf;
-  const int status = p == nullptr ? -1 : ::pclose(p);
-  r.rc = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return r;
+  const auto r = xcvr::test::run_command(kXcvrctl + " " + args + (with_stderr ? " 2>&1" : " 2>/dev/null"));
+  return Result{r.out, r.code};
 }
 
 class TempFile {

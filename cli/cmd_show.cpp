@@ -41,57 +41,22 @@ struct ShowOptions {
   bool trust_banks = false;
 };
 
-std::optional<uint8_t> parse_address(const std::string& text) {
-  try {
-    std::size_t used = 0;
-    const unsigned long v = std::stoul(text, &used, 0);
-    if (used != text.size() || v < 0x03 || v > 0x77) return std::nullopt;
-    return static_cast<uint8_t>(v);
-  } catch (const std::exception&) {
-    return std::nullopt;
-  }
-}
-
 int run_show(const ShowOptions& o) {
-  std::unique_ptr<drivers::Transport> transport;
-  std::string what;
-  if (!o.i2c.empty()) {
-    const auto address = parse_address(o.address);
-    if (!address) {
-      std::cerr << "xcvrctl show: --address " << o.address << " is not a 7-bit I2C address\n";
-      return kExitUnreadable;
-    }
-    i2c::I2cPortConfig cfg;
-    cfg.device = o.i2c;
-    cfg.address = *address;
-    auto t = std::make_unique<i2c::I2cDevTransport>(cfg);
-    if (auto e = t->open()) {  // the clearest message for a missing node or an owned address
-      std::cerr << e->message << '\n';
-      return kExitUnreadable;
-    }
-    what = t->describe() + " via " + std::string(i2c::i2c_method_name(t->method()));
-    transport = std::move(t);
-  } else if (!o.optoe.empty()) {
-    optoe::OptoePortConfig cfg;
-    cfg.path = o.optoe;
-    auto t = std::make_unique<optoe::OptoeTransport>(cfg);
-    what = t->describe() + " (" + std::string(optoe::layout_name(t->layout())) + ")";
-    transport = std::move(t);
-  } else if (!o.netdev.empty()) {
-    ethtool::EthtoolPortConfig cfg;
-    cfg.netdev = o.netdev;
-    cfg.trust_banks = o.trust_banks;
-    transport = std::make_unique<ethtool::EthtoolNetlinkTransport>(cfg);
-    what = transport->describe();
-  } else {
-    auto opened = dumpfile::FileTransport::open(o.file);
-    if (auto* e = std::get_if<drivers::Error>(&opened)) {
-      std::cerr << e->message << '\n';
-      return kExitUnreadable;
-    }
-    transport = std::move(std::get<std::unique_ptr<dumpfile::FileTransport>>(opened));
-    what = transport->describe();
+  SourceArgs args;
+  args.i2c = o.i2c;
+  args.address = o.address;
+  args.optoe = o.optoe;
+  args.netdev = o.netdev;
+  args.file = o.file;
+  args.trust_banks = o.trust_banks;
+  std::string error;
+  auto opened = open_source(args, error);
+  if (!opened) {
+    std::cerr << "xcvrctl show: " << error << '\n';
+    return kExitUnreadable;
   }
+  std::unique_ptr<drivers::Transport> transport = std::move(opened->transport);
+  const std::string what = opened->label;
 
   cmis::ModuleImage image;
   std::vector<std::string> skipped;

@@ -17,26 +17,11 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/commands.hpp"
+#include "cli/module_read.hpp"
 #include "cmis/decode.hpp"
 #include "cmis/report_json.hpp"
 #include "daemon/catalog.hpp"
 #include "daemon/coding.hpp"
-#include "daemon/read_plan.hpp"
-#include "drivers/dumpfile/file_transport.hpp"
-
-// Live transports, when this build has them (other drivers/ folders are added as they land).
-#if __has_include("drivers/i2c/i2c_dev_transport.hpp")
-#include "drivers/i2c/i2c_dev_transport.hpp"
-#define XCVR_VERIFY_HAS_I2C 1
-#endif
-#if __has_include("drivers/optoe/optoe_transport.hpp")
-#include "drivers/optoe/optoe_transport.hpp"
-#define XCVR_VERIFY_HAS_OPTOE 1
-#endif
-#if __has_include("drivers/ethtool/ethtool_transport.hpp")
-#include "drivers/ethtool/ethtool_transport.hpp"
-#define XCVR_VERIFY_HAS_ETHTOOL 1
-#endif
 
 namespace xcvr::cli {
 namespace {
@@ -59,88 +44,6 @@ std::string executable_dir() {
   std::error_code ec;
   const auto exe = std::filesystem::read_symlink("/proc/self/exe", ec);
   return ec ? std::string() : exe.parent_path().string();
-}
-
-// Reads a module through a transport the way the daemon does: the static read plan until it
-// asks for nothing new (a page the source lacks is left out), then the dynamic bytes.
-cmis::ModuleImage read_module(drivers::Transport& t, std::vector<std::string>& notes) {
-  cmis::ModuleImage image;
-  std::set<cmis::PageKey> tried;
-  for (int round = 0; round < 16; ++round) {
-    bool progress = false;
-    for (const daemon::ReadRange& r : daemon::next_static_reads(image)) {
-      if (!tried.insert(r.page).second) continue;
-      progress = true;
-      std::vector<uint8_t> buf(r.length);
-      const drivers::ReadRequest req{r.page.device, r.page.bank,
-                                     static_cast<uint8_t>(r.page.page == cmis::kLowerPage ? 0 : r.page.page),
-                                     r.offset, r.length};
-      if (auto err = t.read(req, buf)) {
-        // Without the A0h lower page there is nothing to verify; other pages may be absent.
-        if (r.page.page == cmis::kLowerPage && r.page.device == cmis::kDeviceA0) throw Unreadable{err->message};
-        notes.push_back(err->message);
-        continue;
-      }
-      image.set_page(r.page, buf);
-    }
-    if (!progress) break;
-  }
-  for (const daemon::ReadRange& r : daemon::dynamic_reads(image)) {
-    if (!image.has(r.page)) continue;
-    std::vector<uint8_t> buf(r.length);
-    const drivers::ReadRequest req{r.page.device, r.page.bank,
-                                   static_cast<uint8_t>(r.page.page == cmis::kLowerPage ? 0 : r.page.page),
-                                   r.offset, r.length};
-    if (!t.read(req, buf)) image.update(r.page, r.offset, buf);
-  }
-  return image;
-}
-
-std::unique_ptr<drivers::Transport> open_source(const VerifyOptions& o, std::string& label) {
-  const int given = !o.file.empty() + !o.i2c.empty() + !o.optoe.empty() + !o.netdev.empty();
-  if (given != 1) throw Unreadable{"give exactly one of --file, --i2c, --optoe, --netdev"};
-  if (!o.file.empty()) {
-    auto opened = dumpfile::FileTransport::open(o.file);
-    if (auto* err = std::get_if<drivers::Error>(&opened)) throw Unreadable{err->message};
-    label = "dump file " + o.file;
-    return std::move(std::get<std::unique_ptr<dumpfile::FileTransport>>(opened));
-  }
-#ifdef XCVR_VERIFY_HAS_I2C
-  if (!o.i2c.empty()) {
-    i2c::I2cPortConfig config;
-    config.device = o.i2c;
-    config.port = o.i2c;
-    auto t = std::make_unique<i2c::I2cDevTransport>(config);
-    if (auto err = t->open()) throw Unreadable{err->message};
-    if (t->presence() == drivers::Presence::Absent) throw Unreadable{o.i2c + ": no module in the cage"};
-    label = t->describe();
-    return t;
-  }
-#endif
-#ifdef XCVR_VERIFY_HAS_OPTOE
-  if (!o.optoe.empty()) {
-    optoe::OptoePortConfig config;
-    config.path = o.optoe;
-    config.port = o.optoe;
-    auto t = std::make_unique<optoe::OptoeTransport>(config);
-    if (t->presence() == drivers::Presence::Absent) throw Unreadable{o.optoe + ": no module in the cage"};
-    label = t->describe();
-    return t;
-  }
-#endif
-#ifdef XCVR_VERIFY_HAS_ETHTOOL
-  if (!o.netdev.empty()) {
-    ethtool::EthtoolPortConfig config;
-    config.netdev = o.netdev;
-    config.port = o.netdev;
-    auto t = std::make_unique<ethtool::EthtoolNetlinkTransport>(config);
-    label = t->describe();
-    return t;
-  }
-#endif
-  const std::string kind = !o.i2c.empty() ? "--i2c" : !o.optoe.empty() ? "--optoe" : "--netdev";
-  throw Unreadable{kind + " is not available in this build (its transport driver is not built in); "
-                          "verify a dump with --file instead"};
 }
 
 double parse_now(const std::string& text) {
@@ -235,8 +138,20 @@ int run_verify(const VerifyOptions& o) {
   cmis::ModuleImage image;
   try {
     if (!o.style.empty() && !daemon::parse_style(o.style)) throw Unreadable{"--style: expected flat-top or finned-top"};
-    auto transport = open_source(o, label);
-    image = read_module(*transport, notes);
+    SourceArgs args;
+    args.file = o.file;
+    args.i2c = o.i2c;
+    args.optoe = o.optoe;
+    args.netdev = o.netdev;
+    std::string error;
+    auto opened = open_source(args, error);
+    if (!opened) throw Unreadable{error};
+    label = opened->label;
+    // The daemon's static read, then its dynamic bytes (live-value checks see current ones).
+    const auto err = read_module(*opened->transport, image, notes);
+    if (err && image.empty()) throw Unreadable{err->message};
+    if (err) notes.push_back(err->message);
+    refresh_dynamic(*opened->transport, image);
   } catch (const Unreadable& u) {
     std::cerr << "xcvrctl verify: " << u.message << '\n';
     return kExitUnreadable;

@@ -2,6 +2,7 @@
 // xcvrctl commands that read live (show) or emulated (emulate) modules.
 #pragma once
 
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -11,6 +12,30 @@
 #include "drivers/transport.hpp"
 
 namespace xcvr::cli {
+
+// The one live or recorded source a command reads (exactly one field set).
+struct SourceArgs {
+  std::string file;    // dump file, replayed as a module
+  std::string i2c;     // /dev/i2c-N
+  std::string address = "0x50";
+  std::string optoe;   // optoe eeprom file or sx_core module dir
+  std::string netdev;  // ethtool netlink
+  bool trust_banks = false;
+};
+
+struct OpenedSource {
+  std::unique_ptr<drivers::Transport> transport;
+  std::string label;  // what was opened, for the report header
+};
+
+// Opens the source; on failure (nothing given or several, no device, no module in the cage,
+// bad address) returns nullopt with `error` set to a message naming it.
+std::optional<OpenedSource> open_source(const SourceArgs& args, std::string& error);
+
+// Re-reads the bytes a daemon's steady-state poll reads (monitors, flags, states) into
+// `image`, so checks against live values see the current ones. Read errors leave the bytes
+// of the static read.
+void refresh_dynamic(drivers::Transport& t, cmis::ModuleImage& image);
 
 // Rounds of daemon::next_static_reads until the plan is complete. A page the source cannot give
 // (Unsupported: not in a dump, not mapped by a driver, bank unreachable) is noted in `skipped`

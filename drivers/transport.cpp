@@ -1,5 +1,7 @@
 #include "drivers/transport.hpp"
 
+#include <cstdio>
+
 namespace xcvr::drivers {
 
 std::string_view error_kind_name(ErrorKind kind) {
@@ -14,5 +16,22 @@ std::string_view error_kind_name(ErrorKind kind) {
 }
 
 bool is_retryable(ErrorKind kind) { return kind == ErrorKind::Busy; }
+
+std::string describe_read(std::string source, uint8_t device, uint8_t bank, uint8_t page,
+                          uint16_t offset) {
+  auto hex = [](unsigned v) {
+    char buf[8];
+    std::snprintf(buf, sizeof buf, "%02Xh", v & 0xFFu);
+    return std::string(buf);
+  };
+  if (device != 0x50) source += " device " + hex(device);
+  if (offset >= 128) {
+    source += " page " + hex(page);
+    if (bank != 0) source += " bank " + std::to_string(bank);
+  } else {
+    source += " lower page";
+  }
+  return source + " offset " + std::to_string(offset);
+}
 
 }  // namespace xcvr::drivers

@@ -19,6 +19,11 @@ enum class ErrorKind {
 std::string_view error_kind_name(ErrorKind kind);  // "absent", "busy", ... (metric label values)
 bool is_retryable(ErrorKind kind);
 
+// "<source> [device 51h] page 11h [bank 1] offset 136" (or "lower page"): where a read went,
+// for error messages that name the port and page.
+std::string describe_read(std::string source, uint8_t device, uint8_t bank, uint8_t page,
+                          uint16_t offset);
+
 struct Error {
   ErrorKind kind;
   std::string message;  // names the port, page and offset

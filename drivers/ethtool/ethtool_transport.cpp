@@ -23,12 +23,6 @@ using drivers::ErrorKind;
 
 constexpr uint16_t kHalf = 128;
 
-std::string hex2(unsigned v) {
-  char buf[8];
-  std::snprintf(buf, sizeof buf, "%02Xh", v & 0xFFu);
-  return buf;
-}
-
 class MnlChannel final : public NetlinkChannel {
  public:
   explicit MnlChannel(mnl_socket* nl) : nl_(nl) {}
@@ -102,15 +96,7 @@ std::string EthtoolNetlinkTransport::describe() const {
 }
 
 std::string EthtoolNetlinkTransport::where(const drivers::ReadRequest& r) const {
-  std::string w = describe();
-  if (r.device != 0x50) w += " device " + hex2(r.device);
-  if (r.offset >= kHalf) {
-    w += " page " + hex2(r.page);
-    if (r.bank != 0) w += " bank " + std::to_string(r.bank);
-  } else {
-    w += " lower page";
-  }
-  return w + " offset " + std::to_string(r.offset);
+  return drivers::describe_read(describe(), r.device, r.bank, r.page, r.offset);
 }
 
 std::optional<Error> EthtoolNetlinkTransport::exchange(const std::vector<uint8_t>& request,

@@ -125,15 +125,7 @@ std::string I2cDevTransport::describe() const {
 
 std::string I2cDevTransport::where(uint8_t device, uint8_t bank, uint8_t page,
                                    uint16_t offset) const {
-  std::string w = describe();
-  if (device != 0x50) w += " device " + hex2(device);
-  if (offset >= kHalf) {
-    w += " page " + hex2(page);
-    if (bank != 0) w += " bank " + std::to_string(bank);
-  } else {
-    w += " lower page";
-  }
-  return w + " offset " + std::to_string(offset);
+  return drivers::describe_read(describe(), device, bank, page, offset);
 }
 
 drivers::Presence I2cDevTransport::presence() {

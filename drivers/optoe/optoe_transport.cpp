@@ -20,12 +20,6 @@ using drivers::ErrorKind;
 constexpr uint16_t kHalf = 128;
 constexpr uint64_t kPage = 128;
 
-std::string hex2(unsigned v) {
-  char buf[8];
-  std::snprintf(buf, sizeof buf, "%02Xh", v & 0xFFu);
-  return buf;
-}
-
 std::string parent_of(const std::string& path) {
   const auto slash = path.find_last_of('/');
   return slash == std::string::npos ? std::string(".") : path.substr(0, slash);
@@ -141,15 +135,7 @@ std::string OptoeTransport::describe() const {
 }
 
 std::string OptoeTransport::where(const drivers::ReadRequest& r) const {
-  std::string w = describe();
-  if (r.device != 0x50) w += " device " + hex2(r.device);
-  if (r.offset >= kHalf) {
-    w += " page " + hex2(r.page);
-    if (r.bank != 0) w += " bank " + std::to_string(r.bank);
-  } else {
-    w += " lower page";
-  }
-  return w + " offset " + std::to_string(r.offset);
+  return drivers::describe_read(describe(), r.device, r.bank, r.page, r.offset);
 }
 
 Error OptoeTransport::errno_error(int err, const std::string& what) const {

@@ -20,6 +20,7 @@
 #include "drivers/emulator/emulator_transport.hpp"
 #include "drivers/i2c/emulated_i2c_syscalls.hpp"
 #include "drivers/i2c/i2c_dev_transport.hpp"
+#include "tests/support/static_read.hpp"
 
 namespace xcvr::i2c {
 namespace {
@@ -94,26 +95,7 @@ struct Rig {
   std::unique_ptr<I2cDevTransport> transport;
 };
 
-// Reads a module the way the daemon's static read does (daemon/port_poller.cpp).
-cmis::ModuleImage read_static(drivers::Transport& t) {
-  cmis::ModuleImage image;
-  for (int round = 0; round < 6; ++round) {
-    const auto plan = daemon::next_static_reads(image);
-    if (plan.empty()) break;
-    for (const auto& r : plan) {
-      std::vector<uint8_t> buf(r.length);
-      const uint8_t page = static_cast<uint8_t>(r.page.page == cmis::kLowerPage ? 0 : r.page.page);
-      auto e = t.read(ReadRequest{r.page.device, r.page.bank, page, r.offset, r.length}, buf);
-      EXPECT_FALSE(e) << e->message;
-      if (e) return image;
-      std::vector<uint8_t> half(cmis::kPageSize, 0);
-      const uint16_t base = r.page.page == cmis::kLowerPage ? 0 : cmis::kPageSize;
-      std::copy(buf.begin(), buf.end(), half.begin() + (r.offset - base));
-      if (!image.update(r.page, r.offset, buf)) image.set_page(r.page, half);
-    }
-  }
-  return image;
-}
+cmis::ModuleImage read_static(drivers::Transport& t) { return test::read_static(t); }
 
 void expect_no_violations(const EmulatedModule& m) {
   EXPECT_EQ(m.violations(), 0u);

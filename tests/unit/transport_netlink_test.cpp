@@ -22,6 +22,7 @@
 #include "drivers/emulator/model.hpp"
 #include "drivers/ethtool/ethtool_transport.hpp"
 #include "drivers/ethtool/netlink_reply.hpp"
+#include "tests/support/static_read.hpp"
 
 namespace xcvr::ethtool {
 namespace {
@@ -355,24 +356,8 @@ struct Rig {
   std::unique_ptr<EthtoolNetlinkTransport> transport;
 };
 
-cmis::ModuleImage read_static(drivers::Transport& t) {
-  cmis::ModuleImage image;
-  for (int round = 0; round < 6; ++round) {
-    const auto plan = daemon::next_static_reads(image);
-    if (plan.empty()) break;
-    for (const auto& r : plan) {
-      std::vector<uint8_t> buf(r.length);
-      const auto page = static_cast<uint8_t>(r.page.page == cmis::kLowerPage ? 0 : r.page.page);
-      auto e = t.read(ReadRequest{r.page.device, r.page.bank, page, r.offset, r.length}, buf);
-      if (e) return image;  // later pages unreachable: the image holds what was read
-      std::vector<uint8_t> half(cmis::kPageSize, 0);
-      const uint16_t base = r.page.page == cmis::kLowerPage ? 0 : cmis::kPageSize;
-      std::copy(buf.begin(), buf.end(), half.begin() + (r.offset - base));
-      if (!image.update(r.page, r.offset, buf)) image.set_page(r.page, half);
-    }
-  }
-  return image;
-}
+// Later pages may be unreachable: the image holds what was read.
+cmis::ModuleImage read_static(drivers::Transport& t) { return test::read_static(t, false); }
 
 emulator::ModuleModel sixteen_lanes() {
   emulator::ModuleModel m = *emulator::find_model("qsfpdd-400g-sr8");

@@ -19,6 +19,7 @@
 #include "drivers/emulator/model.hpp"
 #include "drivers/optoe/optoe_transport.hpp"
 #include "tests/support/run_command.hpp"
+#include "tests/support/static_read.hpp"
 
 namespace xcvr::optoe {
 namespace {
@@ -68,25 +69,7 @@ std::vector<uint8_t> optoe_one_address(const cmis::ModuleImage& image, int banks
   return file;
 }
 
-cmis::ModuleImage read_static(drivers::Transport& t) {
-  cmis::ModuleImage image;
-  for (int round = 0; round < 6; ++round) {
-    const auto plan = daemon::next_static_reads(image);
-    if (plan.empty()) break;
-    for (const auto& r : plan) {
-      std::vector<uint8_t> buf(r.length);
-      const auto page = static_cast<uint8_t>(r.page.page == cmis::kLowerPage ? 0 : r.page.page);
-      auto e = t.read(ReadRequest{r.page.device, r.page.bank, page, r.offset, r.length}, buf);
-      EXPECT_FALSE(e) << e->message;
-      if (e) return image;
-      std::vector<uint8_t> half(cmis::kPageSize, 0);
-      const uint16_t base = r.page.page == cmis::kLowerPage ? 0 : cmis::kPageSize;
-      std::copy(buf.begin(), buf.end(), half.begin() + (r.offset - base));
-      if (!image.update(r.page, r.offset, buf)) image.set_page(r.page, half);
-    }
-  }
-  return image;
-}
+cmis::ModuleImage read_static(drivers::Transport& t) { return test::read_static(t); }
 
 // Every half-page the static read fetched is byte-identical to the one laid into the files.
 void expect_same_pages(const cmis::ModuleImage& want, const cmis::ModuleImage& got) {

@@ -5,11 +5,12 @@
 #include <limits>
 #include <set>
 #include <sstream>
-
-#include <prometheus/text_serializer.h>
+#include <string_view>
+#include <unordered_set>
 
 #include "exporters/gzip.hpp"
 #include "exporters/metrics_internal.hpp"
+#include "exporters/text_exposition.hpp"
 
 #ifndef XCVR_VERSION
 #define XCVR_VERSION "unknown"
@@ -78,7 +79,8 @@ void add_self_series(FamilySet& out, const daemon::Snapshot& s, const SelfStats&
 std::vector<prometheus::MetricFamily> build_families(const daemon::Snapshot& snapshot,
                                                      const SelfStats& self) {
   FamilySet out(snapshot.ports.size());
-  std::set<std::string> ports;  // a repeated port name would duplicate every series
+  std::unordered_set<std::string_view> ports;  // a repeated port name would duplicate every series
+  ports.reserve(snapshot.ports.size());
   for (const daemon::PortSnapshot& p : snapshot.ports) {
     if (ports.insert(p.port).second) detail::add_port_series(out, p);
   }
@@ -92,7 +94,7 @@ std::vector<prometheus::MetricFamily> build_families(const daemon::Snapshot& sna
 }
 
 std::string render_text(const daemon::Snapshot& snapshot, const SelfStats& self) {
-  return prometheus::TextSerializer{}.Serialize(build_families(snapshot, self));
+  return serialize_text(build_families(snapshot, self));
 }
 
 std::vector<prometheus::MetricFamily> SnapshotCollector::collect(const daemon::Snapshot& snapshot) const {
@@ -122,7 +124,7 @@ std::shared_ptr<const RenderedMetrics> SnapshotCollector::render() const {
   const auto start = std::chrono::steady_clock::now();
   try {
     auto out = std::make_shared<RenderedMetrics>();
-    out->text = prometheus::TextSerializer{}.Serialize(collect(*snapshot));
+    out->text = serialize_text(collect(*snapshot));
     out->gzip = gzip_compress(out->text).value_or("");
     rendered_ = std::move(out);
     rendered_for_ = snapshot;

@@ -1,5 +1,6 @@
 // /metrics: renders a daemon::Snapshot into Prometheus families (prometheus-cpp core), serialized
-// by prometheus::TextSerializer. Rendering reads only the snapshot: a scrape never touches a bus.
+// by serialize_text in prometheus::TextSerializer's exact format. Rendering reads only the
+// snapshot: a scrape never touches a bus.
 #pragma once
 
 #include <atomic>

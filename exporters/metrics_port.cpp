@@ -21,9 +21,13 @@ Labels port_labels(const PortSnapshot& p) {
   return l;
 }
 
-Labels plus(Labels base, std::string name, std::string value) {
-  base.push_back({std::move(name), std::move(value)});
-  return base;
+// One exact-size allocation per series: a copy of base grown by push_back would allocate twice.
+Labels plus(const Labels& base, std::string name, std::string value) {
+  Labels l;
+  l.reserve(base.size() + 1);
+  l.insert(l.end(), base.begin(), base.end());
+  l.push_back({std::move(name), std::move(value)});
+  return l;
 }
 
 const std::string& lane_name(int lane) {  // lane labels without a to_string per series
@@ -108,8 +112,7 @@ void add_aging(FamilySet& out, const Labels& base, const PortSnapshot& p) {
 }
 
 Labels flag_labels(const Labels& base, int lane, const std::string& flag) {
-  Labels l = lane > 0 ? lane_labels(base, lane) : base;
-  return plus(std::move(l), "flag", flag);
+  return lane > 0 ? plus(lane_labels(base, lane), "flag", flag) : plus(base, "flag", flag);
 }
 
 // Live values: only while the module is present and its last read is recent.

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Soak: the demo fleet at a 100 ms poll with random faults and 16 concurrent scrapers, for a
 # bounded time (default 600 s; SOAK_SECONDS to change). Records RSS, open fds and CPU every 10 s
-# into build/soak/samples.tsv. Passes when RSS grows < 1 MiB after the warm-up (first third),
+# into build/soak/samples.tsv. Passes when RSS grows < 1 MiB after the warm-up (first third; the
+# least-squares trend over those samples, so sample-to-sample swings are not counted as growth),
 # the daemon holds no more fds once the scrapers are gone than before they started, no scrape
 # fails, and the log shows no errors (the injected faults only give warnings).
 #   SOAK_BIN             daemon binary (default build/release/transceiver_exporter, built if absent)
@@ -111,7 +112,15 @@ if len(rows) < 3:
     print(f"soak: FAIL (daemon alive={alive}, only {len(rows)} samples)")
     sys.exit(1)
 warm = rows[len(rows) // 3:]
-growth = (warm[-1][1] - warm[0][1]) / 1024
+# Growth is the least-squares trend over the post-warm-up samples times their span: RSS swings
+# +-2 MiB between samples as scrape buffers come and go, so two single samples would judge noise.
+n = len(warm)
+mx = sum(r[0] for r in warm) / n
+my = sum(r[1] for r in warm) / n
+sxx = sum((r[0] - mx) ** 2 for r in warm)
+slope = sum((r[0] - mx) * (r[1] - my) for r in warm) / sxx if sxx else 0.0  # KiB per second
+growth = slope * (warm[-1][0] - warm[0][0]) / 1024
+endpoints = (warm[-1][1] - warm[0][1]) / 1024
 peak = max(r[1] for r in warm)
 span = rows[-1][0] - rows[0][0]
 cpu_pct = 100 * (rows[-1][3] - rows[0][3]) / hz / span if span else 0
@@ -124,6 +133,7 @@ except FileNotFoundError:
     scrape_errors = 0
 print(f"samples={len(rows)} rss_first_kib={rows[0][1]} rss_warm_start_kib={warm[0][1]} "
       f"rss_end_kib={warm[-1][1]} rss_peak_kib={peak} rss_growth_mib={growth:.3f} "
+      f"rss_slope_kib_per_min={slope * 60:.1f} rss_endpoint_diff_mib={endpoints:.3f} "
       f"fds_min={min(r[2] for r in rows)} fds_max={max(r[2] for r in rows)} fds_before={fds_before} "
       f"fds_after={fds_after} cpu_avg_pct={cpu_pct:.1f} scrapes={scrapes} scrape_failures={scrape_errors} "
       f"log_errors={len(errors)} log_warnings={warnings}")

@@ -1,0 +1,179 @@
+#include "exporters/text_exposition.hpp"
+
+#include <charconv>
+#include <cmath>
+#include <limits>
+#include <string_view>
+
+namespace xcvr::exporters {
+namespace {
+
+using prometheus::ClientMetric;
+using prometheus::MetricFamily;
+using prometheus::MetricType;
+
+// prometheus-cpp writes doubles through an ostream in the classic locale with precision
+// max_digits10 - 1 and the default float field, i.e. printf("%.16g"); to_chars(general, 16)
+// is specified as that printf conversion.
+void append_value(std::string& out, double value) {
+  if (std::isnan(value)) {
+    out += "Nan";
+  } else if (std::isinf(value)) {
+    out += value < 0 ? "-Inf" : "+Inf";
+  } else {
+    char buf[32];
+    const auto r = std::to_chars(buf, buf + sizeof buf, value, std::chars_format::general,
+                                 std::numeric_limits<double>::max_digits10 - 1);
+    out.append(buf, r.ptr);
+  }
+}
+
+void append_count(std::string& out, std::uint64_t value) {
+  char buf[24];
+  const auto r = std::to_chars(buf, buf + sizeof buf, value);
+  out.append(buf, r.ptr);
+}
+
+void append_escaped(std::string& out, std::string_view value) {
+  for (const char c : value) {
+    if (c == '\n') {
+      out += "\\n";
+      continue;
+    }
+    if (c == '\\' || c == '"') out += '\\';
+    out += c;
+  }
+}
+
+void append_label(std::string& out, const char*& separator, std::string_view name) {
+  out += separator;
+  out += name;
+  out += "=\"";
+  separator = ",";
+}
+
+// "name_suffix{labels[,extra]} " — the line up to its value.
+void append_head(std::string& out, const MetricFamily& family, const ClientMetric& metric,
+                 std::string_view suffix = {}, std::string_view extra_name = {},
+                 const double* extra_value = nullptr) {
+  out += family.name;
+  out += suffix;
+  if (!metric.label.empty() || !extra_name.empty()) {
+    out += '{';
+    const char* separator = "";
+    for (const auto& l : metric.label) {
+      append_label(out, separator, l.name);
+      append_escaped(out, l.value);
+      out += '"';
+    }
+    if (!extra_name.empty()) {
+      append_label(out, separator, extra_name);
+      if (extra_value) append_value(out, *extra_value);
+      else out += "+Inf";
+      out += '"';
+    }
+    out += '}';
+  }
+  out += ' ';
+}
+
+void append_tail(std::string& out, const ClientMetric& metric) {
+  if (metric.timestamp_ms != 0) {
+    out += ' ';
+    out += std::to_string(metric.timestamp_ms);
+  }
+  out += '\n';
+}
+
+void append_histogram(std::string& out, const MetricFamily& family, const ClientMetric& metric) {
+  const auto& h = metric.histogram;
+  append_head(out, family, metric, "_count");
+  append_count(out, h.sample_count);
+  append_tail(out, metric);
+  append_head(out, family, metric, "_sum");
+  append_value(out, h.sample_sum);
+  append_tail(out, metric);
+  double last = -std::numeric_limits<double>::infinity();
+  for (const auto& b : h.bucket) {
+    append_head(out, family, metric, "_bucket", "le", &b.upper_bound);
+    last = b.upper_bound;
+    append_count(out, b.cumulative_count);
+    append_tail(out, metric);
+  }
+  if (last != std::numeric_limits<double>::infinity()) {
+    append_head(out, family, metric, "_bucket", "le", nullptr);
+    append_count(out, h.sample_count);
+    append_tail(out, metric);
+  }
+}
+
+void append_summary(std::string& out, const MetricFamily& family, const ClientMetric& metric) {
+  const auto& s = metric.summary;
+  append_head(out, family, metric, "_count");
+  append_count(out, s.sample_count);
+  append_tail(out, metric);
+  append_head(out, family, metric, "_sum");
+  append_value(out, s.sample_sum);
+  append_tail(out, metric);
+  for (const auto& q : s.quantile) {
+    append_head(out, family, metric, "", "quantile", &q.quantile);
+    append_value(out, q.value);
+    append_tail(out, metric);
+  }
+}
+
+std::string_view type_name(MetricType type) {
+  switch (type) {
+    case MetricType::Counter: return "counter";
+    case MetricType::Gauge: return "gauge";
+    case MetricType::Summary: return "summary";
+    case MetricType::Histogram: return "histogram";
+    case MetricType::Untyped: break;
+  }
+  return "untyped";
+}
+
+double simple_value(MetricType type, const ClientMetric& m) {
+  return type == MetricType::Counter ? m.counter.value
+         : type == MetricType::Gauge ? m.gauge.value
+                                     : m.untyped.value;
+}
+
+void append_family(std::string& out, const MetricFamily& family) {
+  if (!family.help.empty()) {
+    out += "# HELP ";
+    out += family.name;
+    out += ' ';
+    out += family.help;
+    out += '\n';
+  }
+  out += "# TYPE ";
+  out += family.name;
+  out += ' ';
+  out += type_name(family.type);
+  out += '\n';
+  for (const ClientMetric& m : family.metric) {
+    if (family.type == MetricType::Histogram) {
+      append_histogram(out, family, m);
+    } else if (family.type == MetricType::Summary) {
+      append_summary(out, family, m);
+    } else {
+      append_head(out, family, m);
+      append_value(out, simple_value(family.type, m));
+      append_tail(out, m);
+    }
+  }
+}
+
+}  // namespace
+
+std::string serialize_text(const std::vector<prometheus::MetricFamily>& families) {
+  std::size_t series = 0;
+  for (const auto& f : families) series += f.metric.size();
+  std::string out;
+  out.reserve(series * 96 + families.size() * 160);  // a typical line; one regrowth at most
+  for (const auto& f : families) append_family(out, f);
+  return out;
+}
+
+}  // namespace xcvr::exporters

@@ -1,5 +1,6 @@
 #include "exporters/text_exposition.hpp"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <limits>
@@ -35,12 +36,17 @@ void append_count(std::string& out, std::uint64_t value) {
 }
 
 void append_escaped(std::string& out, std::string_view value) {
+  const auto special = [](char c) { return c == '\\' || c == '"' || c == '\n'; };
+  if (std::none_of(value.begin(), value.end(), special)) {  // nearly always: one copy
+    out += value;
+    return;
+  }
   for (const char c : value) {
     if (c == '\n') {
       out += "\\n";
       continue;
     }
-    if (c == '\\' || c == '"') out += '\\';
+    if (special(c)) out += '\\';
     out += c;
   }
 }

@@ -4,13 +4,12 @@
 #include <ctime>
 #include <iostream>
 
-#include <malloc.h>
-
 #include <CLI/CLI.hpp>
 #include <spdlog/sinks/stdout_color_sinks.h>
 #include <spdlog/spdlog.h>
 #include <systemd/sd-daemon.h>
 
+#include "daemon/allocator.hpp"
 #include "daemon/service.hpp"
 #include "exporters/frontend.hpp"
 
@@ -33,13 +32,6 @@ sigset_t service_signals() {
   for (int s : {SIGTERM, SIGINT, SIGHUP, SIGUSR1}) sigaddset(&set, s);
   return set;
 }
-
-// The live heap is small and flat (5-10 MB at 72 ports), but glibc gives each of the ~25 threads
-// (bus domains, HTTP workers) its own arena, and freed chunks stay resident in every one of them:
-// RSS crept up ~0.3 MiB/min in the soak with no live growth. Few arenas plus a periodic trim keep
-// RSS following the live heap; the threads mostly wait on buses, so arena contention is nil.
-void limit_allocator_arenas() { mallopt(M_ARENA_MAX, 2); }
-void return_free_heap_to_os() { malloc_trim(0); }
 
 int check_config(const std::string& path) {
   auto loaded = daemon::load_config_file(path);
@@ -93,9 +85,9 @@ int run(const Options& o) {
   const bool watchdog = sd_watchdog_enabled(0, &watchdog_usec) > 0;
   sd_notify(0, "READY=1");
   const timespec tick{0, 250'000'000};
-  constexpr int kTicksPerTrim = 4 * 30;  // every 30 s
+  constexpr int kTicksPerTrim = static_cast<int>(4 * daemon::kHeapTrimIntervalSeconds);
   for (int ticks = 1;; ++ticks) {
-    if (ticks % kTicksPerTrim == 0) return_free_heap_to_os();
+    if (ticks % kTicksPerTrim == 0) daemon::return_free_heap_to_os();
     const int sig = sigtimedwait(&signals, nullptr, &tick);
     if (sig == SIGTERM || sig == SIGINT) break;
     if (sig == SIGHUP) {
@@ -143,6 +135,6 @@ int main(int argc, char** argv) {
     return app.exit(e) == 0 ? 0 : 2;
   }
   if (o.check_config) return check_config(o.config);
-  limit_allocator_arenas();  // before any thread starts
+  daemon::limit_allocator_arenas();
   return run(o);
 }

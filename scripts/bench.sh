@@ -5,21 +5,30 @@
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
-bash scripts/setup.sh >/dev/null
-bash scripts/build.sh release >/dev/null
-out=build/release/bench
+# BENCH_BUILD=DIR measures an existing release build there instead of building build/release.
+build=${BENCH_BUILD:-build/release}
+if [ -z "${BENCH_BUILD:-}" ]; then
+  bash scripts/setup.sh >/dev/null
+  bash scripts/build.sh release >/dev/null
+fi
+grep -q '^CMAKE_BUILD_TYPE:STRING=Release$' "$build/CMakeCache.txt" || { echo "bench: $build is not a release build" >&2; exit 1; }
+out=$build/bench
 mkdir -p "$out"
-bin=build/release/tests
+bin=$build/tests
+start=$SECONDS
+load_before=$(cut -d' ' -f1-3 /proc/loadavg)
 
 "$bin/bench_decode" --benchmark_format=json --benchmark_min_time=0.5 > "$out/decode.json"
 "$bin/bench_emulator" --benchmark_format=json --benchmark_min_time=0.2 > "$out/emulator.json"
 "$bin/run_poll" > "$out/poll.json"
 if [ -x "$bin/bench_scrape" ]; then
-  "$bin/bench_scrape" --benchmark_format=json --benchmark_min_time=0.2 > "$out/scrape.json" || true
+  "$bin/bench_scrape" --benchmark_format=json --benchmark_min_time=2 > "$out/scrape.json" || true
 fi
 # wrk: the exporter's HTTP server vs a bare prometheus-cpp + cpp-httplib server, same series.
 bash tests/bench/scrape_bench.sh "$bin/e2e/xcvr_e2e_server" 10 4 > "$out/scrape_wrk.md"
 for b in "$bin"/bench_ib*; do [ -x "$b" ] && "$b" --benchmark_format=json > "$out/ib.json" || true; done
 
+printf '{"load_before": "%s", "load_after": "%s", "seconds": %d}\n' \
+  "$load_before" "$(cut -d' ' -f1-3 /proc/loadavg)" $((SECONDS - start)) > "$out/run.json"
 python3 scripts/render_benchmarks.py "$out" > docs/benchmarks.md
 echo "wrote docs/benchmarks.md"

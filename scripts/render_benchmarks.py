@@ -1,5 +1,8 @@
 #!/usr/bin/env python3
-"""Renders docs/benchmarks.md from the JSON files scripts/bench.sh collected."""
+"""Renders docs/benchmarks.md from what scripts/bench.sh collected in one run.
+
+Every figure stands beside the floor or baseline it is compared with, and every target's verdict
+is computed here from the run, never written by hand."""
 import json
 import os
 import platform
@@ -26,86 +29,169 @@ def ns(b):
     return b["cpu_time"] * scale
 
 
+def real_ns(b):
+    scale = {"ns": 1, "us": 1e3, "ms": 1e6, "s": 1e9}[b.get("time_unit", "ns")]
+    return b["real_time"] * scale
+
+
 def bench_rows(data):
     return {b["name"]: b for b in (data or {}).get("benchmarks", [])}
 
 
+def verdict(ok):
+    return "met" if ok else "**not met**"
+
+
 cpu = subprocess.run(["sh", "-c", "grep -m1 'model name' /proc/cpuinfo | cut -d: -f2"],
                      capture_output=True, text=True).stdout.strip()
+run = load("run.json") or {}
 print("# Benchmarks\n")
-print("Produced by `bash scripts/bench.sh` (release build, one run). Machine: "
-      f"{cpu or platform.processor()}, {os.cpu_count()} cores. Figures are ratios against the physical "
-      "floor or a baseline measured in the same run; absolute times are for orientation only.\n")
+print("Produced by `bash scripts/bench.sh` (release build, one run, nothing edited by hand). "
+      f"Machine: {cpu or platform.processor()}, {os.cpu_count()} cores; load average "
+      f"{run.get('load_before', '?')} when the run started and {run.get('load_after', '?')} when it "
+      f"ended; the run took {run.get('seconds', '?')} s. Claims are ratios against the physical floor or a "
+      "baseline measured in the same run; absolute times are for orientation only, since these "
+      "machines are shared and noisy.\n")
 
 decode = bench_rows(load("decode.json"))
 if decode:
-    print("## Decode cost\n")
+    print("## Decode cost (Google Benchmark, `tests/bench/bench_decode.cpp`)\n")
     print("| what | CPU per decode | target |")
     print("|---|---|---|")
-    for name, label, target in [("BM_DecodeCmis8Lane", "full CMIS 8-lane image (lower, 00h, 01h, 02h, 10h, 11h)", "≤ 1 µs"),
-                                ("BM_DecodeCmis8LaneDynamic", "steady-state poll decode of the same module "
-                                 "(`decode_dynamic`: state, flags, monitors, lanes, VDM into the previous report)", "≤ 1 µs"),
-                                ("BM_DecodeSff8636", "SFF-8636 image with page 03h thresholds", ""),
-                                ("BM_DecodeCmisToJson", "CMIS decode + JSON rendering", "")]:
+    missed = False
+    for name, label, target in [
+            ("BM_DecodeCmis8Lane", "full CMIS 8-lane image (lower, 00h, 01h, 02h, 10h, 11h: Juniper 800G DR8 dump)", 1000),
+            ("BM_DecodeCmis8LaneDynamic", "steady-state poll decode of the same module (`decode_dynamic`: state, "
+             "flags, monitors, lanes, VDM into the previous report)", 1000),
+            ("BM_DecodeSff8636", "SFF-8636 image with page 03h thresholds (Mellanox SR4 dump)", None),
+            ("BM_DecodeCmisToJson", "CMIS decode + JSON rendering", None)]:
         if name in decode:
-            print(f"| {label} | {ns(decode[name]):.0f} ns | {target} |")
+            v = ns(decode[name])
+            t = f"≤ 1 µs: {verdict(v <= target)}" if target else ""
+            missed |= bool(target) and v > target
+            print(f"| {label} | {v / 1e3:.2f} µs | {t} |")
+    print()
+    print("A steady-state poll does not decode the whole module: `cmis::decode_dynamic` refreshes, in a "
+          "report the poller reuses, only what the poll re-read (identity, applications, thresholds and "
+          "checksums are kept).")
+    if missed:
+        print(" What remains per decode (callgrind) is generic field access: about 55 "
+              "`read_uint`/`read_scaled` calls that each locate their half-page; ≤ 1 µs needs page "
+              "pointers resolved once per decode.")
     print()
 
 poll = load("poll.json")
 if poll:
-    print("## Bus cost per poll (CMIS 8-lane module, steady state)\n")
-    print("| what | bytes per poll | transactions | vs |")
-    print("|---|---|---|---|")
-    print(f"| dynamic set (floor: lower 0-25 + page 11h 128-201) | {poll['dynamic_set_bytes']:.0f} | 2 reads | floor |")
-    print(f"| what the daemon reads (data bytes) | {poll['poll_data_bytes_read']:.1f} | {poll['poll_transactions']:.2f} | "
-          f"{poll['poll_data_bytes_read'] / poll['dynamic_set_bytes']:.2f} × floor (target ≤ 110 B) |")
-    print(f"| on the wire (address, offset, page-select bytes included) | {poll['poll_wire_bytes']:.1f} | | |")
-    print("| `ethtool -m` full read (lower + 00h + 01h + 02h + 10h + 11h) | 768 | ≥ 6 | "
-          f"{768 / poll['poll_data_bytes_read']:.1f} × what we read |\n")
-    print("## Poll cycle vs the bus-time floor (64 ports, 400 kHz, real wire time slept)\n")
-    print("The floor is the wire time the cycle's transactions occupy on the bus (START, address, "
-          "data bytes × 9 clocks, repeated START, STOP, mux selects), summed by the emulated bus.\n")
-    print("| layout | cycle | floor | cycle ÷ floor | start-to-start ÷ floor | target |")
+    print("## Bus cost per poll (CMIS 8-lane module, steady state; `tests/bench/run_poll.cpp`)\n")
+    print("| what | data bytes | wire bytes | transactions | vs |")
+    print("|---|---|---|---|---|")
+    data = poll["poll_data_bytes_read"]
+    print(f"| dynamic set (floor: lower 0–25 + page 11h 128–201) | {poll['dynamic_set_bytes']:.0f} | | 2 reads | floor |")
+    print(f"| what the daemon reads (emulator transport, measured) | {data:.1f} | {poll['poll_wire_bytes']:.1f} | "
+          f"{poll['poll_transactions']:.2f} | {data / poll['dynamic_set_bytes']:.2f} × floor; target ≤ 110 B: "
+          f"{verdict(data <= 110)} |")
+    print("| i2c-dev, I2C_RDWR, page-0 restore on (asserted by `transport_i2c_test`) | 100 | 116 | 5 | |")
+    print("| i2c-dev, SMBus I2C-block, restore on (asserted) | 100 | 122 | 7 | |")
+    print("| i2c-dev, I2C_RDWR, restore off (asserted) | 100 | 110 | 3 | |")
+    print(f"| `ethtool -m` full read (lower + 00h + 01h + 02h + 10h + 11h) | 768 | | ≥ 6 | "
+          f"{768 / data:.1f} × what we read |\n")
+    print("The i2c-dev rows are exact counts of the production transport over the syscall seam, fixed by "
+          "the unit tests rather than timed (see `docs/benchmarks-transports.md` for the clock-by-clock "
+          "account).\n")
+    print("## Poll cycle vs the bus-time floor (64 ports, 400 kHz, wire time slept)\n")
+    print("The floor is the wire time the cycle's transactions occupy (START, address, data bytes × 9 "
+          "clocks, repeated START, STOP, mux selects), summed by the emulated bus in the same run.\n")
+    print("| layout | cycle | floor | cycle ÷ floor | start-to-start ÷ floor | target ≤ 1.15 |")
     print("|---|---|---|---|---|---|")
     for key, label in [("ports64_buses8", "64 ports on 8 buses (one worker per bus)"), ("ports64_buses1", "64 ports on 1 bus")]:
         period = poll.get(key + "_period_over_floor")
+        ratio = poll[key + "_cycle_over_floor"]
         print(f"| {label} | {poll[key + '_cycle_ms']:.2f} ms | {poll[key + '_floor_ms']:.2f} ms | "
-              f"{poll[key + '_cycle_over_floor']:.3f} | {f'{period:.3f}' if period else ''} | ≤ 1.15 |")
-    print("\nMeasured over whole cycles after the static reads (10 on 1 bus, 100 on 8). Start-to-start "
-          "includes the work between cycles (building the domain's port snapshots). The emulated bus "
-          "sleeps each transaction's wire time with a 1 ns timer slack: the default 50 µs slack is an "
-          "emulator artefact a real i2c-dev read, which waits for its interrupt, does not have.\n")
-    print("## Daemon CPU and memory\n")
-    print("| fleet | CPU per port poll | process RSS | emulator heap | daemon heap | daemon RSS | target (daemon) |")
+              f"{ratio:.3f} | {f'{period:.3f}' if period else ''} | {verdict(ratio <= 1.15)} |")
+    print("\nMeasured over whole cycles after the static reads (10 on 1 bus, 100 on 8), with a 1 ns timer "
+          "slack for the emulator's wire-time sleeps (the default 50 µs slack is an emulator artefact that a "
+          "real i2c-dev read, which waits for its interrupt, does not have). Start-to-start includes the "
+          "work between cycles.\n")
+    print("## Daemon CPU and memory (wire time accounted but not slept)\n")
+    print("| fleet | CPU per port poll | process RSS | emulator heap | daemon heap | daemon RSS | target (daemon RSS) |")
     print("|---|---|---|---|---|---|---|")
-    for key, label, target in [("ports64", "64 ports (8 buses)", "≤ 16 MiB"), ("ports2048", "2048 ports (256 buses)", "≤ 64 MiB")]:
+    for key, label, target in [("ports64", "64 ports (8 buses)", 16), ("ports2048", "2048 ports (256 buses)", 64)]:
         d = lambda k: poll.get(f"{key}_{k}")
         mib = lambda v: f"{v:.1f} MiB" if v is not None else ""
         print(f"| {label} | {d('cpu_us_per_port_poll'):.1f} µs | {mib(d('rss_mib'))} | {mib(d('emulator_heap_mib'))} | "
-              f"{mib(d('daemon_heap_mib'))} | {mib(d('daemon_rss_mib'))} | {target} |")
-    print("\nThe emulated fleet runs in the benchmark process. Its heap is measured (mallinfo2) after the "
-          "modules are built and before any daemon object exists; daemon RSS = process RSS − emulator "
-          "heap (the shared libraries, thread stacks and allocator slack all count as the daemon's). "
-          "CPU per port poll is the process's, emulator included (see its cost below); it includes "
-          "decoding, flag accounting and snapshot publication.\n")
+              f"{mib(d('daemon_heap_mib'))} | {mib(d('daemon_rss_mib'))} | ≤ {target} MiB: "
+              f"{verdict(d('daemon_rss_mib') <= target)} |")
+    print("\nThe emulated fleet runs in the benchmark process, under the daemon's allocator policy "
+          "(`daemon/allocator.hpp`: two arenas; its 30 s trim is not applied, so RSS here is the "
+          "untrimmed figure). The emulator's heap is measured (mallinfo2) after the modules are built "
+          "and before any daemon object exists; daemon RSS = process RSS − emulator heap (shared "
+          "libraries, thread stacks and allocator slack count as the daemon's). CPU per port poll is the "
+          "process's, emulator included (its cost is below).\n")
 
 emu = bench_rows(load("emulator.json"))
 if emu:
-    print("## Emulator cost (to subtract from poll figures)\n")
+    print("## Emulator cost (`tests/bench/bench_emulator.cpp`; to subtract from the poll figures)\n")
     print("| benchmark | CPU per iteration |")
     print("|---|---|")
     for name, b in emu.items():
-        print(f"| {name} | {ns(b):.0f} ns |")
+        print(f"| {name} | {ns(b) / 1e3:.2f} µs |")
     print()
 
 scrape = bench_rows(load("scrape.json"))
 if scrape:
-    print("## Scrape rendering (Google Benchmark)\n")
-    print("| benchmark | CPU per iteration |")
-    print("|---|---|")
-    for name, b in scrape.items():
-        print(f"| {name} | {ns(b) / 1e3:.1f} µs |")
+    g = lambda name: scrape.get(name)
+    print("## Scrape cost when every scrape renders (Google Benchmark, `tests/bench/bench_scrape.cpp`)\n")
+    print("Prometheus scrapes every 15–60 s and the poller publishes a new snapshot every poll, so in "
+          "service nearly every scrape is the first after a publish and pays a full render: families "
+          "from the snapshot, serialization, gzip. The baseline is a bare prometheus-cpp "
+          "`TextSerializer` over families built once at start (what an exporter of static data pays); "
+          "over HTTP it is a stock `httplib::Server` that serializes and gzips per request.\n")
+    print("| what | 64 ports: CPU | p50 / p99 | 2048 ports: CPU | p50 / p99 |")
+    print("|---|---|---|---|---|")
+    for name, label in [
+            ("BM_RenderBaseline", "baseline: serialize prebuilt families"),
+            ("BM_RenderExporter", "exporter: families from the snapshot + serialize"),
+            ("BM_RenderExporterWithGzip", "exporter: the above + gzip"),
+            ("BM_HttpBaseline", "HTTP, one client: baseline (serialize + gzip per request)"),
+            ("BM_HttpExporterFresh", "HTTP, one client: exporter, a new snapshot before every scrape"),
+            ("BM_HttpExporter", "HTTP, one client: exporter, repeat scrapes of one snapshot (cached body)")]:
+        cells = []
+        for ports in (64, 2048):
+            b = g(f"{name}/{ports}")
+            if not b:
+                cells += ["", ""]
+                continue
+            cells.append("" if name.startswith("BM_Http") else f"{ns(b) / 1e6:.2f} ms")  # client CPU says nothing
+            cells.append(f"{b.get('p50_ms', 0):.2f} / {b.get('p99_ms', 0):.2f} ms")
+        print(f"| {label} | " + " | ".join(cells) + " |")
     print()
+    rows = []
+    for ports in (64, 2048):
+        base, exp = g(f"BM_RenderBaseline/{ports}"), g(f"BM_RenderExporter/{ports}")
+        hb, hf = g(f"BM_HttpBaseline/{ports}"), g(f"BM_HttpExporterFresh/{ports}")
+        if base and exp:
+            r = ns(exp) / ns(base)
+            rows.append(f"| {ports} | render CPU, exporter ÷ baseline | {r:.2f} | ≤ 1.3: {verdict(r <= 1.3)} |")
+        if hb and hf:
+            for q in ("p50_ms", "p99_ms"):
+                r = hf[q] / hb[q]
+                rows.append(f"| {ports} | HTTP {q[:3]}, exporter (fresh) ÷ baseline | {r:.2f} | ≤ 1.3: {verdict(r <= 1.3)} |")
+    if rows:
+        print("| ports | ratio | value | target |")
+        print("|---|---|---|---|")
+        print("\n".join(rows))
+        print()
+    fresh = g("BM_HttpExporterFresh/64")
+    cached = g("BM_HttpExporter/64")
+    if fresh and cached:
+        print(f"- p99 at 64 ports, one client, every scrape rendering: {fresh['p99_ms']:.2f} ms "
+              f"(target ≤ 5 ms: {verdict(fresh['p99_ms'] <= 5)}); repeat scrapes of one snapshot: "
+              f"{cached['p99_ms']:.2f} ms ({verdict(cached['p99_ms'] <= 5)}).")
+        print("- The exporter serializes with `exporters/text_exposition.cpp`, byte-identical to "
+              "`prometheus::TextSerializer` (asserted by `exporter_text_exposition_test` on the exporter's "
+              "own families and 40 000 random doubles), without its per-token `std::ostream` cost; it "
+              "gzips at level 1 once per snapshot and serves the cached bytes to every later scrape of it.\n")
+
 wrk = os.path.join(out, "scrape_wrk.md")
 if os.path.exists(wrk):
     with open(wrk) as f:
@@ -113,17 +199,16 @@ if os.path.exists(wrk):
 
 ib = bench_rows(load("ib.json"))
 if ib:
-    # tests/bench/bench_ib.cpp: emulated fabric in virtual time; see docs/benchmarks-ib.md.
-    print("## InfiniBand MCIA polling\n")
+    print("## InfiniBand MCIA polling (`tests/bench/bench_ib.cpp`)\n")
     print("Emulated Quantum-2 switches (64 cages) in virtual time: exact, repeatable figures of what "
           "the transport and its scheduling add to the fabric's per-MAD latency "
           "(details: [benchmarks-ib.md](benchmarks-ib.md)).\n")
     print("| MCIA transfer | MADs per module per steady-state poll | target |")
     print("|---|---|---|")
-    for arg, label, target in (("1", "128 bytes (MCAM bit 34)", "≤ 2"), ("0", "48 bytes", "≤ 4")):
+    for arg, label, target in (("1", "128 bytes (MCAM bit 34)", 2), ("0", "48 bytes", 4)):
         b = ib.get(f"BM_IbMadsPerModulePoll/{arg}")
         if b:
-            print(f"| {label} | {b['mads_per_module']:.3f} | {target} |")
+            print(f"| {label} | {b['mads_per_module']:.3f} | ≤ {target}: {verdict(b['mads_per_module'] <= target)} |")
     print()
     print("One poll of 16 switches × 64 modules (every module due at once), against its lower bound "
           "max(busiest lane's MADs × latency, (MADs − burst 32) / rate + latency):\n")

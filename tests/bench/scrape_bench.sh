@@ -89,7 +89,6 @@ p99_64=${P99[exporter-64-1]}
 verdict=$(awk -v v="$p99_64" 'BEGIN { print (v <= 5.0) ? "met" : "**not met**" }')
 echo "- p99 at 64 ports, one connection: $p99_64 ms (target ≤ 5 ms: $verdict)."
 echo "- Series per present 8-lane module in steady state (no flag raised): $per_module (design budget 150)."
-echo "- The exporter renders and gzips once per published snapshot; these rows scrape one snapshot, the"
-echo "  steady state between polls. The first scrape after a publish pays the render: the Google"
-echo "  Benchmark rows \`BM_RenderExporter*\` vs \`BM_RenderBaseline\` and \`BM_HttpExporterFresh\` vs"
-echo "  \`BM_HttpBaseline\` (scrape-rendering table) give that cost against the baseline on the same families."
+echo "- The exporter renders and gzips once per published snapshot; these rows scrape one snapshot"
+echo "  over and over, so they show the serving path. The first scrape after a publish also pays the"
+echo "  render: see \"Scrape cost when every scrape renders\" for that case against the same baseline."

@@ -91,14 +91,20 @@ void append_tail(std::string& out, const ClientMetric& metric) {
   out += '\n';
 }
 
-void append_histogram(std::string& out, const MetricFamily& family, const ClientMetric& metric) {
-  const auto& h = metric.histogram;
+// name_count and name_sum lines, as histograms and summaries both begin.
+void append_count_and_sum(std::string& out, const MetricFamily& family, const ClientMetric& metric,
+                          std::uint64_t count, double sum) {
   append_head(out, family, metric, "_count");
-  append_count(out, h.sample_count);
+  append_count(out, count);
   append_tail(out, metric);
   append_head(out, family, metric, "_sum");
-  append_value(out, h.sample_sum);
+  append_value(out, sum);
   append_tail(out, metric);
+}
+
+void append_histogram(std::string& out, const MetricFamily& family, const ClientMetric& metric) {
+  const auto& h = metric.histogram;
+  append_count_and_sum(out, family, metric, h.sample_count, h.sample_sum);
   double last = -std::numeric_limits<double>::infinity();
   for (const auto& b : h.bucket) {
     append_head(out, family, metric, "_bucket", "le", &b.upper_bound);
@@ -115,12 +121,7 @@ void append_histogram(std::string& out, const MetricFamily& family, const Client
 
 void append_summary(std::string& out, const MetricFamily& family, const ClientMetric& metric) {
   const auto& s = metric.summary;
-  append_head(out, family, metric, "_count");
-  append_count(out, s.sample_count);
-  append_tail(out, metric);
-  append_head(out, family, metric, "_sum");
-  append_value(out, s.sample_sum);
-  append_tail(out, metric);
+  append_count_and_sum(out, family, metric, s.sample_count, s.sample_sum);
   for (const auto& q : s.quantile) {
     append_head(out, family, metric, "", "quantile", &q.quantile);
     append_value(out, q.value);

@@ -53,7 +53,8 @@ if [ ${#deny[@]} -gt 0 ]; then expand "${deny[@]}" | sort -u >"$work/deny"; else
 comm -23 "$work/allow" "$work/deny" >"$work/allowed"
 echo "filter: ${allow[*]} minus ${deny[*]:-nothing}: $(wc -l <"$work/allowed") calls allowed"
 
-port=$(shuf -i 20000-40000 -n 1)
+# A port the kernel just handed out as free (a random pick could collide with a parallel test).
+port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 # A small emulated switch (two buses: CMIS OSFP and QSFP-DD, SFF-8636 QSFP28): every poll path,
 # few enough modules to start quickly under strace on a busy machine; plus a netlink port.
 cat >"$work/fleet.toml" <<EOC

@@ -29,28 +29,16 @@ namespace xcvr::cli {
 namespace {
 
 struct ShowOptions {
-  std::string i2c;
-  std::string address = "0x50";
-  std::string optoe;
-  std::string netdev;
-  std::string file;
+  SourceArgs source;  // --i2c/--address, --optoe, --netdev/--trust-banks, --file
   std::string ib;  // CA:PORT
   int lid = 0;     // 0: the CA's own LID (its local modules)
   int module = 0;
   bool json = false;
-  bool trust_banks = false;
 };
 
 int run_show(const ShowOptions& o) {
-  SourceArgs args;
-  args.i2c = o.i2c;
-  args.address = o.address;
-  args.optoe = o.optoe;
-  args.netdev = o.netdev;
-  args.file = o.file;
-  args.trust_banks = o.trust_banks;
   std::string error;
-  auto opened = open_source(args, error);
+  auto opened = open_source(o.source, error);
   if (!opened) {
     std::cerr << "xcvrctl show: " << error << '\n';
     return kExitUnreadable;
@@ -89,16 +77,16 @@ void add_show_command(CLI::App& app, int& exit_code) {
   auto o = std::make_shared<ShowOptions>();
   CLI::App* cmd = app.add_subcommand(
       "show", "Read one module live through the daemon's code path and decode it");
-  auto* i2c = cmd->add_option("--i2c", o->i2c, "i2c-dev bus device, e.g. /dev/i2c-7");
-  cmd->add_option("--address", o->address, "module I2C address with --i2c (default 0x50)")
+  auto* i2c = cmd->add_option("--i2c", o->source.i2c, "i2c-dev bus device, e.g. /dev/i2c-7");
+  cmd->add_option("--address", o->source.address, "module I2C address with --i2c (default 0x50)")
       ->needs(i2c);
-  auto* optoe = cmd->add_option("--optoe", o->optoe,
+  auto* optoe = cmd->add_option("--optoe", o->source.optoe,
                                 "optoe eeprom file (.../N-0050/eeprom) or sx_core module dir");
-  auto* netdev = cmd->add_option("--netdev", o->netdev, "network interface (ethtool netlink)");
-  cmd->add_flag("--trust-banks", o->trust_banks,
+  auto* netdev = cmd->add_option("--netdev", o->source.netdev, "network interface (ethtool netlink)");
+  cmd->add_flag("--trust-banks", o->source.trust_banks,
                 "with --netdev: the driver honours CMIS banks (not mlx5)")
       ->needs(netdev);
-  auto* file = cmd->add_option("--file", o->file, "module dump file");
+  auto* file = cmd->add_option("--file", o->source.file, "module dump file");
   auto* ib = cmd->add_option("--ib", o->ib, "InfiniBand CA:PORT to send MADs from, e.g. mlx5_0:1");
   cmd->add_option("--lid", o->lid, "with --ib: LID of the switch or HCA (default: the CA's own)")
       ->check(CLI::Range(0, 0xBFFF))

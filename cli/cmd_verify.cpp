@@ -27,7 +27,7 @@ namespace xcvr::cli {
 namespace {
 
 struct VerifyOptions {
-  std::string file, i2c, optoe, netdev;
+  SourceArgs source;  // --file, --i2c, --optoe, --netdev
   std::vector<std::string> catalogs;
   std::string oui_registry = daemon::kDefaultOuiRegistryDir;
   std::string style;
@@ -138,13 +138,8 @@ int run_verify(const VerifyOptions& o) {
   cmis::ModuleImage image;
   try {
     if (!o.style.empty() && !daemon::parse_style(o.style)) throw Unreadable{"--style: expected flat-top or finned-top"};
-    SourceArgs args;
-    args.file = o.file;
-    args.i2c = o.i2c;
-    args.optoe = o.optoe;
-    args.netdev = o.netdev;
     std::string error;
-    auto opened = open_source(args, error);
+    auto opened = open_source(o.source, error);
     if (!opened) throw Unreadable{error};
     label = opened->label;
     // The daemon's static read, then its dynamic bytes (live-value checks see current ones).
@@ -241,10 +236,10 @@ void add_verify_command(CLI::App& app, int& exit_code) {
   CLI::App* cmd = app.add_subcommand(
       "verify", "Verify a module's coding (checksums, vendor fields, OUI, applications, power, thresholds) "
                 "against the optic catalog");
-  cmd->add_option("--file", o->file, "Module dump (any format xcvrctl decode reads)");
-  cmd->add_option("--i2c", o->i2c, "I2C bus device of the cage, e.g. /dev/i2c-3");
-  cmd->add_option("--optoe", o->optoe, "optoe EEPROM file, e.g. /sys/bus/i2c/devices/3-0050/eeprom");
-  cmd->add_option("--netdev", o->netdev, "Network interface whose module to read (ethtool netlink)");
+  cmd->add_option("--file", o->source.file, "Module dump (any format xcvrctl decode reads)");
+  cmd->add_option("--i2c", o->source.i2c, "I2C bus device of the cage, e.g. /dev/i2c-3");
+  cmd->add_option("--optoe", o->source.optoe, "optoe EEPROM file, e.g. /sys/bus/i2c/devices/3-0050/eeprom");
+  cmd->add_option("--netdev", o->source.netdev, "Network interface whose module to read (ethtool netlink)");
   cmd->add_option("--catalog", o->catalogs,
                   "Catalog directory or file; repeat to layer a site catalog over the shipped one "
                   "(default: the installed catalog, or the source tree's config/catalog)");

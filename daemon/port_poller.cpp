@@ -139,7 +139,7 @@ void PortPoller::account_flags(double wall) {
 std::shared_ptr<cmis::ModuleReport> PortPoller::decode_poll() {
   if (!report_ || full_decode_due_ || image_.entries().size() != pages_at_decode_) return nullptr;
   std::shared_ptr<cmis::ModuleReport> next;
-  if (spare_valid_ && spare_.use_count() == 1) {
+  if (spare_.use_count() == 1) {
     // No snapshot holds it any more: only the dynamic part needs redoing. The fence pairs with
     // the releasing decrement of the last reader, whose reads must happen before our writes.
     std::atomic_thread_fence(std::memory_order_acquire);
@@ -156,11 +156,9 @@ void PortPoller::on_good_read(double now, double wall, bool flags_read, std::opt
   std::shared_ptr<cmis::ModuleReport> fresh = full ? nullptr : decode_poll();
   if (fresh) {
     spare_ = std::move(report_);
-    spare_valid_ = true;
   } else {
     fresh = std::make_shared<cmis::ModuleReport>(full ? std::move(*full) : cmis::decode(image_));
     spare_.reset();
-    spare_valid_ = false;
     full_decode_due_ = false;
     pages_at_decode_ = image_.entries().size();
   }
@@ -268,14 +266,15 @@ void PortPoller::verify_coding(double now, double wall) {
   if (!coding_setup_ || !report_) return;
   std::vector<CodingFinding> verdict = verify_module(image_, *report_, coding_setup_->context_for(id_.port, wall));
   ++verifications_;
-  std::string failed, before;
-  for (const CodingFinding& f : verdict) {
-    if (f.severity == "fail") failed += (failed.empty() ? "" : ", ") + f.check;
-  }
-  for (const CodingFinding& f : coding_) {
-    if (f.severity == "fail") before += (before.empty() ? "" : ", ") + f.check;
-  }
-  if (!failed.empty() && failed != before) {
+  const auto failed_checks = [](const std::vector<CodingFinding>& findings) {
+    std::string names;
+    for (const CodingFinding& f : findings) {
+      if (f.severity == "fail") names += (names.empty() ? "" : ", ") + f.check;
+    }
+    return names;
+  };
+  const std::string failed = failed_checks(verdict);
+  if (!failed.empty() && failed != failed_checks(coding_)) {
     log_.log(spdlog::level::warn, "coding", now,
              fmt::format("coding checks failed: {} (serial {}, part {})", failed, report_->id.serial, report_->id.part_number));
   }

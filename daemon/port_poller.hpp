@@ -79,9 +79,9 @@ class PortPoller {
   cmis::ModuleImage image_;
   std::shared_ptr<cmis::ModuleReport> report_;  // shared read-only with snapshots
   // Double buffer for the steady-state decode: the report of the poll before last, reused in
-  // place once no snapshot holds it (decoded from the same static pages when spare_valid_).
+  // place once no snapshot holds it (set only after a dynamic decode, so it was decoded from the
+  // same static pages; reset whenever a full decode replaces them).
   std::shared_ptr<cmis::ModuleReport> spare_;
-  bool spare_valid_ = false;
   bool full_decode_due_ = true;   // static pages re-read, or the set of pages may have changed
   std::size_t pages_at_decode_ = 0;
   double next_due_ = 0;

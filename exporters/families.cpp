@@ -139,10 +139,6 @@ const std::vector<FamilySpec>& family_specs() {
 
 const FamilySpec& family_spec(Fam id) { return family_specs()[static_cast<std::size_t>(id)]; }
 
-std::string clean_label_value(std::string_view value) {
-  return plain_ascii(value) ? std::string(value) : valid_utf8(value);
-}
-
 FamilySet::FamilySet(std::size_t ports) {
   families_.reserve(family_specs().size());
   for (const FamilySpec& spec : family_specs()) {
@@ -162,7 +158,7 @@ FamilySet::FamilySet(std::size_t ports) {
 
 prometheus::ClientMetric* FamilySet::add(Fam id, Labels&& labels) {
   for (auto& l : labels) {
-    if (!plain_ascii(l.value)) l.value = clean_label_value(l.value);
+    if (!plain_ascii(l.value)) l.value = valid_utf8(l.value);
   }
   auto& metrics = families_[static_cast<std::size_t>(id)].metric;
   metrics.emplace_back();

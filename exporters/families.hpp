@@ -102,8 +102,4 @@ class FamilySet {
   std::size_t dropped_ = 0;
 };
 
-// Label value as Prometheus requires it: valid UTF-8 without control characters (each
-// offending byte becomes '?'). Module strings are arbitrary bytes.
-std::string clean_label_value(std::string_view value);
-
 }  // namespace xcvr::exporters

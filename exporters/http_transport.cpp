@@ -170,7 +170,6 @@ class ConnStream : public httplib::Stream {
   int status() const { return status_; }
   bool has_pending() const { return off_ < len_ || (ssl_ != nullptr && SSL_pending(ssl_) > 0); }
   bool in_memory() const { return output_ != nullptr; }
-  bool memory_readable() const { return has_pending() || !input_.empty(); }
 
   bool is_readable() const override {
     if (has_pending()) return true;
@@ -315,7 +314,7 @@ GuardedServer::GuardedServer(const TransportLimits& limits, WorkerPool* pool, SS
 // keep-alive time, and not at all while other connections wait for a worker.
 bool GuardedServer::wait_for_request(int fd, ConnStream& stream, bool first) {
   if (stream.has_pending()) return true;
-  if (stream.in_memory()) return stream.memory_readable();
+  if (stream.in_memory()) return stream.is_readable();
   const auto deadline = Clock::now() + (first ? limits_.request_timeout : limits_.keep_alive_timeout);
   while (Clock::now() < deadline) {
     if (stopping_.load() || svr_sock_ == INVALID_SOCKET) return false;

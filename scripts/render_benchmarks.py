@@ -29,11 +29,6 @@ def ns(b):
     return b["cpu_time"] * scale
 
 
-def real_ns(b):
-    scale = {"ns": 1, "us": 1e3, "ms": 1e6, "s": 1e9}[b.get("time_unit", "ns")]
-    return b["real_time"] * scale
-
-
 def bench_rows(data):
     return {b["name"]: b for b in (data or {}).get("benchmarks", [])}
 

@@ -27,6 +27,10 @@ uint64_t IbTarget::guid() const {
 
 std::string IbTarget::name() const {
   std::lock_guard lock(mutex_);
+  return name_locked();
+}
+
+std::string IbTarget::name_locked() const {
   return name_.empty() ? "lid-" + std::to_string(options_.lid) : name_;
 }
 
@@ -62,8 +66,7 @@ std::optional<drivers::Error> IbTarget::admit() {
       ++stats_.failed_fast;
       char buf[64];
       std::snprintf(buf, sizeof buf, "%.1f", static_cast<double>(breaker_until_ns_ - now) / 1e9);
-      return drivers::Error{drivers::ErrorKind::Busy, (name_.empty() ? "lid-" + std::to_string(options_.lid) : name_) +
-                                                          ": not answering MADs; next probe in " + buf + " s"};
+      return drivers::Error{drivers::ErrorKind::Busy, name_locked() + ": not answering MADs; next probe in " + buf + " s"};
     }
     // Half-open: this request probes; everyone else keeps failing fast until it is answered.
     breaker_until_ns_ = now + static_cast<int64_t>(options_.probe_interval_s * 1e9);
@@ -172,18 +175,13 @@ std::variant<std::vector<uint8_t>, drivers::Error> IbTarget::access_register(Mad
         return std::move(ok->image);
       }
       const ReplyError& e = std::get<ReplyError>(parsed);
-      if (e.kind == drivers::ErrorKind::Busy && busy_left-- > 0) {
-        {
-          std::lock_guard lock(mutex_);
-          ++stats_.busy;
-        }
-        clock_.spend(backoff);
-        backoff = std::min(ch.policy().backoff_max_ns, backoff * 2);
-        continue;
-      }
       if (e.kind == drivers::ErrorKind::Busy) {
-        std::lock_guard lock(mutex_);
-        ++stats_.busy;
+        note_busy();
+        if (busy_left-- > 0) {
+          clock_.spend(backoff);
+          backoff = std::min(ch.policy().backoff_max_ns, backoff * 2);
+          continue;
+        }
       }
       if (e.method_unsupported && options_.access == AccessPreference::Auto) {
         refused = drivers::Error{e.kind, label + ": " + e.message};

@@ -85,6 +85,7 @@ class IbTarget {
 
  private:
   std::optional<drivers::Error> admit();            // breaker check; counts in-flight
+  std::string name_locked() const;                  // name(), for callers holding mutex_
   void release(bool answered, bool transport_failure);
   std::variant<Mad, drivers::Error> exchange(MadChannel& ch, const Mad& request, const MadAddress& to,
                                              const std::string& what);

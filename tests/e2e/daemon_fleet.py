@@ -199,25 +199,17 @@ total_watts = 40
         self.write_config(faults)
         self.proc.send_signal(signal.SIGHUP)
 
-    def wait_ready(self, scheme="http", timeout_s=60, **get):
+    def wait_ready(self, timeout_s=60):
         """Until /metrics serves the fleet with every faulty port read (or known unreadable)."""
 
         def ready():
             self.alive()
-            status, body = http_get(f"{scheme}://127.0.0.1:{self.port}/metrics", **get)
+            status, body = http_get(f"http://127.0.0.1:{self.port}/metrics")
             text = body.decode(errors="replace")
             return status == 200 and f'transceiver_temperature_celsius{{port="{HOT_PORT}"}}' in text and \
                 f'transceiver_flag{{port="{LOS_PORT}",lane="{LOS_LANE}",flag="rx_los"}} 1' in text
 
         wait_for("the daemon to serve the faulty fleet", ready, timeout_s)
-
-
-def metrics_value(text, series):
-    """Value of one exact series line `name{labels}` in exposition text, or None."""
-    for line in text.splitlines():
-        if line.startswith(series + " "):
-            return float(line.split(" ")[1])
-    return None
 
 
 def json_get(url, timeout=5.0):

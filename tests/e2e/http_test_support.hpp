@@ -17,6 +17,7 @@
 
 #include "exporters/http_server.hpp"
 #include "tests/e2e/synthetic_fleet.hpp"
+#include "tests/support/run_command.hpp"
 
 namespace xcvr::testing {
 
@@ -91,15 +92,9 @@ struct ShellResult {
   std::string output;
 };
 
-inline ShellResult run_shell(const std::string& command) {
-  ShellResult r;
-  FILE* p = ::popen((command + " 2>&1").c_str(), "r");
-  if (p == nullptr) return r;
-  std::array<char, 4096> buf{};
-  while (const std::size_t n = std::fread(buf.data(), 1, buf.size(), p)) r.output.append(buf.data(), n);
-  const int status = ::pclose(p);
-  r.status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return r;
+inline ShellResult run_shell(const std::string& command) {  // stdout and stderr together
+  test::CommandResult r = test::run_command(command + " 2>&1");
+  return {r.code, std::move(r.out)};
 }
 
 inline bool have_command(const std::string& name) {

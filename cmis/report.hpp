@@ -47,6 +47,9 @@ struct LaneReport {
   std::optional<double> tx_power_watts;
   std::optional<double> tx_bias_amperes;
   std::optional<std::string> data_path_state;  // CMIS only
+  // CMIS: which data path (host port) of the active application the lane belongs to, numbered
+  // 1, 2, ... in lane order (a twin-port 2x400G module: lanes 1-4 -> 1, lanes 5-8 -> 2).
+  std::optional<int> data_path;
   std::vector<std::string> flags;              // raised flags, e.g. "rx_los", "tx_power_high_warning"
 };
 

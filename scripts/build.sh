@@ -14,5 +14,7 @@ case "$flavour" in
                  -DCMAKE_CXX_COMPILER=clang++) ;;
   *) echo "usage: $0 release|asan|fuzz" >&2; exit 2 ;;
 esac
+# A compiler cache, where one is installed, makes rebuilds of unchanged files free.
+if command -v ccache >/dev/null; then args+=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache); fi
 cmake -S "$root" -B "$root/build/$flavour" -G Ninja "${args[@]}" >/dev/null
 ninja -C "$root/build/$flavour" -j "$jobs"

@@ -12,7 +12,6 @@ instead of hours: every `for:` becomes 5s and the recording group's `interval:` 
   prometheus_scrape.py PATH/TO/transceiver_exporter
 """
 
-import json
 import os
 import re
 import shutil
@@ -22,6 +21,7 @@ import time
 
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import dashboard_check  # noqa: E402
 import metrics_doc  # noqa: E402
 from daemon_fleet import (HOT_PORT, LOS_LANE, LOS_PORT, MODULE_FAULT_PORT, REPO, TX_FAULT_PORT,  # noqa: E402
                           UNREADABLE_PORT, Daemon, Processes, fail, free_port, http_get, json_get, log,
@@ -144,33 +144,6 @@ def check_rules(prom):
     log(f"ok: {len(rules)} alert and recording rules evaluate and return data")
 
 
-def dashboard_queries(instance):
-    with open(os.path.join(REPO, "config/grafana/transceivers.json")) as f:
-        dash = json.load(f)
-
-    def panels(ps):
-        for p in ps:
-            yield p
-            yield from panels(p.get("panels", []))
-
-    exprs = [(p.get("title", "?"), t["expr"]) for p in panels(dash["panels"]) for t in p.get("targets", [])
-             if t.get("expr")]
-    for v in dash.get("templating", {}).get("list", []):
-        q = v.get("query")
-        q = q.get("query") if isinstance(q, dict) else q
-        m = re.fullmatch(r"label_values\((.*),\s*(\w+)\)", q or "")
-        if m:  # what Grafana asks Prometheus for a variable's values
-            exprs.append((f"variable {v['name']}", f"group by ({m.group(2)}) ({m.group(1)})"))
-    values = {"instance": instance, "port": HOT_PORT, "datasource": "prometheus"}
-    out = []
-    for title, e in exprs:
-        e = re.sub(r"\$\{?(\w+)\}?", lambda m: values.get(m.group(1), m.group(0)), e)
-        if "$" in e:
-            fail(f"panel {title}: unknown template variable in {e}")
-        out.append((title, e))
-    return out
-
-
 def main():
     binary = os.path.abspath(sys.argv[1])
     for tool in ("prometheus", "promtool"):
@@ -244,12 +217,7 @@ scrape_configs:
             f"swp1 {cool:.1f} °C with no alert")
 
         check_rules(prom)
-        queries = dashboard_queries(instance)
-        for title, e in queries:
-            if not prom.query(e):
-                fail(f"dashboard panel '{title}' returns no data: {e}")
-        log(f"ok: {len(queries)} dashboard queries (panels and variables, $instance and $port filled in) "
-            f"return data")
+        dashboard_check.check_live(prom.api, instance)
 
         # Clear the faults: a config without the fault scenario, by SIGHUP.
         cleared_at = time.monotonic()

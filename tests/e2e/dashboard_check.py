@@ -7,13 +7,13 @@ overlapping, every panel on the `$datasource` variable, unique refIds, every var
 defined); `instance` chained on `job` (and both on `site`); and in every query each `by (...)` and
 `on (...)` keeps `instance` and no `without (...)` / `ignoring (...)` drops it (so no panel merges
 `Ethernet0` of every switch), and every series selector is filtered by `$job`, `$instance` and
-`$site`. It first proves it can fail: broken copies of the dashboard must be refused.
+`$site`. It also proves it can fail: broken copies of the dashboard must be refused.
 
 Live (`check_live()`, from prometheus_scrape.py, against a real Prometheus scraping the daemon):
 every panel and variable query, with the variables filled in as Grafana sends them, is accepted by
 Prometheus (a parse error fails) as an instant and, for graph panels, a range query, and returns
-data; and every data link to a port page, filled in from the panel's own series, opens that port's
-page on the exporter.
+data, and none when one of $job, $instance, $site matches nothing; every data link to a port
+page, filled in from the panel's own series, opens that port's page on the exporter.
 """
 
 import copy
@@ -291,7 +291,8 @@ def check_static(dash=None):
         fail(f"{DASHBOARD}:\n  " + "\n  ".join(problems))
     n_queries = sum(len(p.get("targets", [])) for p in all_panels(dash))
     log(f"ok: dashboard {dash['uid']} (schemaVersion {dash['schemaVersion']}): {len(all_panels(dash))} panels, "
-        f"{n_queries} queries keep instance and filter by $job/$instance/$site; {self_test(dash)} broken copies refused")
+        f"{n_queries} queries keep instance and filter by $job/$instance/$site; "
+        f"{self_test(dash)} broken copies refused")
     return dash
 
 
@@ -373,6 +374,17 @@ def check_live(api, instance):
     log(f"ok: {len(queries)} dashboard queries (panels as instant and range queries, variables), with "
         f"$job/$instance/$site/$port and $__rate_interval/$__range filled in, run on Prometheus and return "
         f"data{pending_note}")
+    # The filters are live: one variable pointing nowhere leaves every query empty or only its
+    # label-less `or vector(0)` fallback.
+    for name in FILTERS:
+        nowhere = dashboard_queries(dash, dict(values, **{name: "(no-such-" + name + ")"}))
+        for (where, expr, _, _), (_, unfiltered, _, _) in zip(nowhere, queries):
+            if expr == unfiltered:
+                continue  # a variable's query that does not depend on this variable
+            leak = [r for r in prom_query(api, expr) if r["metric"] or float(r["value"][1]) != 0]
+            if leak:
+                fail(f"dashboard {where} with ${name} matching nothing still returns {leak[:2]}: {expr}")
+    log("ok: with $job, $instance or $site matching nothing, every query is empty (or 0)")
     opened = 0
     for p in all_panels(dash):
         for link in links(p):

@@ -175,71 +175,71 @@ double last_seen_in(const fs::path& file) {
   return p.entries.size() == 1 ? p.entries[0].second.last_seen_unix : -1;
 }
 
-TEST(HostileState, ServiceSavesStateAtShutdown) {
+// A service on a file source whose config names `state`; time moves only when stepped.
+struct ServiceRun {
   TempDir dir;
-  spit(dir.path / "config.toml", config_with_state(dir.path / "state"));
   ManualClock clock;
   SnapshotStore store;
-  Service svc(clock, store);
-  ASSERT_EQ(svc.start((dir.path / "config.toml").string()), "");
-  for (int i = 0; i < 3 && !(store.current()->ports.size() == 1 && store.current()->ports[0].report); ++i) {
-    svc.engine()->step();
-    clock.advance(1);
+  Service svc{clock, store};
+  std::string start(const fs::path& state) {
+    spit(dir.path / "config.toml", config_with_state(state));
+    return svc.start((dir.path / "config.toml").string());
   }
-  ASSERT_NE(store.current()->ports.at(0).report, nullptr);
-  const fs::path file = dir.path / "state" / "aging.json";
+  // Polls until the module has been read (a fresh engine reads it on its first cycles).
+  bool step_until_read() {
+    for (int i = 0; i < 3; ++i) {
+      svc.engine()->step();
+      if (store.current()->ports.size() == 1 && store.current()->ports[0].report) return true;
+      clock.advance(1);
+    }
+    return false;
+  }
+};
+
+TEST(HostileState, ServiceSavesStateAtShutdown) {
+  ServiceRun run;
+  ASSERT_EQ(run.start(run.dir.path / "state"), "");
+  ASSERT_TRUE(run.step_until_read());
+  const fs::path file = run.dir.path / "state" / "aging.json";
   const double first = last_seen_in(file);
   ASSERT_GT(first, 0) << slurp(file);
-  clock.advance(5);
-  svc.engine()->step();
-  const double seen = store.current()->taken_unix;
+  run.clock.advance(5);
+  run.svc.engine()->step();
+  const double seen = run.store.current()->taken_unix;
   EXPECT_EQ(last_seen_in(file), first) << "last-seen alone is not written every poll";
-  svc.stop();
+  run.svc.stop();
   EXPECT_EQ(last_seen_in(file), seen) << "clean shutdown writes it";
 }
 
 TEST(HostileState, ReloadHonoursAChangedStateDirectory) {
-  TempDir dir;
-  spit(dir.path / "config.toml", config_with_state(dir.path / "one"));
-  ManualClock clock;
-  SnapshotStore store;
-  Service svc(clock, store);
-  ASSERT_EQ(svc.start((dir.path / "config.toml").string()), "");
-  svc.engine()->step();
-  clock.advance(1);
-  svc.engine()->step();
-  ASSERT_TRUE(fs::exists(dir.path / "one" / "aging.json"));
-  spit(dir.path / "config.toml", config_with_state(dir.path / "two"));
-  ASSERT_EQ(svc.reload(), "");
-  ASSERT_TRUE(fs::exists(dir.path / "two" / "aging.json")) << "written to the new directory at the reload";
-  const double in_one = last_seen_in(dir.path / "one" / "aging.json");
-  for (int i = 0; i < 2; ++i) {  // the new engine reads the module again
-    clock.advance(1);
-    svc.engine()->step();
-  }
-  ASSERT_NE(store.current()->ports.at(0).report, nullptr);
-  svc.stop();
-  EXPECT_EQ(last_seen_in(dir.path / "one" / "aging.json"), in_one) << "the old directory is left alone";
-  EXPECT_EQ(last_seen_in(dir.path / "two" / "aging.json"), store.current()->taken_unix);
+  ServiceRun run;
+  const fs::path one = run.dir.path / "one", two = run.dir.path / "two";
+  ASSERT_EQ(run.start(one), "");
+  ASSERT_TRUE(run.step_until_read());
+  run.clock.advance(1);
+  run.svc.engine()->step();
+  ASSERT_TRUE(fs::exists(one / "aging.json"));
+  spit(run.dir.path / "config.toml", config_with_state(two));
+  ASSERT_EQ(run.svc.reload(), "");
+  ASSERT_TRUE(fs::exists(two / "aging.json")) << "written to the new directory at the reload";
+  const double in_one = last_seen_in(one / "aging.json");
+  run.clock.advance(1);
+  ASSERT_TRUE(run.step_until_read());
+  run.svc.stop();
+  EXPECT_EQ(last_seen_in(one / "aging.json"), in_one) << "the old directory is left alone";
+  EXPECT_EQ(last_seen_in(two / "aging.json"), run.store.current()->taken_unix);
 }
 
 TEST(HostileState, WriteFailuresAreCountedOnMetrics) {
-  TempDir dir;
-  spit(dir.path / "not-a-directory", "x");
-  spit(dir.path / "config.toml", config_with_state(dir.path / "not-a-directory"));
   CapturedLog log;
-  ManualClock clock;
-  SnapshotStore store;
-  Service svc(clock, store);
-  ASSERT_EQ(svc.start((dir.path / "config.toml").string()), "");
-  for (int i = 0; i < 3; ++i) {
-    svc.engine()->step();
-    clock.advance(1);
-  }
+  ServiceRun run;
+  spit(run.dir.path / "not-a-directory", "x");
+  ASSERT_EQ(run.start(run.dir.path / "not-a-directory"), "");
+  ASSERT_TRUE(run.step_until_read());
   EXPECT_FALSE(log.matching("cannot save aging baselines").empty()) << log.all();
-  const uint64_t failures = store.current()->state_write_failures_total;
+  const uint64_t failures = run.store.current()->state_write_failures_total;
   EXPECT_GE(failures, 1u);
-  const std::string text = exporters::render_text(*store.current());
+  const std::string text = exporters::render_text(*run.store.current());
   EXPECT_NE(text.find("# TYPE transceiver_exporter_state_write_failures_total counter\n"
                       "transceiver_exporter_state_write_failures_total " + std::to_string(failures) + "\n"),
             std::string::npos)

@@ -182,12 +182,20 @@ const char* kThreeEntries =
     "\"C\":{\"vendor\":\"V\",\"part_number\":\"P\",\"first_seen_unix\":100,\"lanes\":{\"1\":{\"tx_bias_amperes\":0.005}}}\n"
     "}}\n";
 
-TEST(HostileState, OneBadEntryDropsThatEntryOnlyAndTheFileIsKeptAside) {
+// A store pointed at a fresh directory whose aging.json holds `text`, its log captured.
+struct LoadedFrom {
   TempDir dir;
-  spit(dir.path / "aging.json", kThreeEntries);
   CapturedLog log;
   AgingStore store;
-  store.set_directory(dir.path.string(), kT0);
+  explicit LoadedFrom(const std::string& text) {
+    spit(dir.path / "aging.json", text);
+    store.set_directory(dir.path.string(), kT0);
+  }
+};
+
+TEST(HostileState, OneBadEntryDropsThatEntryOnlyAndTheFileIsKeptAside) {
+  LoadedFrom loaded(kThreeEntries);
+  auto& [dir, log, store] = loaded;
   EXPECT_EQ(store.size(), 2u);
   const auto dropped = log.matching("entry dropped");
   ASSERT_EQ(dropped.size(), 1u) << log.all();
@@ -245,11 +253,8 @@ TEST(HostileState, EveryKindOfBadEntryIsDroppedAlone) {
 TEST(HostileState, UnparseableFileIsKeptAsideAndNeverOverwritten) {
   for (const std::string garbage : {"not json at all {", "[1,2,3]", "{\"modules\":[1]}", "{\"other\":{}}", ""}) {
     SCOPED_TRACE(garbage);
-    TempDir dir;
-    spit(dir.path / "aging.json", garbage);
-    CapturedLog log;
-    AgingStore store;
-    store.set_directory(dir.path.string(), kT0);
+    LoadedFrom loaded(garbage);
+    auto& [dir, log, store] = loaded;
     EXPECT_EQ(store.size(), 0u);
     const std::string aside = "aging.json.corrupt-" + std::to_string(static_cast<long long>(kT0));
     ASSERT_TRUE(fs::exists(dir.path / aside)) << log.all();
@@ -263,12 +268,9 @@ TEST(HostileState, UnparseableFileIsKeptAsideAndNeverOverwritten) {
 }
 
 TEST(HostileState, TruncatedFileKeepsTheEntriesBeforeTheCut) {
-  TempDir dir;
   const std::string text = std::string(kThreeEntries).substr(0, std::string(kThreeEntries).find("\"C\"") + 30);
-  spit(dir.path / "aging.json", text);
-  CapturedLog log;
-  AgingStore store;
-  store.set_directory(dir.path.string(), kT0);
+  LoadedFrom loaded(text);
+  auto& [dir, log, store] = loaded;
   EXPECT_EQ(store.size(), 1u) << "A kept, B bad, C cut off";
   const auto fatal = log.matching("the rest of the file is not readable");
   ASSERT_EQ(fatal.size(), 1u) << log.all();

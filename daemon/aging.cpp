@@ -1,98 +1,244 @@
 #include "daemon/aging.hpp"
 
+#include <algorithm>
+#include <chrono>
 #include <filesystem>
-#include <fstream>
 
-#include <nlohmann/json.hpp>
+#include <spdlog/spdlog.h>
+
+#include "drivers/files/files.hpp"
 
 namespace xcvr::daemon {
+namespace {
 
-AgingStore::AgingStore(std::string path) : path_(std::move(path)) {
-  if (path_.empty() || !std::filesystem::exists(path_)) return;
+double now_unix() {
+  return std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
+}
+
+std::string aside_suffix(double wall) { return ".corrupt-" + std::to_string(static_cast<long long>(wall)); }
+
+}  // namespace
+
+AgingStore::AgingStore(std::string path, AgingLimits limits, files::FileSyscalls& sys) : limits_(limits), sys_(sys) {
+  std::lock_guard lock(mutex_);
+  last_wall_ = now_unix();
+  set_path_locked(std::move(path), last_wall_);
+}
+
+AgingStore::~AgingStore() {
   try {
-    std::ifstream in(path_);
-    const auto j = nlohmann::json::parse(in);
-    for (const auto& [serial, b] : j.at("modules").items()) {
-      Baseline base;
-      base.vendor = b.value("vendor", "");
-      base.part_number = b.value("part_number", "");
-      base.first_seen_unix = b.value("first_seen_unix", 0.0);
-      for (const auto& [lane, l] : b.at("lanes").items()) {
-        LaneBaseline lb;
-        if (l.contains("tx_bias_amperes")) lb.tx_bias = l["tx_bias_amperes"].get<double>();
-        if (l.contains("tx_power_watts")) lb.tx_power = l["tx_power_watts"].get<double>();
-        base.lanes[std::stoi(lane)] = lb;
-      }
-      by_serial_[serial] = base;
-    }
-  } catch (const std::exception& e) {
-    // A damaged file must not stop the daemon: start afresh and say so.
-    load_error_ = path_ + ": " + e.what() + " (aging baselines start afresh)";
-    by_serial_.clear();
+    flush(last_wall_);
+  } catch (...) {  // a destructor must not throw; flush logs its own failures
   }
+}
+
+std::size_t AgingStore::size() const {
+  std::lock_guard lock(mutex_);
+  return by_serial_.size();
+}
+
+std::string AgingStore::path() const {
+  std::lock_guard lock(mutex_);
+  return path_;
+}
+
+void AgingStore::set_directory(const std::string& dir, double wall) {
+  std::lock_guard lock(mutex_);
+  if (dir == dir_ && !path_.empty() == !dir.empty()) return;
+  if (!dir.empty()) {
+    if (const files::FileError e = files::make_directories(dir, 0750, sys_); !e.ok()) {
+      // Not fatal: baselines stay in memory and every save attempt is retried and counted.
+      spdlog::error("state directory {}: {}; aging baselines kept in memory, saves retried", dir, e.message);
+    }
+  }
+  set_path_locked(dir.empty() ? "" : (std::filesystem::path(dir) / kFileName).string(), wall);
+  dir_ = dir;
+}
+
+void AgingStore::set_path_locked(std::string path, double wall) {
+  if (path == path_) return;
+  if (!path_.empty() && (dirty_ || touched_)) save_locked(wall);  // the old directory gets what it is owed
+  path_ = std::move(path);
+  dir_ = std::filesystem::path(path_).parent_path().string();
+  refuse_writes_.clear();
+  failures_in_row_ = unlogged_failures_ = 0;
+  last_attempt_ = last_success_ = last_failure_log_ = -1e300;
+  if (path_.empty()) return;
+  const bool had_entries = !by_serial_.empty();
+  load_locked(wall);
+  if (had_entries) dirty_ = true;  // a new directory: what we knew goes there too
+  if (dirty_) save_locked(wall);
+}
+
+void AgingStore::load_locked(double wall) {
+  const files::ReadResult r = files::read_regular_file(path_, limits_.max_file_bytes, sys_);
+  if (r.status == files::ReadStatus::Missing) return;
+  auto set_aside = [&](const std::string& why) {
+    files::FileError e;
+    const std::string to = files::move_aside(path_, aside_suffix(wall), e, sys_);
+    if (to.empty()) {
+      refuse_writes_ = why + ", and it could not be moved aside (" + e.message + ")";
+      spdlog::error("{}; it is left untouched and never overwritten: aging baselines kept in memory only", refuse_writes_);
+    } else {
+      spdlog::error("{}; the file is kept as {}", why, to);
+    }
+  };
+  if (r.status == files::ReadStatus::TooLarge) {
+    set_aside(r.error.message + " for state files: not loaded, aging baselines start afresh");
+    return;
+  }
+  if (r.status != files::ReadStatus::Ok) {
+    // Unreadable (EACCES, EIO) or not a regular file: never write over what we could not read.
+    refuse_writes_ = r.error.message;
+    spdlog::error("{}: aging baselines kept in memory only, the file is never overwritten", r.error.message);
+    return;
+  }
+  ParsedAging parsed = parse_aging(path_, r.data);
+  for (const std::string& d : parsed.dropped) spdlog::warn("{}", d);
+  for (auto& [serial, b] : parsed.entries) insert_locked(serial, std::move(b));
+  // What was in memory and what the file holds, in one order: least recently seen first.
+  lru_.sort([this](const std::string* a, const std::string* b) {
+    return by_serial_.at(*a).b.last_seen_unix < by_serial_.at(*b).b.last_seen_unix;
+  });
+  if (by_serial_.size() > limits_.max_entries) {
+    spdlog::warn("{}: {} serials, above the bound of {}: the {} least recently seen dropped", path_,
+                 by_serial_.size(), limits_.max_entries, by_serial_.size() - limits_.max_entries);
+    evict_locked();
+  }
+  const std::size_t kept = by_serial_.size();
+  if (!parsed.fatal.empty() || !parsed.dropped.empty()) {
+    std::string why = parsed.fatal.empty() ? path_ + ": " + std::to_string(parsed.dropped.size()) + " bad entries dropped"
+                                           : parsed.fatal + " (the rest of the file is not readable)";
+    set_aside(why + "; " + std::to_string(kept) + " serials kept");
+    dirty_ = refuse_writes_.empty();  // the usable entries go back under the normal name
+  }
+  if (!dirty_) last_success_ = wall;  // the file holds what memory holds
+}
+
+AgingStore::Entry& AgingStore::insert_locked(const std::string& serial, AgingBaseline b) {
+  auto [it, fresh] = by_serial_.try_emplace(serial);
+  if (fresh) {
+    it->second.b = std::move(b);
+    it->second.lru = lru_.insert(lru_.end(), &it->first);
+  } else {  // merging two files: the earlier first sighting is the baseline
+    AgingBaseline& have = it->second.b;
+    const double last = std::max(have.last_seen_unix, b.last_seen_unix);
+    if (b.first_seen_unix < have.first_seen_unix) have = std::move(b);
+    have.last_seen_unix = last;
+    touch_locked(it);
+  }
+  return it->second;
+}
+
+void AgingStore::evict_locked() {
+  while (by_serial_.size() > std::max<std::size_t>(1, limits_.max_entries)) {
+    const std::string* oldest = lru_.front();
+    lru_.pop_front();
+    by_serial_.erase(*oldest);
+    dirty_ = true;
+  }
+}
+
+void AgingStore::touch_locked(std::map<std::string, Entry>::iterator it) {
+  lru_.splice(lru_.end(), lru_, it->second.lru);
 }
 
 std::vector<LaneAging> AgingStore::observe(const cmis::ModuleReport& report, double wall) {
   std::vector<LaneAging> out;
   if (report.id.serial.empty()) return out;
+  const std::string serial = aging_text(report.id.serial);
   std::lock_guard lock(mutex_);
-  auto [it, fresh] = by_serial_.try_emplace(report.id.serial);
-  Baseline& b = it->second;
-  bool changed = fresh;
-  if (fresh) {
-    b.vendor = report.id.vendor_name;
-    b.part_number = report.id.part_number;
-    b.first_seen_unix = wall;
+  last_wall_ = wall;
+  auto it = by_serial_.find(serial);
+  if (it == by_serial_.end()) {
+    AgingBaseline b;
+    b.vendor = aging_text(report.id.vendor_name);
+    b.part_number = aging_text(report.id.part_number);
+    b.first_seen_unix = b.last_seen_unix = wall;
+    insert_locked(serial, std::move(b));
+    evict_locked();  // the front is least recently seen: never the serial just added
+    it = by_serial_.find(serial);
+    dirty_ = true;
+  } else {
+    touch_locked(it);
+    if (it->second.b.last_seen_unix != wall) it->second.b.last_seen_unix = wall, touched_ = true;
   }
+  AgingBaseline& b = it->second.b;
   for (const cmis::LaneReport& l : report.lanes) {
-    LaneBaseline& lb = b.lanes[l.lane];
+    if (l.lane < 1 || l.lane > kAgingMaxLanes) continue;
+    AgingLaneBaseline& lb = b.lanes[l.lane];
     // Baselines only from a lit laser: a zero reading says nothing about aging.
-    if (!lb.tx_bias && l.tx_bias_amperes && *l.tx_bias_amperes > 0) lb.tx_bias = l.tx_bias_amperes, changed = true;
-    if (!lb.tx_power && l.tx_power_watts && *l.tx_power_watts > 0) lb.tx_power = l.tx_power_watts, changed = true;
+    if (!lb.tx_bias && l.tx_bias_amperes && plausible_baseline_bias(*l.tx_bias_amperes)) lb.tx_bias = l.tx_bias_amperes, dirty_ = true;
+    if (!lb.tx_power && l.tx_power_watts && plausible_baseline_power(*l.tx_power_watts)) lb.tx_power = l.tx_power_watts, dirty_ = true;
     LaneAging a;
     a.lane = l.lane;
     if (lb.tx_bias && l.tx_bias_amperes) a.tx_bias_ratio = *l.tx_bias_amperes / *lb.tx_bias;
     if (lb.tx_power && l.tx_power_watts) a.tx_power_ratio = *l.tx_power_watts / *lb.tx_power;
     if (a.tx_bias_ratio || a.tx_power_ratio) out.push_back(a);
   }
-  if (changed) save_locked();
+  maybe_save_locked(wall);
   return out;
 }
 
 std::optional<std::string> AgingStore::recorded_identity_mismatch(const cmis::ModuleReport& report) const {
+  if (report.id.serial.empty()) return std::nullopt;
   std::lock_guard lock(mutex_);
-  const auto it = by_serial_.find(report.id.serial);
-  if (it == by_serial_.end() || report.id.serial.empty()) return std::nullopt;
-  const Baseline& b = it->second;
-  if (b.vendor == report.id.vendor_name && b.part_number == report.id.part_number) return std::nullopt;
+  const auto it = by_serial_.find(aging_text(report.id.serial));
+  if (it == by_serial_.end()) return std::nullopt;
+  const AgingBaseline& b = it->second.b;
+  if (b.vendor == aging_text(report.id.vendor_name) && b.part_number == aging_text(report.id.part_number)) {
+    return std::nullopt;
+  }
   return "serial " + report.id.serial + " was first seen as " + b.vendor + " " + b.part_number;
 }
 
-void AgingStore::save_locked() const {
+void AgingStore::flush(double wall) {
+  std::lock_guard lock(mutex_);
+  if (!path_.empty() && (dirty_ || touched_)) save_locked(wall);
+}
+
+void AgingStore::maybe_save_locked(double wall) {
   if (path_.empty()) return;
-  nlohmann::json j;
-  j["modules"] = nlohmann::json::object();
-  for (const auto& [serial, b] : by_serial_) {
-    nlohmann::json lanes = nlohmann::json::object();
-    for (const auto& [lane, lb] : b.lanes) {
-      nlohmann::json l = nlohmann::json::object();
-      if (lb.tx_bias) l["tx_bias_amperes"] = *lb.tx_bias;
-      if (lb.tx_power) l["tx_power_watts"] = *lb.tx_power;
-      lanes[std::to_string(lane)] = l;
-    }
-    j["modules"][serial] = {{"vendor", b.vendor}, {"part_number", b.part_number},
-                            {"first_seen_unix", b.first_seen_unix}, {"lanes", lanes}};
+  if ((dirty_ && wall - last_attempt_ >= limits_.save_interval_s) ||
+      (touched_ && wall - last_success_ >= limits_.touch_save_interval_s && wall - last_attempt_ >= limits_.save_interval_s)) {
+    save_locked(wall);
   }
-  // Atomic replace: a crash never leaves a half-written file.
-  const std::string tmp = path_ + ".tmp";
-  {
-    std::ofstream out(tmp, std::ios::trunc);
-    if (!out) return;
-    out << j.dump(1) << '\n';
-    if (!out) return;
+}
+
+void AgingStore::save_locked(double wall) {
+  last_attempt_ = wall;
+  if (!refuse_writes_.empty()) {
+    note_write_failure_locked("not writing " + path_ + ": " + refuse_writes_, wall);
+    return;
   }
-  std::error_code ec;
-  std::filesystem::rename(tmp, path_, ec);
+  AgingWriter w;
+  for (const auto& [serial, e] : by_serial_) w.add(serial, e.b);
+  files::FileError e = files::make_directories(dir_.empty() ? "." : dir_, 0750, sys_);  // recreated if removed
+  if (e.ok()) e = files::write_file_atomic(path_, w.finish(), 0640, sys_);
+  if (!e.ok()) {
+    note_write_failure_locked(e.message, wall);
+    return;
+  }
+  if (failures_in_row_ > 0) {
+    spdlog::info("aging baselines saved to {} again after {} failed writes", path_, failures_in_row_);
+  }
+  failures_in_row_ = unlogged_failures_ = 0;
+  last_failure_log_ = -1e300;
+  last_success_ = wall;
+  dirty_ = touched_ = false;
+}
+
+void AgingStore::note_write_failure_locked(const std::string& what, double wall) {
+  write_failures_.fetch_add(1, std::memory_order_relaxed);
+  ++failures_in_row_;
+  if (wall - last_failure_log_ < limits_.log_interval_s) {
+    ++unlogged_failures_;
+    return;
+  }
+  spdlog::error("cannot save aging baselines: {}; {} serials kept in memory, retried every {} s ({} failures in a row, {} not logged)",
+                what, by_serial_.size(), limits_.save_interval_s, failures_in_row_, unlogged_failures_);
+  unlogged_failures_ = 0;
+  last_failure_log_ = wall;
 }
 
 }  // namespace xcvr::daemon

@@ -2,8 +2,17 @@
 // the state directory, so drift (current ÷ baseline) can be exported per lane. The same file
 // remembers each serial's vendor and part number: a serial that comes back with different
 // coding is a sign of re-coding.
+//
+// State that survives (docs/configuration.md, "State directory"): the file is replaced
+// atomically and durably; a failed write is logged (rate-limited) and counted, the baselines stay
+// in memory and the write is retried; one bad entry drops only that entry; a file that cannot be
+// used is moved aside, never overwritten; the number of serials is bounded (least recently seen
+// evicted first); unsaved changes are written at shutdown and when the directory changes.
 #pragma once
 
+#include <atomic>
+#include <cstdint>
+#include <list>
 #include <map>
 #include <mutex>
 #include <optional>
@@ -11,39 +20,80 @@
 #include <vector>
 
 #include "cmis/report.hpp"
+#include "daemon/aging_file.hpp"
 #include "daemon/snapshot.hpp"
+#include "drivers/files/file_syscalls.hpp"
 
 namespace xcvr::daemon {
 
+struct AgingLimits {
+  std::size_t max_entries = 4096;           // serials kept; far above any switch's module count
+  uint64_t max_file_bytes = 16ull << 20;    // aging.json larger than this is refused (≈ 6× a full store)
+  double save_interval_s = 10;              // new baselines reach the disk at most this late
+  double touch_save_interval_s = 3600;      // last-seen times alone are written this often
+  double log_interval_s = 300;              // repeated write failures: one log line per interval
+};
+
 class AgingStore {
  public:
-  // `path` "" keeps baselines in memory only (tests, read-only state directory).
-  explicit AgingStore(std::string path);
+  static constexpr const char* kFileName = "aging.json";
+
+  // `path` "" keeps baselines in memory only (tests). Loads `path` if it exists.
+  explicit AgingStore(std::string path = "", AgingLimits limits = {},
+                      files::FileSyscalls& sys = files::real_file_syscalls());
+  ~AgingStore();  // writes unsaved changes
+  AgingStore(const AgingStore&) = delete;
+  AgingStore& operator=(const AgingStore&) = delete;
+
+  // Points the store at `dir`/aging.json ("" = memory only), creating `dir` if needed. On a
+  // change, unsaved changes go to the old file first, then the new file is loaded and merged
+  // with what is in memory (for a serial in both, the earlier first sighting wins) and the
+  // merged set is written there. The same directory again changes nothing.
+  void set_directory(const std::string& dir, double wall);
+
+  // Writes unsaved changes now (clean shutdown). A failure is logged and counted as any other.
+  void flush(double wall);
 
   // Drift per lane for this module; records a baseline the first time a serial is seen with
-  // live bias/power values. Thread-safe.
+  // live bias/power values, and when the serial was last seen. Thread-safe.
   std::vector<LaneAging> observe(const cmis::ModuleReport& report, double wall);
 
   // The vendor/part number first recorded for `serial`, if different from the report's.
   std::optional<std::string> recorded_identity_mismatch(const cmis::ModuleReport& report) const;
 
-  std::string load_error() const { return load_error_; }
+  uint64_t write_failures() const { return write_failures_.load(std::memory_order_relaxed); }
+  std::size_t size() const;
+  std::string path() const;
 
  private:
-  struct LaneBaseline {
-    std::optional<double> tx_bias, tx_power;
+  struct Entry {
+    AgingBaseline b;
+    std::list<const std::string*>::iterator lru;  // position in lru_ (front: least recently seen)
   };
-  struct Baseline {
-    std::string vendor, part_number;
-    double first_seen_unix = 0;
-    std::map<int, LaneBaseline> lanes;
-  };
-  void save_locked() const;
+  void set_path_locked(std::string path, double wall);
+  void load_locked(double wall);
+  // Adds (or merges) one serial as the most recently seen; evict_locked() applies the bound.
+  Entry& insert_locked(const std::string& serial, AgingBaseline b);
+  void evict_locked();
+  void touch_locked(std::map<std::string, Entry>::iterator it);
+  void maybe_save_locked(double wall);
+  void save_locked(double wall);
+  void note_write_failure_locked(const std::string& what, double wall);
 
-  std::string path_;
-  std::string load_error_;
+  AgingLimits limits_;
+  files::FileSyscalls& sys_;
   mutable std::mutex mutex_;
-  std::map<std::string, Baseline> by_serial_;
+  std::string path_;
+  std::string dir_;
+  std::string refuse_writes_;  // why path_ must not be written (a file that could not be moved aside)
+  std::map<std::string, Entry> by_serial_;
+  std::list<const std::string*> lru_;
+  bool dirty_ = false;    // baselines or serials not yet on disk
+  bool touched_ = false;  // only last-seen times not yet on disk
+  double last_attempt_ = -1e300, last_success_ = -1e300, last_wall_ = 0;
+  double last_failure_log_ = -1e300;
+  uint64_t failures_in_row_ = 0, unlogged_failures_ = 0;
+  std::atomic<uint64_t> write_failures_{0};
 };
 
 }  // namespace xcvr::daemon

@@ -110,6 +110,7 @@ void PollEngine::publish() {
   snap->config_reload_failures_total = reloads_failed_.load();
   snap->last_config_reload_ok = last_reload_ok_.load();
   snap->last_config_reload_unix = last_reload_unix_.load();
+  snap->state_write_failures_total = aging_.write_failures();
   store_.publish(std::move(snap));
 }
 

@@ -35,17 +35,8 @@ void Service::launch(Config config, BuiltSources built, std::shared_ptr<const Co
   if (engine_) engine_->stop();
   engine_.reset();  // transports of the old sources go before their resources
   sources_ = std::move(built);
-  std::error_code ec;
-  std::filesystem::create_directories(config.state_directory, ec);
-  const bool writable = !ec && std::filesystem::is_directory(config.state_directory);
-  if (!writable) {
-    spdlog::warn("state directory {} unusable ({}); aging baselines kept in memory only",
-                 config.state_directory, ec.message());
-  }
-  if (!aging_ || !is_reload) {
-    aging_ = std::make_unique<AgingStore>(writable ? config.state_directory + "/aging.json" : "");
-    if (!aging_->load_error().empty()) spdlog::warn("{}", aging_->load_error());
-  }
+  if (!aging_) aging_ = std::make_unique<AgingStore>();
+  aging_->set_directory(config.state_directory, clock_.wall());  // a changed one on reload too; logs its errors
   config_ = std::move(config);
   coding_ = std::move(coding);
   log_coding(*coding_);
@@ -89,6 +80,7 @@ void Service::run() {
 
 void Service::stop() {
   if (engine_) engine_->stop();
+  if (aging_) aging_->flush(clock_.wall());  // clean shutdown: unsaved baselines reach the disk
   running_ = false;
 }
 

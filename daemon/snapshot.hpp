@@ -101,6 +101,7 @@ struct Snapshot {
   uint64_t config_reload_failures_total = 0;
   bool last_config_reload_ok = true;
   double last_config_reload_unix = 0;
+  uint64_t state_write_failures_total = 0;  // aging baselines not saved (daemon/aging)
   std::string version;
 };
 

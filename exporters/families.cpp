@@ -115,6 +115,8 @@ const std::vector<FamilySpec> kSpecs = {
      "Time the exporter took to render /metrics for the previous snapshot (one render per snapshot)."},
     {Fam::RenderErrorsTotal, "transceiver_exporter_render_errors_total", C,
      "Metric renders that failed or samples dropped for an invalid name or value."},
+    {Fam::StateWriteFailuresTotal, "transceiver_exporter_state_write_failures_total", C,
+     "Writes of the state directory (aging baselines) that failed; the state is kept in memory and retried."},
 };
 
 bool table_is_consistent() {

@@ -64,6 +64,7 @@ enum class Fam : std::size_t {
   SnapshotTimestamp,
   ScrapeDuration,
   RenderErrorsTotal,
+  StateWriteFailuresTotal,
   Count_,  // number of families, not a family
 };
 

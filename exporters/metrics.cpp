@@ -71,6 +71,7 @@ void add_self_series(FamilySet& out, const daemon::Snapshot& s, const SelfStats&
     out.gauge(Fam::ConfigLastReloadTimestamp, {}, s.last_config_reload_unix);
   }
   if (s.taken_unix > 0) out.gauge(Fam::SnapshotTimestamp, {}, s.taken_unix);
+  out.counter(Fam::StateWriteFailuresTotal, {}, static_cast<double>(s.state_write_failures_total));
   if (self.last_scrape_seconds) out.gauge(Fam::ScrapeDuration, {}, *self.last_scrape_seconds);
 }
 

@@ -120,19 +120,43 @@ void PortPoller::account_flags(double wall) {
     for (const std::string& f : l.flags) raised.emplace_back(f, l.lane);
   }
   for (auto& [key, f] : flags_) {
-    const bool now_raised = std::find(raised.begin(), raised.end(), key) != raised.end();
-    if (f.current && !now_raised) f.history.last_cleared_unix = wall;
-    f.current = now_raised;
+    if (!f.current || std::find(raised.begin(), raised.end(), key) != raised.end()) continue;
+    f.current = false;
+    f.history.last_cleared_unix = wall;
   }
   for (const auto& key : raised) {
     FlagState& f = flags_[key];
     f.history.flag = key.first;
     f.history.lane = key.second;
-    // Clear-on-read latches: each read that finds the flag raised is one more event.
-    ++f.history.raised_total;
+    // An event is a rising edge: raised on this read, clear on the previous read of the flag
+    // (the confirming re-read below included), so a persisting condition counts once.
+    if (!f.current) ++f.history.raised_total;
     f.history.raised = true;
     f.history.last_raised_unix = wall;
     f.current = true;
+  }
+  confirm_latches(wall);
+}
+
+// A latched flag that read raised may be a condition that came and went since the previous
+// poll: its byte read again now tells (a persisting condition latches again at once). Those
+// that read clear are down again, so the next raised read is a new event. Live status flags
+// (SFF-8472 byte 110) are current on every read and need no second look.
+void PortPoller::confirm_latches(double wall) {
+  const std::vector<ReadRange> plan = latch_confirm_reads(image_);
+  if (plan.empty()) return;
+  if (auto err = read_ranges(plan, wall)) {
+    // The poll itself was good: count the failure, keep the flags as read (a transient may
+    // then count once with the next one rather than a persisting condition once per poll).
+    ++errors_[std::string(drivers::error_kind_name(err->kind))];
+    return;
+  }
+  for (auto& [key, f] : flags_) {
+    if (!f.current) continue;
+    if (cmis::latched_flag_raised(image_, key.first, key.second) == false) {
+      f.current = false;
+      f.history.last_cleared_unix = wall;
+    }
   }
 }
 
@@ -293,6 +317,8 @@ PortSnapshot PortPoller::snapshot(double now, uint64_t scrape_epoch) {
   s.source = id_.source;
   s.cage = id_.cage;
   s.groups = id_.groups;
+  s.in_service = id_.service.in_service;
+  s.unused_lanes = id_.service.unused_lanes;
   s.domain = transport_->domain();
   s.insertions_total = insertions_;
   s.read_errors_total = errors_;

@@ -25,6 +25,7 @@ struct CodingSetup;  // daemon/coding_setup.hpp
 struct PortIdentity {
   std::string port, node, source, cage;
   std::vector<std::string> groups;
+  PortService service;  // configured out of service (whole port or lanes)
 };
 
 class PortPoller {
@@ -63,6 +64,7 @@ class PortPoller {
   void on_good_read(double now, double wall, bool flags_read, std::optional<cmis::ModuleReport> full);
   std::shared_ptr<cmis::ModuleReport> decode_poll();
   void account_flags(double wall);
+  void confirm_latches(double wall);
   bool identity_changed(const cmis::ModuleReport& fresh) const;
   void verify_coding(double now, double wall);
   double interval() const { return poll_.dynamic_interval_s; }
@@ -102,7 +104,7 @@ class PortPoller {
   std::map<std::string, uint64_t> errors_;
   struct FlagState {
     FlagHistory history;
-    bool current = false;  // raised at the last read that covered it
+    bool current = false;  // raised at the last read that covered it (poll or confirming re-read)
   };
   std::map<std::pair<std::string, int>, FlagState> flags_;
   uint64_t accumulated_epoch_ = 0;

@@ -82,6 +82,7 @@ void PortPoller::on_insertion(double now) {
   report_.reset();
   full_decode_due_ = true;
   last_module_state_.reset();
+  last_dp_states_.clear();
   unavailable_.clear();
 }
 
@@ -134,6 +135,7 @@ void PortPoller::account_flags(double wall) {
     f.history.raised = true;
     f.history.last_raised_unix = wall;
     f.current = true;
+    f.fresh = true;
   }
   confirm_latches(wall);
 }
@@ -198,6 +200,20 @@ void PortPoller::on_good_read(double now, double wall, bool flags_read, std::opt
   const auto module_state = report_->module_state ? std::optional<uint32_t>(report_->module_state->code) : std::nullopt;
   if (last_module_state_ && module_state != last_module_state_) static_due_ = true;  // re-verify on state change
   last_module_state_ = module_state;
+  // A host that reconfigures data paths takes them through DPDeactivated and DPInit while the
+  // module stays Ready: re-read the static pages then too, for the new Active Control Set.
+  if (data_path_states_changed()) static_due_ = true;
+}
+
+bool PortPoller::data_path_states_changed() {
+  const std::vector<cmis::LaneReport>& lanes = report_->lanes;
+  bool same = lanes.size() == last_dp_states_.size();
+  for (std::size_t i = 0; same && i < lanes.size(); ++i) same = lanes[i].data_path_state == last_dp_states_[i];
+  if (same) return false;
+  const bool known = !last_dp_states_.empty();
+  last_dp_states_.clear();
+  for (const cmis::LaneReport& l : lanes) last_dp_states_.push_back(l.data_path_state);
+  return known;
 }
 
 namespace {
@@ -307,10 +323,13 @@ void PortPoller::verify_coding(double now, double wall) {
 
 PortSnapshot PortPoller::snapshot(double now, uint64_t scrape_epoch) {
   if (scrape_epoch != accumulated_epoch_) {
-    // A scrape has seen the accumulated flags: start accumulating afresh from what is raised now.
-    for (auto& [key, f] : flags_) f.history.raised = f.current;
+    // A scrape has seen the accumulated flags of the last snapshot: start afresh from what is
+    // raised now and what polls raised since that snapshot (a transient the confirming re-read
+    // already found gone must still reach one scrape).
+    for (auto& [key, f] : flags_) f.history.raised = f.current || f.fresh;
     accumulated_epoch_ = scrape_epoch;
   }
+  for (auto& [key, f] : flags_) f.fresh = false;
   PortSnapshot s;
   s.port = id_.port;
   s.node = id_.node;

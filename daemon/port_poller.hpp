@@ -65,6 +65,7 @@ class PortPoller {
   std::shared_ptr<cmis::ModuleReport> decode_poll();
   void account_flags(double wall);
   void confirm_latches(double wall);
+  bool data_path_states_changed();
   bool identity_changed(const cmis::ModuleReport& fresh) const;
   void verify_coding(double now, double wall);
   double interval() const { return poll_.dynamic_interval_s; }
@@ -98,6 +99,7 @@ class PortPoller {
   bool static_due_ = true;
   std::atomic<bool> reverify_requested_{false};
   std::optional<uint32_t> last_module_state_;
+  std::vector<std::optional<std::string>> last_dp_states_;  // per lane, as of the last good read
   std::set<cmis::PageKey> unavailable_;  // pages this path cannot read for this module
 
   uint64_t insertions_ = 0;
@@ -105,6 +107,7 @@ class PortPoller {
   struct FlagState {
     FlagHistory history;
     bool current = false;  // raised at the last read that covered it (poll or confirming re-read)
+    bool fresh = false;    // raised by a poll since the last snapshot() (not yet seen by a scrape)
   };
   std::map<std::pair<std::string, int>, FlagState> flags_;
   uint64_t accumulated_epoch_ = 0;

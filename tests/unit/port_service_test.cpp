@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "cmis/cmis_map.hpp"
 #include "daemon/sources.hpp"
 #include "exporters/metrics.hpp"
 #include "tests/e2e/exposition.hpp"
@@ -207,6 +208,25 @@ TEST(DataPath, TwinPortModuleLabelsItsLanesWithTheirDataPath) {
   // Steady-state polls keep it (the Active Control Set is read with the static pages).
   f.run_for(20.0);
   EXPECT_EQ(f.port("sw/b0c0").report->lanes[7].data_path, 2);
+
+  // The host reconfigures the module as one 8-lane data path: it deinitializes lanes 5-8,
+  // rewrites their DataPathID to 0 and brings them back. The data-path state changes make the
+  // poller re-read the static pages, Active Control Set included.
+  const auto reconfigure = [&](bool deinit) {
+    f.buses[0]->with_module(0, [&](emulator::EmulatedModule& m) {
+      for (int lane = 5; lane <= 8; ++lane) {
+        cmis::write_uint(m.memory(), cmis::cmis_field(cmis::CmisField::DataPathDeinit), deinit ? 1 : 0, lane);
+        cmis::write_uint(m.memory(), cmis::cmis_field(cmis::CmisField::ActiveDataPathId), 0, lane);
+      }
+      m.update();
+    });
+  };
+  reconfigure(true);
+  f.run_for(3.0);
+  EXPECT_EQ(f.port("sw/b0c0").report->lanes[7].data_path_state, "DPDeactivated");
+  reconfigure(false);
+  f.run_for(3.0);
+  for (const cmis::LaneReport& l : f.port("sw/b0c0").report->lanes) EXPECT_EQ(l.data_path, 1) << l.lane;
 }
 
 }  // namespace

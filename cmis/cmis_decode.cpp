@@ -1,5 +1,6 @@
 // CMIS 4.0/5.x decoder: lower memory, pages 00h, 01h, 02h, 11h (banks 0-3) and VDM.
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdio>
 #include <vector>
@@ -271,14 +272,39 @@ class CmisDecoder {
     return false;
   }
 
+  // Which data path each lane of `bank` is in, from the Active Control Set (11h:206-213): a
+  // data path is named by its first lane (DataPathID, 0-based in the bank) and the AppSel its
+  // lanes share; AppSel 0 = the lane is in none. Ordinals count on across banks in lane order.
+  // A lane whose DataPathID does not name an earlier-or-same lane of the same AppSel and
+  // DataPathID (garbage, or a half-written configuration) gets none rather than a guess.
+  using LanePaths = std::array<std::optional<int>, kCmisLanesPerBank>;
+  void data_paths(int bank, int& ordinal, LanePaths& out) const {
+    std::array<uint32_t, kCmisLanesPerBank> app{}, id{};
+    for (int i = 0; i < kCmisLanesPerBank; ++i) {
+      const int lane = bank * kCmisLanesPerBank + i + 1;
+      out[i].reset();
+      app[i] = u(F::ActiveAppSel, lane).value_or(0);
+      id[i] = u(F::ActiveDataPathId, lane).value_or(0);
+      if (app[i] == 0 || static_cast<int>(id[i]) > i) continue;
+      if (static_cast<int>(id[i]) == i) {
+        out[i] = ++ordinal;
+      } else if (app[id[i]] == app[i] && id[id[i]] == id[i]) {
+        out[i] = out[id[i]];
+      }
+    }
+  }
+
   // Fills r_.lanes in place: a refresh reuses the previous poll's lane objects and strings.
   void decode_lanes() {
     std::size_t n = 0;
     const int multiplier = r_.tx_bias_multiplier.value_or(1);
     const int banks = r_.flat_memory ? 0 : bank_count();
+    int ordinal = 0;
+    LanePaths paths{};
     for (int bank = 0; bank < banks; ++bank) {
       if (!has_page(kCmisPageLaneStatus, static_cast<uint8_t>(bank))) continue;
       const bool flags = bank_has_lane_flags(bank);
+      data_paths(bank, ordinal, paths);
       for (int i = 1; i <= kCmisLanesPerBank; ++i) {
         const int lane = bank * kCmisLanesPerBank + i;
         if (!media_lane_supported(lane)) continue;
@@ -287,6 +313,7 @@ class CmisDecoder {
         l.lane = lane;
         const uint8_t dp = static_cast<uint8_t>(u(F::DataPathState, lane).value_or(0));
         l.data_path_state = codes::data_path_state(dp);
+        l.data_path = paths[static_cast<std::size_t>(i - 1)];
         const Implemented& im = r_.implemented;
         l.rx_power_watts.reset();
         l.tx_power_watts.reset();

@@ -217,6 +217,8 @@ constexpr std::array kTable = {
     row(F::RxPower, "rx_power", kCmisPageLaneStatus, 186, 2, Type::U16, kPower, Unit::Watts, Role::Monitor, kLaneWords),
     bits(F::ConfigStatus, "config_status", kCmisPageLaneStatus, 202, 0, 4, Role::Status, kLaneNibbles),
     bits(F::ActiveAppSel, "active_app_sel", kCmisPageLaneStatus, 206, 4, 4, Role::Status, kLaneBytes),
+    // DataPathID: the first lane (0-based, within the bank) of the data path the lane is in.
+    bits(F::ActiveDataPathId, "active_data_path_id", kCmisPageLaneStatus, 206, 1, 3, Role::Status, kLaneBytes),
     // --- VDM (§8) ---
     bits(F::VdmGroupsSupported, "vdm_groups_supported", kCmisPageVdmAdvertising, 128, 0, 2),
     bits(F::VdmFreezeRequest, "vdm_freeze_request", kCmisPageVdmAdvertising, 144, 7, 1, Role::Control),

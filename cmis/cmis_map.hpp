@@ -56,7 +56,7 @@ enum class CmisField : uint16_t {
   FlagTxBiasHighAlarm, FlagTxBiasLowAlarm, FlagTxBiasHighWarning, FlagTxBiasLowWarning,
   FlagRxLos, FlagRxCdrLol,
   FlagRxPowerHighAlarm, FlagRxPowerLowAlarm, FlagRxPowerHighWarning, FlagRxPowerLowWarning,
-  TxPower, TxBias, RxPower, ConfigStatus, ActiveAppSel,
+  TxPower, TxBias, RxPower, ConfigStatus, ActiveAppSel, ActiveDataPathId,
   // VDM (group 1 pages; groups 2-4 are the next pages at the same offsets)
   VdmGroupsSupported, VdmFreezeRequest, VdmFreezeDone, VdmUnfreezeDone,
   VdmDescriptorThresholdSet, VdmDescriptorLane, VdmDescriptorType, VdmValue,

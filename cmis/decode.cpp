@@ -1,6 +1,11 @@
 #include "cmis/decode.hpp"
 
+#include <algorithm>
+
+#include "cmis/cmis_map.hpp"
 #include "cmis/codes.hpp"
+#include "cmis/sff8472_map.hpp"
+#include "cmis/sff8636_map.hpp"
 
 namespace xcvr::cmis {
 
@@ -43,6 +48,64 @@ ModuleReport decode(const ModuleImage& image) {
     return r;
   }
   return decode_cmis(image);
+}
+
+std::span<const Field> spec_fields(Spec spec) {
+  switch (spec) {
+    case Spec::Sff8636: return sff8636_fields();
+    case Spec::Sff8472: return sff8472_fields();
+    case Spec::Cmis: break;
+  }
+  return cmis_fields();
+}
+
+namespace {
+
+std::optional<Spec> image_spec(const ModuleImage& image) {
+  const auto id = image.byte(kDeviceA0, 0, kLowerPage, 0);
+  if (!id) return std::nullopt;
+  return spec_for_identifier(*id).value_or(Spec::Cmis);  // as decode() does
+}
+
+bool latched_row(const Field& f) { return f.role == Role::Flag && f.type == Type::Bits && f.width == 1; }
+
+}  // namespace
+
+std::vector<ByteSpan> raised_latch_spans(const ModuleImage& image) {
+  std::vector<ByteSpan> out;
+  const auto spec = image_spec(image);
+  if (!spec) return out;
+  for (const Field& f : spec_fields(*spec)) {
+    if (!latched_row(f)) continue;
+    for (int lane = 1; lane <= std::max<int>(1, f.lanes.count); ++lane) {
+      const auto loc = locate(f, lane);
+      if (!loc) continue;
+      const auto byte = image.byte(loc->page.device, loc->page.bank, loc->page.page, loc->offset);
+      if (!byte || ((*byte >> loc->shift) & 1) == 0) continue;
+      auto span = std::find_if(out.begin(), out.end(), [&](const ByteSpan& s) { return s.page == loc->page; });
+      if (span == out.end()) {
+        out.push_back({loc->page, loc->offset, 1});
+        continue;
+      }
+      const uint16_t first = std::min(span->offset, loc->offset);
+      const uint16_t end = std::max<uint16_t>(static_cast<uint16_t>(span->offset + span->length), static_cast<uint16_t>(loc->offset + 1));
+      span->offset = first;
+      span->length = static_cast<uint16_t>(end - first);
+    }
+  }
+  return out;
+}
+
+std::optional<bool> latched_flag_raised(const ModuleImage& image, std::string_view name, int lane) {
+  const auto spec = image_spec(image);
+  if (!spec) return std::nullopt;
+  for (const Field& f : spec_fields(*spec)) {
+    if (!latched_row(f) || f.name != name || (f.lanes.count != 0) != (lane != 0)) continue;
+    const auto v = read_uint(image, f, lane != 0 ? lane : 1);
+    if (!v) return std::nullopt;
+    return *v != 0;
+  }
+  return std::nullopt;
 }
 
 std::optional<uint8_t> checksum(const ModuleImage& image, const PageKey& page, uint16_t first,

@@ -3,7 +3,11 @@
 #pragma once
 
 #include <optional>
+#include <span>
+#include <string_view>
+#include <vector>
 
+#include "cmis/field.hpp"
 #include "cmis/image.hpp"
 #include "cmis/report.hpp"
 
@@ -28,6 +32,26 @@ ModuleReport decode_cmis(const ModuleImage& image);
 bool decode_dynamic(const ModuleImage& image, ModuleReport& report);
 ModuleReport decode_sff8636(const ModuleImage& image);
 ModuleReport decode_sff8472(const ModuleImage& image);
+
+// A spec's field table (cmis_fields(), sff8636_fields() or sff8472_fields()).
+std::span<const Field> spec_fields(Spec spec);
+
+// Latched flags as events. A clear-on-read flag that reads raised says only that its condition
+// occurred since the previous read; reading its byte again at once tells whether the condition
+// is still there (a persisting condition latches again) or came and went. The poller re-reads
+// these spans right after a poll that found latched flags raised.
+struct ByteSpan {
+  PageKey page;
+  uint16_t offset = 0;  // 0-255 within the window
+  uint16_t length = 0;  // never crosses the half-page
+};
+// One span per half-page, from the first to the last byte holding a raised latched flag of the
+// module's spec (spec from its identifier byte). Empty when none is raised.
+std::vector<ByteSpan> raised_latch_spans(const ModuleImage& image);
+// Whether the latched flag `name` of `lane` (0 = module level) reads raised; nullopt when the
+// spec has no latched flag of that name (a live status, e.g. SFF-8472 rx_los, whose every read
+// is already the current state) or its byte is not in the image.
+std::optional<bool> latched_flag_raised(const ModuleImage& image, std::string_view name, int lane);
 
 // Low 8 bits of the sum of bytes [first, last] of one half-page window (offsets 0-255), or
 // nullopt when the half is absent.

@@ -76,6 +76,7 @@ json lane(const LaneReport& l) {
   put(j, "tx_power_watts", l.tx_power_watts);
   put(j, "tx_bias_amperes", l.tx_bias_amperes);
   put(j, "data_path_state", l.data_path_state);
+  put(j, "data_path", l.data_path);
   j["flags"] = l.flags;
   return j;
 }

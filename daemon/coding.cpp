@@ -149,14 +149,7 @@ const CheckResult* ModuleVerdict::find(std::string_view check) const {
 
 namespace coding_internal {
 
-std::span<const Field> table_of(Spec spec) {
-  switch (spec) {
-    case Spec::Cmis: return cmis::cmis_fields();
-    case Spec::Sff8636: return cmis::sff8636_fields();
-    case Spec::Sff8472: return cmis::sff8472_fields();
-  }
-  return cmis::cmis_fields();
-}
+std::span<const Field> table_of(Spec spec) { return cmis::spec_fields(spec); }
 
 const Field* field_named(Spec spec, std::string_view name) {
   for (const Field& f : table_of(spec)) {

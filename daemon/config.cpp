@@ -1,5 +1,7 @@
 #include "daemon/config.hpp"
 
+#include <cctype>
+#include <charconv>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -187,6 +189,50 @@ std::string resolve(const std::string& base_file, const std::string& path) {
   return (std::filesystem::path(base_file).parent_path() / path).lexically_normal().string();
 }
 
+// One entry of unused_lanes: a lane number or a range string "5-8" (or "5").
+std::pair<int64_t, int64_t> lane_range(const toml::node& e, const std::string& key) {
+  if (auto i = e.value_exact<int64_t>()) return {*i, *i};
+  const auto text = e.value_exact<std::string>();
+  const auto number = [](std::string_view s, int64_t& out) {
+    const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), out);
+    return ec == std::errc() && end == s.data() + s.size() && !s.empty() && s[0] != '-' && s[0] != '+';
+  };
+  int64_t first = 0, last = 0;
+  const std::size_t dash = text ? text->find('-') : std::string::npos;
+  const bool ok = text && (dash == std::string::npos ? number(*text, first) && number(*text, last)
+                                                     : number(std::string_view(*text).substr(0, dash), first) &&
+                                                           number(std::string_view(*text).substr(dash + 1), last));
+  require(ok && first <= last, e.source(), key + ": expected lane numbers or ranges, e.g. [5, 6, 7, 8] or \"5-8\"");
+  return {first, last};
+}
+
+// in_service and unused_lanes of a [[source.port]]: a list of lanes and "a-b" ranges, or one range
+// string. Lanes are 1-based and must exist in the cage; each may appear once.
+void read_service(Table& t, const std::string& cage, PortService& out) {
+  out.in_service = t.boolean("in_service").value_or(true);
+  const toml::node* n = t.node("unused_lanes");
+  if (n == nullptr) return;
+  const std::string key = t.name() + ".unused_lanes";
+  const int lanes = lanes_for_cage(cage);
+  std::vector<const toml::node*> items;
+  if (const toml::array* a = n->as_array()) {
+    for (const toml::node& e : *a) items.push_back(&e);
+  } else {
+    items.push_back(n);
+  }
+  std::set<int> seen;
+  for (const toml::node* e : items) {
+    const auto [first, last] = lane_range(*e, key);
+    require(first >= 1 && last <= lanes, e->source(),
+            key + ": lanes are 1-" + std::to_string(lanes) + " on " + (cage.empty() ? "a port without a cage type" : "a " + cage + " port"));
+    for (int64_t lane = first; lane <= last; ++lane) {
+      require(seen.insert(static_cast<int>(lane)).second, e->source(), key + ": lane " + std::to_string(lane) + " listed twice");
+    }
+  }
+  require(out.in_service || seen.empty(), n->source(), key + ": the whole port is out of service (in_service = false)");
+  out.unused_lanes.assign(seen.begin(), seen.end());
+}
+
 PortConfig read_port(Table t, const std::string& type, const std::string& file) {
   PortConfig p;
   p.config_location = location(t.where());
@@ -196,7 +242,13 @@ PortConfig read_port(Table t, const std::string& type, const std::string& file) 
     require(c > 0x20 && c < 0x7F && c != '"' && c != '\\', t.where(),
             t.name() + ": port name '" + p.name + "' must be printable ASCII without spaces, quotes or backslashes");
   }
+  if (type == "emulator" || type == "ib") {  // ports the source finds: only their service settings
+    read_service(t, "", p.service);
+    t.finish();
+    return p;
+  }
   p.cage = t.str("cage").value_or("");
+  read_service(t, p.cage, p.service);
   if (type == "file" || type == "optoe" || type == "i2c") {
     p.path = resolve(file, t.str(type == "i2c" ? "bus" : "path").value_or(""));
     require(!p.path.empty(), t.where(), t.name() + ": '" + p.name + "' needs " + (type == "i2c" ? "bus" : "path"));
@@ -313,18 +365,17 @@ SourceConfig read_source(Table t, const std::string& file) {
             t.name() + ".clock: must be \"realtime\" (bus time is slept) or \"wallclock\" (accounted, not slept)");
     for (const std::string& path : t.strings("scenarios")) s.scenarios.push_back(resolve(file, path));
   }
-  if (s.type == "ib") {
-    read_ib(t, s.ib);  // targets come from the fabric, not from [[source.port]] (`port` is the CA port)
-    t.finish();
-    return s;
-  }
-  if (const toml::array* ports = t.tables("port")) {
+  // ib ports come from the fabric and `port` is the CA port: [[source.module]] names ports
+  // found there, for their service settings.
+  const std::string port_key = s.type == "ib" ? "module" : "port";
+  if (s.type == "ib") read_ib(t, s.ib);
+  if (const toml::array* ports = t.tables(port_key)) {
     int i = 0;
     for (const toml::node& n : *ports) {
-      s.ports.push_back(read_port(Table(*n.as_table(), t.name() + ".port[" + std::to_string(i++) + "]"), s.type, file));
+      s.ports.push_back(read_port(Table(*n.as_table(), t.name() + "." + port_key + "[" + std::to_string(i++) + "]"), s.type, file));
     }
   }
-  require(s.type == "emulator" || !s.ports.empty(), t.where(), t.name() + ": a " + s.type + " source needs at least one [[source.port]]");
+  require(s.type == "emulator" || s.type == "ib" || !s.ports.empty(), t.where(), t.name() + ": a " + s.type + " source needs at least one [[source.port]]");
   t.finish();
   return s;
 }
@@ -427,6 +478,17 @@ ConfigError from_invalid(const Invalid& e, const std::string& origin) {
 }
 
 }  // namespace
+
+int lanes_for_cage(std::string_view cage) {
+  std::string c(cage);
+  for (char& ch : c) ch = static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
+  const auto starts = [&](std::string_view prefix) { return c.rfind(prefix, 0) == 0; };
+  if (starts("SFP-DD") || starts("DSFP")) return 2;
+  if (starts("SFP")) return 1;
+  if (starts("OSFP-XD")) return 16;
+  if (starts("QSFP") && !starts("QSFP-DD")) return 4;
+  return 8;  // OSFP, QSFP-DD, or not given
+}
 
 std::string ConfigError::to_string() const {
   return file + ":" + std::to_string(line) + ":" + std::to_string(column) + ": " + message;

@@ -7,6 +7,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <variant>
 #include <vector>
 
@@ -37,6 +38,16 @@ struct WebConfig {
   int max_connections = 64;
 };
 
+// A port or some of its lanes configured out of service (a half-cabled twin-port module: lanes
+// 5-8): reported `unused`, never alarming. Copied into every PortSnapshot of the port.
+struct PortService {
+  bool in_service = true;
+  std::vector<int> unused_lanes;  // 1-based, sorted, no duplicates, within lanes_for_cage()
+};
+
+// Lanes a cage form factor carries: SFP 1, SFP-DD/DSFP 2, QSFP (not -DD) 4, OSFP-XD 16, else 8.
+int lanes_for_cage(std::string_view cage);
+
 // One port of a source. Which keys apply depends on the source type.
 struct PortConfig {
   std::string name;            // exported `port` label; unique across the exporter
@@ -47,6 +58,7 @@ struct PortConfig {
   std::string netdev;          // netlink: interface
   std::string domain;          // serialization-domain override (ports on sibling mux channels)
   std::string config_location; // "file:line:col" of the port's table, for later errors
+  PortService service;         // in_service, unused_lanes
 };
 
 struct SourceConfig {
@@ -54,6 +66,8 @@ struct SourceConfig {
   std::string fleet;  // emulator: fleet TOML path (resolved relative to the config file)
   std::string clock = "realtime";      // emulator: "realtime" (sleeps wire time) or "wallclock"
   std::vector<std::string> scenarios;  // emulator: fault timeline files added to the fleet
+  // Listed ports; for emulator (fleet ports by name) and ib (`[[source.module]]`: fabric ports
+  // by name) only service settings for ports the source finds itself.
   std::vector<PortConfig> ports;
   ib::IbSourceSettings ib;             // ib: CA port, targets, politeness, shard
   std::string config_location;

@@ -50,10 +50,14 @@ std::optional<SourceError> add_emulator_source(const SourceConfig& s, BuiltSourc
     if (auto err = loaded.fleet->add_scenario(text.str(), path)) return SourceError{*err};
   }
   auto resources = std::make_shared<EmulatedFleet>(std::move(loaded.fleet));
+  const std::size_t first = out.ports.size();
   for (const emulator::FleetPort& p : resources->fleet().ports()) {
-    out.ports.push_back({PortIdentity{p.name, "", "emulator", p.cage_form, {}},
+    out.ports.push_back({PortIdentity{p.name, "", "emulator", p.cage_form, {}, {}},
                          std::make_unique<emulator::EmulatorTransport>(*p.bus, p.cage, p.name)});
   }
+  // The fleet file is fixed: a [[source.port]] naming no fleet port is a mistake.
+  const auto problems = apply_port_service(s, std::span<PortSpec>(out.ports).subspan(first));
+  if (!problems.empty()) return SourceError{problems.front()};
   out.resources.push_back(std::move(resources));
   return std::nullopt;
 }

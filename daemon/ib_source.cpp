@@ -45,7 +45,7 @@ std::optional<SourceError> add_ib_source_settings(const ib::IbSourceSettings& se
   spdlog::info("{}: ib {}: {} targets, {} modules", location, src.device, src.ports.targets.size(),
                src.ports.ports.size());
   for (ib::IbModulePort& p : src.ports.ports) {
-    out.ports.push_back({PortIdentity{p.name, p.node, "ib", "", {}}, std::move(p.transport)});
+    out.ports.push_back({PortIdentity{p.name, p.node, "ib", "", {}, {}}, std::move(p.transport)});
   }
   src.ports.ports.clear();
   out.resources.push_back(std::make_shared<IbResources>(std::move(src)));
@@ -53,7 +53,14 @@ std::optional<SourceError> add_ib_source_settings(const ib::IbSourceSettings& se
 }
 
 std::optional<SourceError> add_ib_source(const SourceConfig& s, BuiltSources& out) {
-  return add_ib_source_settings(s.ib, s.config_location, out);
+  const std::size_t first = out.ports.size();
+  if (auto err = add_ib_source_settings(s.ib, s.config_location, out)) return err;
+  // Which ports exist depends on the fabric and the shard: a [[source.module]] naming none of
+  // them is worth a warning (another shard's port, a switch that is down), not a refusal.
+  for (const std::string& p : apply_port_service(s, std::span<PortSpec>(out.ports).subspan(first))) {
+    spdlog::warn("{}", p);
+  }
+  return std::nullopt;
 }
 
 }  // namespace xcvr::daemon

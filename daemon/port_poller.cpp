@@ -82,6 +82,7 @@ void PortPoller::on_insertion(double now) {
   report_.reset();
   full_decode_due_ = true;
   last_module_state_.reset();
+  last_dp_states_.clear();
   unavailable_.clear();
 }
 
@@ -120,19 +121,44 @@ void PortPoller::account_flags(double wall) {
     for (const std::string& f : l.flags) raised.emplace_back(f, l.lane);
   }
   for (auto& [key, f] : flags_) {
-    const bool now_raised = std::find(raised.begin(), raised.end(), key) != raised.end();
-    if (f.current && !now_raised) f.history.last_cleared_unix = wall;
-    f.current = now_raised;
+    if (!f.current || std::find(raised.begin(), raised.end(), key) != raised.end()) continue;
+    f.current = false;
+    f.history.last_cleared_unix = wall;
   }
   for (const auto& key : raised) {
     FlagState& f = flags_[key];
     f.history.flag = key.first;
     f.history.lane = key.second;
-    // Clear-on-read latches: each read that finds the flag raised is one more event.
-    ++f.history.raised_total;
+    // An event is a rising edge: raised on this read, clear on the previous read of the flag
+    // (the confirming re-read below included), so a persisting condition counts once.
+    if (!f.current) ++f.history.raised_total;
     f.history.raised = true;
     f.history.last_raised_unix = wall;
     f.current = true;
+    f.fresh = true;
+  }
+  confirm_latches(wall);
+}
+
+// A latched flag that read raised may be a condition that came and went since the previous
+// poll: its byte read again now tells (a persisting condition latches again at once). Those
+// that read clear are down again, so the next raised read is a new event. Live status flags
+// (SFF-8472 byte 110) are current on every read and need no second look.
+void PortPoller::confirm_latches(double wall) {
+  const std::vector<ReadRange> plan = latch_confirm_reads(image_);
+  if (plan.empty()) return;
+  if (auto err = read_ranges(plan, wall)) {
+    // The poll itself was good: count the failure, keep the flags as read (a transient may
+    // then count once with the next one rather than a persisting condition once per poll).
+    ++errors_[std::string(drivers::error_kind_name(err->kind))];
+    return;
+  }
+  for (auto& [key, f] : flags_) {
+    if (!f.current) continue;
+    if (cmis::latched_flag_raised(image_, key.first, key.second) == false) {
+      f.current = false;
+      f.history.last_cleared_unix = wall;
+    }
   }
 }
 
@@ -174,6 +200,20 @@ void PortPoller::on_good_read(double now, double wall, bool flags_read, std::opt
   const auto module_state = report_->module_state ? std::optional<uint32_t>(report_->module_state->code) : std::nullopt;
   if (last_module_state_ && module_state != last_module_state_) static_due_ = true;  // re-verify on state change
   last_module_state_ = module_state;
+  // A host that reconfigures data paths takes them through DPDeactivated and DPInit while the
+  // module stays Ready: re-read the static pages then too, for the new Active Control Set.
+  if (data_path_states_changed()) static_due_ = true;
+}
+
+bool PortPoller::data_path_states_changed() {
+  const std::vector<cmis::LaneReport>& lanes = report_->lanes;
+  bool same = lanes.size() == last_dp_states_.size();
+  for (std::size_t i = 0; same && i < lanes.size(); ++i) same = lanes[i].data_path_state == last_dp_states_[i];
+  if (same) return false;
+  const bool known = !last_dp_states_.empty();
+  last_dp_states_.clear();
+  for (const cmis::LaneReport& l : lanes) last_dp_states_.push_back(l.data_path_state);
+  return known;
 }
 
 namespace {
@@ -283,16 +323,21 @@ void PortPoller::verify_coding(double now, double wall) {
 
 PortSnapshot PortPoller::snapshot(double now, uint64_t scrape_epoch) {
   if (scrape_epoch != accumulated_epoch_) {
-    // A scrape has seen the accumulated flags: start accumulating afresh from what is raised now.
-    for (auto& [key, f] : flags_) f.history.raised = f.current;
+    // A scrape has seen the accumulated flags of the last snapshot: start afresh from what is
+    // raised now and what polls raised since that snapshot (a transient the confirming re-read
+    // already found gone must still reach one scrape).
+    for (auto& [key, f] : flags_) f.history.raised = f.current || f.fresh;
     accumulated_epoch_ = scrape_epoch;
   }
+  for (auto& [key, f] : flags_) f.fresh = false;
   PortSnapshot s;
   s.port = id_.port;
   s.node = id_.node;
   s.source = id_.source;
   s.cage = id_.cage;
   s.groups = id_.groups;
+  s.in_service = id_.service.in_service;
+  s.unused_lanes = id_.service.unused_lanes;
   s.domain = transport_->domain();
   s.insertions_total = insertions_;
   s.read_errors_total = errors_;

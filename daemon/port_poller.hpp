@@ -25,6 +25,7 @@ struct CodingSetup;  // daemon/coding_setup.hpp
 struct PortIdentity {
   std::string port, node, source, cage;
   std::vector<std::string> groups;
+  PortService service;  // configured out of service (whole port or lanes)
 };
 
 class PortPoller {
@@ -63,6 +64,8 @@ class PortPoller {
   void on_good_read(double now, double wall, bool flags_read, std::optional<cmis::ModuleReport> full);
   std::shared_ptr<cmis::ModuleReport> decode_poll();
   void account_flags(double wall);
+  void confirm_latches(double wall);
+  bool data_path_states_changed();
   bool identity_changed(const cmis::ModuleReport& fresh) const;
   void verify_coding(double now, double wall);
   double interval() const { return poll_.dynamic_interval_s; }
@@ -96,13 +99,15 @@ class PortPoller {
   bool static_due_ = true;
   std::atomic<bool> reverify_requested_{false};
   std::optional<uint32_t> last_module_state_;
+  std::vector<std::optional<std::string>> last_dp_states_;  // per lane, as of the last good read
   std::set<cmis::PageKey> unavailable_;  // pages this path cannot read for this module
 
   uint64_t insertions_ = 0;
   std::map<std::string, uint64_t> errors_;
   struct FlagState {
     FlagHistory history;
-    bool current = false;  // raised at the last read that covered it
+    bool current = false;  // raised at the last read that covered it (poll or confirming re-read)
+    bool fresh = false;    // raised by a poll since the last snapshot() (not yet seen by a scrape)
   };
   std::map<std::pair<std::string, int>, FlagState> flags_;
   uint64_t accumulated_epoch_ = 0;

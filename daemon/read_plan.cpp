@@ -171,6 +171,12 @@ std::vector<ReadRange> vdm_reads(const ModuleImage& image) {
   return out;
 }
 
+std::vector<ReadRange> latch_confirm_reads(const ModuleImage& image) {
+  std::vector<ReadRange> out;
+  for (const cmis::ByteSpan& s : cmis::raised_latch_spans(image)) out.push_back({s.page, s.offset, s.length});
+  return out;
+}
+
 std::size_t plan_bytes(const std::vector<ReadRange>& plan) {
   std::size_t n = 0;
   for (const ReadRange& r : plan) n += r.length;

@@ -5,6 +5,13 @@
 //             lower 0-57; SFF-8472 A2h 96-117.
 //   thermal : the temperature monitor alone (the fast thermal path).
 //   vdm     : the VDM real-time value pages in use.
+//   confirm : after a poll that found latched flags raised, those flag bytes once more (one
+//             span per half-page, 1-24 bytes): a flag still raised is a persisting condition,
+//             one that reads clear came and went (flag events, port_poller.cpp). Nothing while
+//             no latched flag is raised, so a healthy module's poll stays at the dynamic bytes.
+// The CMIS Active Control Set (11h:206-213, which data path each lane is in) is read with the
+// static pages (the whole of 11h) and at every re-verify, not per poll: it changes only when
+// the host reconfigures the module.
 #pragma once
 
 #include <vector>
@@ -25,6 +32,7 @@ std::vector<ReadRange> next_static_reads(const cmis::ModuleImage& image);
 std::vector<ReadRange> dynamic_reads(const cmis::ModuleImage& image);
 std::vector<ReadRange> thermal_reads(const cmis::ModuleImage& image);
 std::vector<ReadRange> vdm_reads(const cmis::ModuleImage& image);
+std::vector<ReadRange> latch_confirm_reads(const cmis::ModuleImage& image);
 
 // Total bytes of a plan (for the bus-cost accounting and tests).
 std::size_t plan_bytes(const std::vector<ReadRange>& plan);

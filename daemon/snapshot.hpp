@@ -22,7 +22,11 @@ enum class PortPresence { Present, Absent, Unknown };
 struct FlagHistory {
   std::string flag;             // "rx_los", "temperature_high_warning", ...
   int lane = 0;
-  uint64_t raised_total = 0;    // times seen raised (clear-on-read latches, OR-accumulated)
+  // Events: rising edges, i.e. reads that found the flag raised when the previous read of it
+  // (a poll, or the re-read that confirms a latched flag) found it clear. A condition that came
+  // and went between two polls counts once (its latch); one that persists counts once, however
+  // many polls it lasts.
+  uint64_t raised_total = 0;
   bool raised = false;          // raised at the last poll or since the previous snapshot
   double last_raised_unix = 0;  // seconds; 0 = never
   double last_cleared_unix = 0;

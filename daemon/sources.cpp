@@ -1,5 +1,7 @@
 #include "daemon/sources.hpp"
 
+#include <algorithm>
+
 #include "drivers/dumpfile/file_transport.hpp"
 #include "drivers/ethtool/ethtool_transport.hpp"
 #include "drivers/i2c/i2c_dev_transport.hpp"
@@ -8,20 +10,20 @@
 namespace xcvr::daemon {
 namespace {
 
+PortIdentity identity(const PortConfig& p, const std::string& source) {
+  return PortIdentity{p.name, "", source, p.cage, {}, p.service};
+}
+
 std::optional<SourceError> add_file_source(const SourceConfig& s, BuiltSources& out) {
   for (const PortConfig& p : s.ports) {
     auto opened = dumpfile::FileTransport::open(p.path);
     if (auto* err = std::get_if<drivers::Error>(&opened)) {
       return SourceError{p.config_location + ": port " + p.name + ": " + err->message};
     }
-    out.ports.push_back({PortIdentity{p.name, "", "file", p.cage, {}},
+    out.ports.push_back({identity(p, "file"),
                          std::move(std::get<std::unique_ptr<dumpfile::FileTransport>>(opened))});
   }
   return std::nullopt;
-}
-
-PortIdentity identity(const PortConfig& p, const std::string& source) {
-  return PortIdentity{p.name, "", source, p.cage, {}};
 }
 
 void add_device_source(const SourceConfig& s, BuiltSources& out) {
@@ -56,6 +58,25 @@ void add_device_source(const SourceConfig& s, BuiltSources& out) {
 
 std::optional<SourceError> add_emulator_source(const SourceConfig& s, BuiltSources& out);  // emulator_source.cpp
 std::optional<SourceError> add_ib_source(const SourceConfig& s, BuiltSources& out);        // ib_source.cpp
+
+std::vector<std::string> apply_port_service(const SourceConfig& source, std::span<PortSpec> ports) {
+  std::vector<std::string> problems;
+  for (const PortConfig& c : source.ports) {
+    const auto it = std::find_if(ports.begin(), ports.end(), [&](const PortSpec& p) { return p.id.port == c.name; });
+    if (it == ports.end()) {
+      problems.push_back(c.config_location + ": port '" + c.name + "': no such port in this " + source.type + " source");
+      continue;
+    }
+    const int lanes = lanes_for_cage(it->id.cage);
+    if (!c.service.unused_lanes.empty() && c.service.unused_lanes.back() > lanes) {
+      problems.push_back(c.config_location + ": port '" + c.name + "': unused_lanes: lanes are 1-" +
+                         std::to_string(lanes) + " on a " + it->id.cage + " port");
+      continue;
+    }
+    it->id.service = c.service;
+  }
+  return problems;
+}
 
 std::variant<BuiltSources, SourceError> build_sources(const Config& config) {
   BuiltSources out;

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <memory>
+#include <span>
 #include <string>
 #include <variant>
 #include <vector>
@@ -26,5 +27,10 @@ struct SourceError {
 };
 
 std::variant<BuiltSources, SourceError> build_sources(const Config& config);
+
+// Sources that find their own ports (emulator fleet, ib fabric): applies the service settings
+// of the source's [[source.port]] / [[source.module]] entries to `ports` by name. Returns one
+// message per entry that names no port or lists a lane the port's cage lacks.
+std::vector<std::string> apply_port_service(const SourceConfig& source, std::span<PortSpec> ports);
 
 }  // namespace xcvr::daemon

@@ -64,7 +64,7 @@ const std::vector<FamilySpec> kSpecs = {
     {Fam::Flag, "transceiver_flag", G,
      "1 while a module or lane flag is raised (only raised flags are exported)."},
     {Fam::FlagRaisedTotal, "transceiver_flag_raised_total", C,
-     "Times a latched flag was seen raised; appears when a flag is first raised."},
+     "Times a flag was raised (rising edges: a persisting condition counts once); appears when a flag is first raised."},
     {Fam::MaxPower, "transceiver_max_power_watts", G,
      "Maximum power consumption the module advertises."},
     {Fam::PowerOverAllowance, "transceiver_power_over_allowance", G,

@@ -44,6 +44,19 @@ const std::string& lane_name(int lane) {  // lane labels without a to_string per
 
 Labels lane_labels(const Labels& base, int lane) { return plus(base, "lane", lane_name(lane)); }
 
+// Live per-lane series also carry data_path (CMIS: the lane's data path, i.e. host port, in the
+// module's active configuration) when the decoder knows it. Counters do not: their identity
+// must survive the module being pulled.
+Labels live_lane_labels(const Labels& base, const cmis::ModuleReport& r, int lane) {
+  Labels l = lane_labels(base, lane);
+  for (const cmis::LaneReport& x : r.lanes) {
+    if (x.lane != lane) continue;
+    if (x.data_path) l.push_back({"data_path", lane_name(*x.data_path)});
+    break;
+  }
+  return l;
+}
+
 void gauge_if(FamilySet& out, Fam id, const Labels& labels, const std::optional<double>& v) {
   if (v) out.gauge(id, labels, *v);
 }
@@ -90,7 +103,8 @@ void add_lanes(FamilySet& out, const Labels& base, const cmis::ModuleReport& r) 
   std::set<int> seen;
   for (const cmis::LaneReport& lane : r.lanes) {
     if (lane.lane <= 0 || !seen.insert(lane.lane).second) continue;  // never a duplicate series
-    const Labels l = lane_labels(base, lane.lane);
+    Labels l = lane_labels(base, lane.lane);
+    if (lane.data_path) l.push_back({"data_path", lane_name(*lane.data_path)});
     gauge_if(out, Fam::LaneRxPower, l, lane.rx_power_watts);
     gauge_if(out, Fam::LaneTxPower, l, lane.tx_power_watts);
     gauge_if(out, Fam::LaneTxBias, l, lane.tx_bias_amperes);
@@ -105,7 +119,7 @@ void add_aging(FamilySet& out, const Labels& base, const PortSnapshot& p) {
   std::set<int> seen;
   for (const daemon::LaneAging& a : p.aging) {
     if (a.lane <= 0 || !seen.insert(a.lane).second) continue;
-    const Labels l = lane_labels(base, a.lane);
+    const Labels l = p.report ? live_lane_labels(base, *p.report, a.lane) : lane_labels(base, a.lane);
     gauge_if(out, Fam::LaneTxBiasDrift, l, a.tx_bias_ratio);
     gauge_if(out, Fam::LaneTxPowerDrift, l, a.tx_power_ratio);
   }
@@ -128,7 +142,9 @@ void add_live(FamilySet& out, const Labels& base, const PortSnapshot& p) {
   add_thresholds(out, base, r);
   gauge_if(out, Fam::TemperatureHeadroom, base, temperature_headroom(p));
   add_aging(out, base, p);
-  for (const RaisedFlag& f : raised_flags(p)) out.gauge(Fam::Flag, flag_labels(base, f.lane, f.flag), 1);
+  for (const RaisedFlag& f : raised_flags(p)) {
+    out.gauge(Fam::Flag, f.lane > 0 ? plus(live_lane_labels(base, r, f.lane), "flag", f.flag) : plus(base, "flag", f.flag), 1);
+  }
 }
 
 // Identity and coding verdicts: static for a seated module, kept while stale.

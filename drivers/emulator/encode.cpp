@@ -65,6 +65,39 @@ int cmis_banks(const ModuleModel& m) {
   return std::clamp((m.host_lanes + cmis::kCmisLanesPerBank - 1) / cmis::kCmisLanesPerBank, 1, 4);
 }
 
+// Page 11h: the host lanes are cut into data paths of the first application (AppSel 1), as
+// many as its lane count and host lane assignment allow, in each bank: a twin-port 2x400G
+// module (4-lane application that may start on lanes 1 and 5) gets two data paths, DataPathID
+// 0 and 4. Lanes left over stay unconfigured (AppSel 0). A model whose application does not
+// fit its lanes gets one data path per bank over all of them.
+void put_active_control_set(CmisWriter& w, const ModuleModel& m) {
+  const Application* app = m.applications.empty() ? nullptr : &m.applications.front();
+  constexpr int kBank = cmis::kCmisLanesPerBank;
+  const int width = app != nullptr && app->host_lanes > 0 ? app->host_lanes : kBank;
+  const uint32_t starts = app != nullptr ? app->host_lane_assignment : 0x01u;
+  bool placed = false;
+  const auto configure = [&](int lane, int first) {  // lane 1-based, first 0-based in the bank
+    w.u(CmisField::ConfigStatus, 1, lane);  // ConfigSuccess
+    w.u(CmisField::ActiveAppSel, 1, lane);
+    w.u(CmisField::ActiveDataPathId, static_cast<uint32_t>(first), lane);
+  };
+  for (int base = 0; base < m.host_lanes; base += kBank) {
+    for (int s = 0; s < kBank;) {
+      if ((starts >> s & 1u) == 0 || s + width > kBank || base + s + width > m.host_lanes) {
+        ++s;
+        continue;
+      }
+      for (int k = 0; k < width; ++k) configure(base + s + k + 1, s);
+      placed = true;
+      s += width;
+    }
+  }
+  for (int lane = 1; lane <= m.host_lanes; ++lane) {
+    w.u(CmisField::DataPathState, 1, lane);  // DPDeactivated until the module is ready
+    if (!placed) configure(lane, 0);
+  }
+}
+
 cmis::ModuleImage encode_cmis(const ModuleModel& m) {
   cmis::ModuleImage image;
   add_page(image, cmis::kLowerPage);
@@ -148,12 +181,7 @@ cmis::ModuleImage encode_cmis(const ModuleModel& m) {
   w.u(CmisField::RxFlagsSupported, m.has_lane_monitors ? 0x06 : 0);  // LOS, CDR LOL
   // Page 02h
   if (!m.flat_memory) put_thresholds(image, m, cmis_layout());
-  // Page 11h: lanes of the first application are configured (ConfigSuccess, AppSel 1).
-  for (int lane = 1; !m.flat_memory && lane <= m.host_lanes; ++lane) {
-    w.u(CmisField::DataPathState, 1, lane);  // DPDeactivated until the module is ready
-    w.u(CmisField::ConfigStatus, 1, lane);
-    w.u(CmisField::ActiveAppSel, 1, lane);
-  }
+  if (!m.flat_memory) put_active_control_set(w, m);
   fix_checksums(image, cmis::Spec::Cmis);
   return image;
 }

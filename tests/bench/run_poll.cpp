@@ -68,7 +68,7 @@ struct Rig {
         dyn.seed = static_cast<uint64_t>(b * cages + c + 1);
         buses.back()->insert(c, std::make_shared<emulator::EmulatedModule>(*model, *clock, dyn));
         const std::string name = "p" + std::to_string(b * cages + c);
-        ports.push_back({daemon::PortIdentity{name, "", "emulator", "QSFP-DD", {}},
+        ports.push_back({daemon::PortIdentity{name, "", "emulator", "QSFP-DD", {}, {}},
                          std::make_unique<emulator::EmulatorTransport>(*buses.back(), c, name)});
       }
     }

@@ -75,7 +75,7 @@ struct Fleet {
         if (model != nullptr) buses.back()->insert(c, make_module(model, clock, static_cast<uint64_t>(b * 100 + c)));
         const std::string name = "sw/b" + std::to_string(b) + "c" + std::to_string(c);
         if (path == TransportPath::Emulator) {
-          ports.push_back({PortIdentity{name, "", "emulator", "QSFP-DD", {}},
+          ports.push_back({PortIdentity{name, "", "emulator", "QSFP-DD", {}, {}},
                            std::make_unique<emulator::EmulatorTransport>(*buses.back(), c, name)});
           continue;
         }
@@ -85,7 +85,7 @@ struct Fleet {
         ic.domain = bc.name;
         ic.lock_dir = "";  // no flock: the test owns the only "process"
         syscalls.push_back(std::make_unique<i2c::EmulatedI2cSyscalls>(*buses.back(), c, ic.device));
-        ports.push_back({PortIdentity{name, "", "i2c", "QSFP-DD", {}},
+        ports.push_back({PortIdentity{name, "", "i2c", "QSFP-DD", {}, {}},
                          std::make_unique<i2c::I2cDevTransport>(ic, *syscalls.back())});
       }
     }

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstdint>
 #include <initializer_list>
+#include <optional>
 #include <random>
 #include <string>
 #include <utility>
@@ -143,6 +144,60 @@ TEST(CmisLanes, RxPowerMeasurementType) {
   EXPECT_EQ(decode_cmis(m).rx_power_type, "average");
   put(m, 0x01, 151, {0xEF});  // every other bit set
   EXPECT_EQ(decode_cmis(m).rx_power_type, "oma");
+}
+
+// ---- data paths (Active Control Set, 11h:206-213: AppSel bits 7-4, DataPathID bits 3-1) ------
+
+std::vector<std::optional<int>> data_paths(const ModuleReport& r) {
+  std::vector<std::optional<int>> out;
+  for (const LaneReport& l : r.lanes) out.push_back(l.data_path);
+  return out;
+}
+using Paths = std::vector<std::optional<int>>;
+constexpr std::nullopt_t kNone = std::nullopt;
+
+TEST(CmisLanes, DataPathsOfTheActiveConfiguration) {
+  ModuleImage m = paged_module();
+  // Twin-port 2x400G (MMA4Z00-NS): AppSel 1 on all lanes, data paths starting at lanes 1 and 5.
+  put(m, 0x11, 206, {0x10, 0x10, 0x10, 0x10, 0x18, 0x18, 0x18, 0x18});
+  EXPECT_EQ(data_paths(decode_cmis(m)), (Paths{1, 1, 1, 1, 2, 2, 2, 2}));
+  // One 400G data path over all 8 lanes (the ExplicitControl bit 0 does not matter).
+  put(m, 0x11, 206, {0x11, 0x11, 0x11, 0x11, 0x11, 0x11, 0x11, 0x11});
+  EXPECT_EQ(data_paths(decode_cmis(m)), (Paths{1, 1, 1, 1, 1, 1, 1, 1}));
+  // 4x100G breakout (2-lane application 2): data paths at lanes 1, 3, 5, 7.
+  put(m, 0x11, 206, {0x20, 0x20, 0x24, 0x24, 0x28, 0x28, 0x2C, 0x2C});
+  EXPECT_EQ(data_paths(decode_cmis(m)), (Paths{1, 1, 2, 2, 3, 3, 4, 4}));
+  // Half configured: lanes 5-8 in no data path (AppSel 0).
+  put(m, 0x11, 206, {0x10, 0x10, 0x10, 0x10, 0x00, 0x00, 0x00, 0x00});
+  EXPECT_EQ(data_paths(decode_cmis(m)), (Paths{1, 1, 1, 1, kNone, kNone, kNone, kNone}));
+  // The steady-state decode keeps them (the bytes come with the static pages).
+  ModuleReport r = decode_cmis(m);
+  put(m, 0x11, 206, {0x10, 0x10, 0x10, 0x10, 0x18, 0x18, 0x18, 0x18});
+  ASSERT_TRUE(decode_dynamic(m, r));
+  EXPECT_EQ(data_paths(r), (Paths{1, 1, 1, 1, 2, 2, 2, 2}));
+  EXPECT_EQ(to_json(r)["lanes"][4]["data_path"], 2);
+}
+
+TEST(CmisLanes, DataPathsThatMakeNoSenseAreNotGuessed) {
+  ModuleImage m = paged_module();
+  EXPECT_EQ(data_paths(decode_cmis(m)), Paths(8, kNone));  // nothing configured
+  // Lane 1 names a later lane (2) as its first; lane 2 starts a path of its own; lanes 3-4 and 7
+  // name lane 1, whose AppSel differs; lane 5 names lane 1, whose DataPathID is not 0; lane 6
+  // names lane 5, whose DataPathID is not 4; lane 8 starts a path.
+  put(m, 0x11, 206, {0x12, 0x12, 0x20, 0x20, 0x10, 0x18, 0xF0, 0xFE});
+  EXPECT_EQ(data_paths(decode_cmis(m)), (Paths{kNone, 1, kNone, kNone, kNone, kNone, kNone, 2}));
+}
+
+TEST(CmisLanes, DataPathOrdinalsCountOnAcrossBanks) {
+  ModuleImage m = paged_module();
+  put(m, 0x01, 142, {0x01});  // banks 0-1
+  put(m, 0x11, 206, {0x10, 0x10, 0x10, 0x10, 0x18, 0x18, 0x18, 0x18});
+  put(m, 0x11, 206, {0x10, 0x10, 0x10, 0x10, 0x10, 0x10, 0x10, 0x10}, 1);
+  const Paths paths = data_paths(decode_cmis(m));
+  ASSERT_EQ(paths.size(), 16u);
+  EXPECT_EQ(paths[4], 2);
+  EXPECT_EQ(paths[8], 3);
+  EXPECT_EQ(paths[15], 3);
 }
 
 // ---- banks and lane visibility ---------------------------------------------------------------

@@ -188,7 +188,7 @@ PortSnapshot run_once(const std::string& state_file, const emulator::ModuleModel
   SnapshotStore store;
   AgingStore aging(state_file);
   std::vector<PortSpec> ports;
-  ports.push_back({PortIdentity{"cx7-1", "", "emulator", "OSFP", {}}, std::make_unique<emulator::EmulatorTransport>(bus, 0, "cx7-1")});
+  ports.push_back({PortIdentity{"cx7-1", "", "emulator", "OSFP", {}, {}}, std::make_unique<emulator::EmulatorTransport>(bus, 0, "cx7-1")});
   PollEngine engine(config, std::move(ports), poll_clock, store, aging, coding_setup());
   while (poll_clock.monotonic() < 1004) {
     engine.step();
@@ -234,7 +234,7 @@ TEST(CodingEngine, DemoFleetWithTheCatalogFindsOnlyWhatItWasBuiltWith) {
   ASSERT_NE(fleet.fleet, nullptr) << fleet.error;
   std::vector<PortSpec> ports;
   for (const emulator::FleetPort& p : fleet.fleet->ports()) {
-    ports.push_back({PortIdentity{p.name, "", "emulator", p.cage_form, {}},
+    ports.push_back({PortIdentity{p.name, "", "emulator", p.cage_form, {}, {}},
                      std::make_unique<emulator::EmulatorTransport>(*p.bus, p.cage, p.name)});
   }
   emulator::VirtualClock& clock = *fleet.fleet->virtual_clock();

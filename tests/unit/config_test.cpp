@@ -271,5 +271,69 @@ TEST(Config, MissingFileIsAnError) {
   EXPECT_NE(std::get<ConfigError>(r).message.find("cannot open"), std::string::npos);
 }
 
+// ---- ports and lanes out of service -----------------------------------------------------------
+
+TEST(Config, PortsAndLanesOutOfService) {
+  const Config c = load_ok(
+      "[[source]]\ntype = \"i2c\"\n"
+      "[[source.port]]\nname = \"E0\"\ncage = \"OSFP\"\nbus = \"/dev/i2c-1\"\nunused_lanes = [8, 5, \"6-7\"]\n"
+      "[[source.port]]\nname = \"E1\"\nbus = \"/dev/i2c-2\"\nin_service = false\n"
+      "[[source.port]]\nname = \"E2\"\ncage = \"QSFP28\"\nbus = \"/dev/i2c-3\"\nunused_lanes = \"3-4\"\n"
+      "[[source.port]]\nname = \"E3\"\nbus = \"/dev/i2c-4\"\nunused_lanes = [\"2\"]\n"
+      "[[source]]\ntype = \"emulator\"\nfleet = \"f.toml\"\n[[source.port]]\nname = \"q2/port1\"\nunused_lanes = \"5-8\"\n"
+      "[[source]]\ntype = \"ib\"\n[[source.module]]\nname = \"leaf-3/12\"\nin_service = false\n");
+  ASSERT_EQ(c.sources.size(), 3u);
+  const auto& p = c.sources[0].ports;
+  ASSERT_EQ(p.size(), 4u);
+  EXPECT_TRUE(p[0].service.in_service);
+  EXPECT_EQ(p[0].service.unused_lanes, (std::vector<int>{5, 6, 7, 8}));  // sorted
+  EXPECT_FALSE(p[1].service.in_service);
+  EXPECT_TRUE(p[1].service.unused_lanes.empty());
+  EXPECT_EQ(p[2].service.unused_lanes, (std::vector<int>{3, 4}));
+  EXPECT_EQ(p[3].service.unused_lanes, (std::vector<int>{2}));
+  EXPECT_EQ(c.sources[1].ports.at(0).service.unused_lanes, (std::vector<int>{5, 6, 7, 8}));
+  EXPECT_EQ(c.sources[2].ports.at(0).name, "leaf-3/12");
+  EXPECT_FALSE(c.sources[2].ports.at(0).service.in_service);
+  EXPECT_EQ(c.sources[2].ib.port, 1);  // `port` stays the CA port
+}
+
+TEST(Config, LanesPerCage) {
+  EXPECT_EQ(lanes_for_cage("OSFP"), 8);
+  EXPECT_EQ(lanes_for_cage("QSFP-DD"), 8);
+  EXPECT_EQ(lanes_for_cage(""), 8);
+  EXPECT_EQ(lanes_for_cage("qsfp28"), 4);
+  EXPECT_EQ(lanes_for_cage("QSFP112"), 4);
+  EXPECT_EQ(lanes_for_cage("SFP28"), 1);
+  EXPECT_EQ(lanes_for_cage("SFP-DD"), 2);
+  EXPECT_EQ(lanes_for_cage("OSFP-XD"), 16);
+}
+
+#define FILE_PORT "[[source]]\ntype = \"file\"\n[[source.port]]\nname = \"a\"\npath = \"p\"\n"
+
+INSTANTIATE_TEST_SUITE_P(
+    Service, BadConfig,
+    ::testing::Values(
+        Bad{"lane_past_8", FILE_PORT "unused_lanes = [9]\n", 6, 17, "lanes are 1-8 on a port without a cage type"},
+        Bad{"lane_past_cage", FILE_PORT "cage = \"QSFP28\"\nunused_lanes = [3, 5]\n", 7, 20, "lanes are 1-4 on a QSFP28 port"},
+        Bad{"lane_zero", FILE_PORT "unused_lanes = [0]\n", 6, 17, "lanes are 1-8"},
+        Bad{"lane_negative", FILE_PORT "unused_lanes = [-1]\n", 6, 17, "lanes are 1-8"},
+        Bad{"lane_twice", FILE_PORT "unused_lanes = [5, \"4-6\"]\n", 6, 20, "lane 5 listed twice"},
+        Bad{"range_reversed", FILE_PORT "unused_lanes = \"8-5\"\n", 6, 16, "expected lane numbers or ranges"},
+        Bad{"range_open", FILE_PORT "unused_lanes = \"5-\"\n", 6, 16, "expected lane numbers or ranges"},
+        Bad{"range_words", FILE_PORT "unused_lanes = [\"five\"]\n", 6, 17, "expected lane numbers or ranges"},
+        Bad{"lane_float", FILE_PORT "unused_lanes = [5.0]\n", 6, 17, "expected lane numbers or ranges"},
+        Bad{"in_service_string", FILE_PORT "in_service = \"no\"\n", 6, 14, "in_service: expected true or false"},
+        Bad{"lanes_of_a_port_out_of_service", FILE_PORT "in_service = false\nunused_lanes = [5]\n", 7, 16,
+            "whole port is out of service"},
+        Bad{"emulator_port_with_cage", "[[source]]\ntype = \"emulator\"\nfleet = \"f\"\n[[source.port]]\nname = \"x\"\ncage = \"OSFP\"\n",
+            6, 1, "unknown key 'cage' in source[0].port[0]"},
+        Bad{"ib_module_lane", "[[source]]\ntype = \"ib\"\n[[source.module]]\nname = \"x/1\"\nunused_lanes = [9]\n", 5, 17,
+            "source[0].module[0].unused_lanes: lanes are 1-8"},
+        Bad{"ib_module_no_name", "[[source]]\ntype = \"ib\"\n[[source.module]]\nin_service = false\n", 3, 1,
+            "every port needs a name"}),
+    [](const auto& param_info) { return std::string(param_info.param.name); });
+
+#undef FILE_PORT
+
 }  // namespace
 }  // namespace xcvr::daemon

@@ -182,7 +182,7 @@ TEST(Engine, UnplugMidReadServesNothingStaleAsFresh) {
   auto inner = std::make_unique<emulator::EmulatorTransport>(bus, 0, "p0");
   auto unplug = std::make_unique<UnplugAfter>(std::move(inner), bus, 0, 3);  // during the static read
   std::vector<PortSpec> ports;
-  ports.push_back({PortIdentity{"p0", "", "emulator", "OSFP", {}}, std::move(unplug)});
+  ports.push_back({PortIdentity{"p0", "", "emulator", "OSFP", {}, {}}, std::move(unplug)});
   SnapshotStore store;
   AgingStore aging("");
   PollEngine engine(config, std::move(ports), poll_clock, store, aging);

@@ -78,7 +78,7 @@ struct Subnet {
     source = std::move(std::get<IbSource>(opened));
     std::vector<daemon::PortSpec> specs;
     for (IbModulePort& p : ib.ports) {
-      specs.push_back({daemon::PortIdentity{p.name, p.node, "ib", "OSFP", {}}, std::move(p.transport)});
+      specs.push_back({daemon::PortIdentity{p.name, p.node, "ib", "OSFP", {}, {}}, std::move(p.transport)});
     }
     engine = std::make_unique<daemon::PollEngine>(config, std::move(specs), poll_clock, store, aging);
   }

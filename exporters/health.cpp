@@ -184,20 +184,22 @@ std::optional<Reason> data_path_reason(const PortSnapshot& p, const std::vector<
   return r;
 }
 
-// Every in-service lane without light: LOS raised, or 0 W received.
+// Every live in-service lane without light: LOS raised, or 0 W received (lanes whose data
+// path is off are the data-path reason's).
 std::optional<Reason> dark_reason(const PortSnapshot& p, const std::vector<int>& lanes,
                                   const std::vector<RaisedFlag>& flags) {
-  if (lanes.empty()) return std::nullopt;
-  for (int lane : lanes) {
-    const bool los = std::find(flags.begin(), flags.end(), RaisedFlag{lane, "rx_los"}) != flags.end();
-    const auto it = std::find_if(p.report->lanes.begin(), p.report->lanes.end(),
-                                 [&](const auto& l) { return l.lane == lane; });
-    const bool no_light = it != p.report->lanes.end() && it->rx_power_watts && *it->rx_power_watts <= 0;
-    if (!los && !no_light) return std::nullopt;
+  std::vector<int> dark;
+  for (const auto& l : p.report->lanes) {
+    if (!std::binary_search(lanes.begin(), lanes.end(), l.lane) || !detail::lane_live(*p.report, l)) continue;
+    const bool los = std::find(flags.begin(), flags.end(), RaisedFlag{l.lane, "rx_los"}) != flags.end();
+    if (!los && !(l.rx_power_watts && *l.rx_power_watts <= 0)) return std::nullopt;
+    dark.push_back(l.lane);
   }
-  Reason r = simple(Health::Down, "dark", "no light on any in-service lane (" + lanes_text(lanes) + ")",
-                    "DARK");
-  r.lanes = lanes;
+  if (dark.empty()) return std::nullopt;
+  std::sort(dark.begin(), dark.end());
+  dark.erase(std::unique(dark.begin(), dark.end()), dark.end());
+  Reason r = simple(Health::Down, "dark", "no light on any in-service lane (" + lanes_text(dark) + ")", "DARK");
+  r.lanes = std::move(dark);
   return r;
 }
 
@@ -221,7 +223,8 @@ std::optional<LaneMargin> worst_rx_margin(const PortSnapshot& p, const std::vect
   }
   std::optional<LaneMargin> worst;
   for (const auto& l : p.report->lanes) {
-    if (!l.rx_power_watts || !std::binary_search(lanes.begin(), lanes.end(), l.lane)) continue;
+    if (!l.rx_power_watts || !detail::lane_live(*p.report, l)) continue;
+    if (!std::binary_search(lanes.begin(), lanes.end(), l.lane)) continue;
     const auto m = power_margin_db(*l.rx_power_watts, *t->second.low_warning, false);  // none: no light
     if (m && (!worst || *m < worst->margin_db)) worst = LaneMargin{l.lane, *m};
   }

@@ -163,6 +163,11 @@ Reason make_reason(const PortSnapshot& p, const std::string& name, const Conditi
 
 }  // namespace
 
+bool lane_live(const cmis::ModuleReport& r, const cmis::LaneReport& l) {
+  if (r.module_state && r.module_state->name != "ModuleReady") return false;
+  return !l.data_path_state || *l.data_path_state == "DPActivated";
+}
+
 Health flag_state(std::string_view f) {
   if (f == "module_state_changed" || f == "data_path_state_changed") return Health::Ok;
   if (f == "data_not_ready") return Health::Down;
@@ -191,7 +196,7 @@ void add_condition_reasons(const PortSnapshot& p, const std::vector<RaisedFlag>&
     if (m.per_lane) {
       lanes.clear();
       for (const auto& l : r.lanes) {
-        if (l.lane > 0 && lane_in_service(p, l.lane)) lanes.push_back(l.lane);
+        if (l.lane > 0 && lane_in_service(p, l.lane) && lane_live(r, l)) lanes.push_back(l.lane);
       }
     }
     for (int lane : lanes) {
@@ -210,7 +215,18 @@ void add_condition_reasons(const PortSnapshot& p, const std::vector<RaisedFlag>&
       if (w->second.lanes.empty()) conditions.erase(w);
     }
   }
-  for (const auto& [name, c] : conditions) out.push_back(make_reason(p, name, c));
+  // Within a state, the most telling cause first: light lost, then laser faults, lock, firmware,
+  // then thresholds (the emulated and real LOS also drops CDR lock: LOS is the news).
+  static const std::map<std::string_view, int> kFirst = {
+      {"rx_los", 0}, {"tx_los", 1}, {"tx_fault", 2}, {"rx_cdr_lol", 3}, {"tx_cdr_lol", 4},
+      {"tx_adaptive_eq_fault", 5}, {"module_firmware_error", 6}, {"datapath_firmware_error", 7}};
+  std::vector<std::pair<int, const std::string*>> order;
+  for (const auto& [name, c] : conditions) {
+    const auto it = kFirst.find(name);
+    order.push_back({it == kFirst.end() ? static_cast<int>(kFirst.size()) : it->second, &name});
+  }
+  std::stable_sort(order.begin(), order.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+  for (const auto& [rank, name] : order) out.push_back(make_reason(p, *name, conditions.at(*name)));
 }
 
 }  // namespace xcvr::exporters::detail

@@ -13,6 +13,11 @@ namespace xcvr::exporters::detail {
 // notifications), warning otherwise (any other flag, known or not: never ok).
 Health flag_state(std::string_view flag);
 
+// Lane values mean something only on a lane that carries traffic: a CMIS module that is not
+// ModuleReady, or a data path that is not activated, has its lasers off by design, and its down
+// reason already says so (its flags still count).
+bool lane_live(const cmis::ModuleReport& report, const cmis::LaneReport& lane);
+
 // One reason per raised flag or monitor past one of the module's thresholds, lanes
 // aggregated; a warning is left out on lanes whose alarm of the same direction is raised.
 // `flags` are raised_flags(port); unused lanes never count.

@@ -15,7 +15,7 @@ h1{font-size:1.5rem;margin:0 0 .3rem}h2{font-size:1.15rem;margin:1.6rem 0 .5rem}
 nav a{margin-right:1rem}table{border-collapse:collapse;margin:.4rem 0}
 th,td{border:1px solid #ccd;padding:.2rem .55rem;text-align:left;font-size:.9rem;vertical-align:top}
 th{background:#eef}td.num{text-align:right;font-variant-numeric:tabular-nums}
-ul.reasons{margin:0;padding-left:1.1rem}
+ul.reasons{margin:0;padding-left:1.1rem}td a{white-space:nowrap}
 .legend span{display:inline-block;margin:0 1rem .2rem 0}.sw{display:inline-block;width:1em;height:1em;
 vertical-align:middle;margin-right:.3em;border:1px solid #555}
 .h-ok{background:#2e7d32;color:#fff}.h-warning{background:#f9a825;color:#000}

@@ -137,6 +137,13 @@ const std::vector<Case>& cases() {
       // alarm
       {"cmis_rx_los_one_lane", cmis_port, [](PortSnapshot& p) { flag(p, 3, "rx_los"); }, Health::Alarm, "rx_los", {3}},
       {"cmis_tx_fault", cmis_port, [](PortSnapshot& p) { flag(p, 1, "tx_fault"); }, Health::Alarm, "tx_fault", {1}},
+      {"cmis_los_comes_before_lock_and_thresholds", cmis_port,
+       [](PortSnapshot& p) {
+         flag(p, 2, "rx_cdr_lol");
+         flag(p, 2, "rx_los");
+         flag(p, 2, "rx_power_low_alarm");
+       },
+       Health::Alarm, "rx_los", {2}},
       {"cmis_rx_cdr_lol", cmis_port, [](PortSnapshot& p) { flag(p, 2, "rx_cdr_lol"); }, Health::Alarm,
        "rx_cdr_lol", {2}},
       {"cmis_tx_power_low_alarm_by_value", cmis_port,
@@ -387,6 +394,34 @@ TEST(ExporterHealth, ModuleFaultNamesItsCause) {
   EXPECT_EQ(v.reasons[0].module_state, "ModuleFault");
   EXPECT_EQ(v.reasons[0].fault_cause, "TEC runaway");
   EXPECT_NE(v.reasons[0].text.find("TEC runaway"), std::string::npos);
+}
+
+// Lasers off by design are no second cause: a module in low power, or a lane whose data path
+// is off, gives only its down reason, not low tx power, bias and rx power by value.
+TEST(ExporterHealth, NotReadyModuleAndIdleLanesAreNotJudgedByValue) {
+  auto dark = [](cmis::LaneReport& l) {
+    l.rx_power_watts = 0.0;
+    l.tx_power_watts = 0.0;
+    l.tx_bias_amperes = 0.0;
+  };
+  PortSnapshot low = cmis_port();
+  report(low).module_state = cmis::Coded{1, "ModuleLowPwr"};
+  each_lane(low, 1, 8, dark);
+  const Verdict v = assess(low);
+  ASSERT_EQ(v.reasons.size(), 1u);
+  EXPECT_EQ(v.reasons[0].name, "ModuleLowPwr");
+  EXPECT_FALSE(v.worst_rx_margin.has_value());
+
+  PortSnapshot idle = cmis_port();
+  each_lane(idle, 5, 8, [&](cmis::LaneReport& l) {
+    dark(l);
+    l.data_path_state = "DPDeactivated";
+  });
+  const Verdict w = assess(idle);
+  ASSERT_EQ(w.reasons.size(), 1u);
+  EXPECT_EQ(w.reasons[0].kind, "data_path");
+  EXPECT_EQ(w.reasons[0].lanes, (std::vector<int>{5, 6, 7, 8}));
+  EXPECT_EQ(w.reasons[0].text, "data path not activated on lanes 5-8 (DPDeactivated)");
 }
 
 TEST(ExporterHealth, DegenerateThresholdsJudgeNothingByValue) {

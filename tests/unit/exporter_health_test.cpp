@@ -28,29 +28,24 @@ PortSnapshot cmis_port() {
   return p;
 }
 
-// A QSFP28 100G-LR4 as SFF-8636 decodes it: 4 lanes, thresholds, no module or data-path state.
-PortSnapshot sff8636_port() {
+// A module of an older memory map as its decoder reports it: `lanes` lanes, thresholds, no
+// module or data-path state.
+PortSnapshot legacy_port(cmis::Spec spec, const char* revision, std::size_t lanes) {
   PortSnapshot p = cmis_port();
   auto& r = report(p);
-  r.spec = cmis::Spec::Sff8636;
-  r.spec_revision = "SFF-8636 rev 2.8-2.10";
+  r.spec = spec;
+  r.spec_revision = revision;
   r.module_state.reset();
-  r.lanes.resize(4);
+  r.lanes.resize(lanes);
   for (auto& l : r.lanes) l.data_path_state.reset();
-  p.aging.resize(4);
+  p.aging.resize(lanes);
   return p;
 }
 
-// An SFP28 as SFF-8472 decodes it: one lane, Tx fault / LOS / not ready as status flags.
-PortSnapshot sff8472_port() {
-  PortSnapshot p = sff8636_port();
-  auto& r = report(p);
-  r.spec = cmis::Spec::Sff8472;
-  r.spec_revision = "SFF-8472 rev 12.3";
-  r.lanes.resize(1);
-  p.aging.resize(1);
-  return p;
-}
+// A QSFP28 100G-LR4 (SFF-8636, 4 lanes); an SFP28 (SFF-8472, one lane, Tx fault / LOS / not
+// ready as status flags).
+PortSnapshot sff8636_port() { return legacy_port(cmis::Spec::Sff8636, "SFF-8636 rev 2.8-2.10", 4); }
+PortSnapshot sff8472_port() { return legacy_port(cmis::Spec::Sff8472, "SFF-8472 rev 12.3", 1); }
 
 void flag(PortSnapshot& p, int lane, const std::string& name) {
   auto& r = report(p);

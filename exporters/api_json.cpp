@@ -61,6 +61,29 @@ json raised_json(const daemon::PortSnapshot& p) {
   return out;
 }
 
+json opt_json(const std::optional<double>& v) { return v ? json(*v) : json(nullptr); }
+
+// The verdict's reasons, most urgent first (see health.hpp Reason).
+json reasons_json(const Verdict& v) {
+  json out = json::array();
+  for (const Reason& r : v.reasons) {
+    json j{{"state", health_name(r.state)}, {"kind", r.kind},     {"name", r.name},
+           {"lanes", r.lanes},              {"flagged", r.flagged}, {"text", r.text},
+           {"label", r.label}};
+    if (r.value) {
+      j["value"] = *r.value;
+      j["unit"] = r.unit;
+      j["threshold"] = opt_json(r.threshold);
+      j["margin_db"] = opt_json(r.margin_db);
+      j["worst_lane"] = r.worst_lane ? json(*r.worst_lane) : json(nullptr);
+    }
+    if (!r.module_state.empty()) j["module_state"] = r.module_state;
+    if (!r.fault_cause.empty()) j["fault_cause"] = r.fault_cause;
+    out.push_back(std::move(j));
+  }
+  return out;
+}
+
 json coding_json(const daemon::PortSnapshot& p) {
   json out = json::array();
   for (const auto& c : p.coding) {
@@ -108,11 +131,15 @@ json port_budget_json(const daemon::Snapshot& s, const daemon::PortSnapshot& p) 
 
 json port_json(const daemon::Snapshot& s, const daemon::PortSnapshot& p, const HealthOptions& health) {
   const bool visible = monitors_visible(p);
+  const Verdict verdict = assess(p, health);
   json j{{"port", p.port},
          {"presence", presence_name(p.presence)},
          {"stale", p.stale},
          {"state", p.state},
-         {"health", health_name(classify(p, health))},
+         {"health", health_name(verdict.health)},
+         {"reasons", reasons_json(verdict)},
+         {"in_service", p.in_service},
+         {"unused_lanes", p.unused_lanes},
          {"domain", p.domain},
          {"source", p.source},
          {"cage", p.cage},
@@ -130,6 +157,9 @@ json port_json(const daemon::Snapshot& s, const daemon::PortSnapshot& p, const H
   if (visible) {
     j["aging"] = aging_json(p);
     if (const auto h = temperature_headroom(p)) j["temperature_headroom_celsius"] = *h;
+    if (const auto& m = verdict.worst_rx_margin) {
+      j["worst_rx_margin"] = {{"lane", m->lane}, {"margin_db", m->margin_db}};
+    }
   } else {
     j["aging"] = json::array();
   }

@@ -1,6 +1,8 @@
 // /api/v1/modules: the snapshot as JSON. Each port carries the decoded-module contract of
 // cmis::to_json() under "module", plus what the daemon knows about the port (presence,
-// freshness, counters, flags, coding findings, aging, budget). While a module is stale its
+// freshness, counters, flags, coding findings, aging, budget) and its health verdict: "health",
+// "reasons" (most urgent first: state, kind, name, lanes, value/threshold/margin_db, module
+// state, fault cause, text), "worst_rx_margin", "in_service", "unused_lanes". While a module is stale its
 // monitor values, states and raised flags are removed from "module" ("monitors_withheld").
 #pragma once
 

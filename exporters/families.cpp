@@ -31,6 +31,9 @@ const std::vector<FamilySpec> kSpecs = {
     {Fam::PortLifecycleState, "transceiver_port_lifecycle_state", G,
      "1 for the exporter's lifecycle state of the port (empty, settling, reading, ok, failing, "
      "stale)."},
+    {Fam::PortHealth, "transceiver_port_health", G,
+     "1 for the port's health verdict (ok, warning, alarm, down, hot, miscoded, stale, empty, "
+     "unused): one series per port, the landing page's verdict."},
     {Fam::Temperature, "transceiver_temperature_celsius", G,
      "Module case temperature (cached from the last good poll)."},
     {Fam::SupplyVoltage, "transceiver_supply_voltage_volts", G,

@@ -1,5 +1,6 @@
 #include "exporters/format.hpp"
 
+#include <algorithm>
 #include <cctype>
 #include <cmath>
 #include <cstdio>
@@ -172,6 +173,64 @@ std::string data_path_state_label(std::string_view cmis_name) {
 std::string_view device_of(std::string_view port) {
   const auto slash = port.find('/');
   return slash == std::string_view::npos ? std::string_view{} : port.substr(0, slash);
+}
+
+}  // namespace xcvr::exporters
+
+namespace xcvr::exporters {
+
+std::string monitor_text(std::string_view unit, double value) {
+  if (unit == "watts") {
+    const auto dbm = watts_to_dbm(value);
+    return dbm ? fixed(*dbm, 2) + " dBm" : std::string("no light");
+  }
+  if (unit == "amperes") return fixed(value * 1e3, 3) + " mA";
+  if (unit == "volts") return fixed(value, 3) + " V";
+  if (unit == "celsius") return fixed(value, 2) + " \u00b0C";
+  return fixed(value, 4);
+}
+
+namespace {
+
+bool digit(char c) { return c >= '0' && c <= '9'; }
+
+std::string_view local_name(std::string_view port) {
+  const auto device = device_of(port);
+  return device.empty() ? port : port.substr(device.size() + 1);
+}
+
+}  // namespace
+
+std::vector<std::string> cage_labels(const std::vector<std::string_view>& ports) {
+  std::vector<std::string_view> names;
+  for (auto p : ports) names.push_back(local_name(p));
+  std::vector<std::string> out;
+  if (names.size() <= 1) {
+    for (auto n : names) out.emplace_back(n);
+    return out;
+  }
+  std::size_t shortest = names[0].size();
+  for (auto n : names) shortest = std::min(shortest, n.size());
+  std::size_t pre = 0;  // shared prefix, cut back so that no number is split
+  while (pre < shortest && std::all_of(names.begin(), names.end(), [&](auto n) { return n[pre] == names[0][pre]; })) ++pre;
+  while (pre > 0 && digit(names[0][pre - 1])) --pre;
+  std::size_t suf = 0;  // shared suffix, no longer than what the prefix leaves
+  auto at_end = [](std::string_view n, std::size_t k) { return n[n.size() - 1 - k]; };
+  while (suf + pre < shortest &&
+         std::all_of(names.begin(), names.end(), [&](auto n) { return at_end(n, suf) == at_end(names[0], suf); })) {
+    ++suf;
+  }
+  while (suf > 0 && digit(at_end(names[0], suf - 1))) --suf;  // a digit may end a number
+  for (auto n : names) {
+    // A name that would lose everything (it is the shared part itself) keeps its full text.
+    const bool keeps = n.size() > pre + suf;
+    if (!keeps) {
+      out.emplace_back(n);
+      continue;
+    }
+    out.emplace_back(n.substr(pre, n.size() - pre - suf));
+  }
+  return out;
 }
 
 }  // namespace xcvr::exporters

@@ -4,6 +4,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace xcvr::exporters {
 
@@ -23,6 +24,10 @@ std::string fixed(double value, int decimals);
 // Optical power for people: dBm (nullopt for no light, i.e. <= 0 W; never -Inf).
 std::optional<double> watts_to_dbm(double watts);
 
+// A monitor value for people, by its SI unit ("watts", "amperes", "volts", "celsius"):
+// "-7.10 dBm" ("no light" for 0 W), "40.300 mA", "3.300 V", "68.00 °C".
+std::string monitor_text(std::string_view unit, double value);
+
 // RFC 3339 UTC ("2026-11-30T03:17:00Z"); "never" for 0.
 std::string utc_time(double unix_seconds);
 
@@ -33,6 +38,12 @@ bool natural_less(std::string_view a, std::string_view b);
 // "activated"; anything unknown becomes lower snake case.
 std::string module_state_label(std::string_view cmis_name);
 std::string data_path_state_label(std::string_view cmis_name);
+
+// Captions for the cages of one device (port names in map order): the part after the device,
+// less the prefix and suffix every port of the device shares, never splitting a number
+// ("swp1".."swp64" -> "1".."64", "mlx5_0" -> "0", "ens1f0np0"/"ens2f0np0" -> "1"/"2"). A
+// device with one port keeps its whole name ("gpu0/ens1f0np0" -> "ens1f0np0").
+std::vector<std::string> cage_labels(const std::vector<std::string_view>& ports);
 
 // The device part of a port name ("spine1/Ethernet0" -> "spine1"), "" without a '/'.
 std::string_view device_of(std::string_view port);

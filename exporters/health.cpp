@@ -1,17 +1,25 @@
 #include "exporters/health.hpp"
 
 #include <algorithm>
+#include <cmath>
+#include <set>
+
+#include "exporters/format.hpp"
+#include "exporters/health_internal.hpp"
 
 namespace xcvr::exporters {
 
 std::string_view health_name(Health h) {
   switch (h) {
     case Health::Ok: return "ok";
-    case Health::Hot: return "hot";
+    case Health::Warning: return "warning";
     case Health::Alarm: return "alarm";
+    case Health::Down: return "down";
+    case Health::Hot: return "hot";
     case Health::Miscoded: return "miscoded";
     case Health::Stale: return "stale";
     case Health::Empty: return "empty";
+    case Health::Unused: return "unused";
   }
   return "unknown";
 }
@@ -19,22 +27,31 @@ std::string_view health_name(Health h) {
 std::string_view health_label(Health h) {
   switch (h) {
     case Health::Ok: return "OK";
+    case Health::Warning: return "WARN";
+    case Health::Alarm: return "ALARM";
+    case Health::Down: return "DOWN";
     case Health::Hot: return "HOT";
-    case Health::Alarm: return "ALM";
-    case Health::Miscoded: return "COD";
-    case Health::Stale: return "STL";
-    case Health::Empty: return "\u2014";
+    case Health::Miscoded: return "CODING";
+    case Health::Stale: return "STALE";
+    case Health::Empty: return "EMPTY";
+    case Health::Unused: return "UNUSED";
   }
   return "?";
 }
+
+bool is_problem(Health h) { return h != Health::Ok && h != Health::Empty && h != Health::Unused; }
 
 bool monitors_visible(const daemon::PortSnapshot& port) {
   return port.presence == daemon::PortPresence::Present && !port.stale && port.report;
 }
 
+bool lane_in_service(const daemon::PortSnapshot& port, int lane) {
+  return lane <= 0 || !std::binary_search(port.unused_lanes.begin(), port.unused_lanes.end(), lane);
+}
+
 std::vector<RaisedFlag> raised_flags(const daemon::PortSnapshot& port) {
   std::vector<RaisedFlag> out;
-  if (!monitors_visible(port)) return out;
+  if (!port.in_service || !monitors_visible(port)) return out;
   for (const auto& h : port.flags) {
     if (h.raised) out.push_back({h.lane, h.flag});
   }
@@ -42,6 +59,7 @@ std::vector<RaisedFlag> raised_flags(const daemon::PortSnapshot& port) {
   for (const auto& lane : port.report->lanes) {
     for (const auto& f : lane.flags) out.push_back({lane.lane, f});
   }
+  std::erase_if(out, [&](const RaisedFlag& f) { return !lane_in_service(port, f.lane); });
   std::sort(out.begin(), out.end());
   out.erase(std::unique(out.begin(), out.end()), out.end());
   return out;
@@ -58,41 +76,202 @@ std::optional<double> temperature_headroom(const daemon::PortSnapshot& port) {
   return *t->second.high_warning - *r.temperature_celsius;
 }
 
-bool is_alarm_flag(std::string_view flag) {
-  const bool alarm_level = flag.size() > 6 && flag.substr(flag.size() - 6) == "_alarm";
-  return alarm_level || flag == "rx_los" || flag == "tx_los" || flag == "tx_fault" ||
-         flag == "module_firmware_error" || flag == "datapath_firmware_error";
+std::optional<double> power_margin_db(double watts, double threshold_watts, bool high) {
+  if (!(watts > 0) || !(threshold_watts > 0)) return std::nullopt;
+  return 10.0 * std::log10(high ? threshold_watts / watts : watts / threshold_watts);
+}
+
+std::string lanes_text(const std::vector<int>& lanes) {
+  std::string out;
+  for (std::size_t i = 0; i < lanes.size();) {
+    std::size_t j = i;
+    while (j + 1 < lanes.size() && lanes[j + 1] == lanes[j] + 1) ++j;
+    if (!out.empty()) out += ", ";
+    out += std::to_string(lanes[i]);
+    if (j > i) out += (j == i + 1 ? ", " : "-") + std::to_string(lanes[j]);
+    i = j + 1;
+  }
+  return (lanes.size() == 1 ? "lane " : "lanes ") + out;
 }
 
 namespace {
 
-bool module_fault(const cmis::ModuleReport& r) {
-  return r.module_state && r.module_state->name == "ModuleFault";
+using daemon::PortSnapshot;
+
+Reason simple(Health state, std::string kind, std::string text, std::string label) {
+  Reason r;
+  r.state = state;
+  r.name = kind;
+  r.kind = std::move(kind);
+  r.text = std::move(text);
+  r.label = std::move(label);
+  return r;
 }
 
-bool has_failed_coding(const daemon::PortSnapshot& port) {
-  return std::any_of(port.coding.begin(), port.coding.end(),
-                     [](const auto& c) { return c.severity == "fail"; });
+std::string read_errors_text(const PortSnapshot& p) {
+  std::string out;
+  for (const auto& [kind, n] : p.read_errors_total) {
+    if (n > 0) out += (out.empty() ? "" : ", ") + kind + " \u00d7" + std::to_string(n);
+  }
+  return out.empty() ? "" : " (read errors: " + out + ")";
+}
+
+Reason stale_reason(const PortSnapshot& p) {
+  if (p.state == "settling") {
+    return simple(Health::Stale, "stale", "module inserted, settling before its first read", "SETTLE");
+  }
+  if (!p.report || p.last_good_read_unix <= 0) {
+    return simple(Health::Stale, "stale", "no good read yet" + read_errors_text(p), "NO READ");
+  }
+  Reason r = simple(Health::Stale, "stale",
+                    "no good read since " + utc_time(p.last_good_read_unix) +
+                        "; values withheld" + read_errors_text(p),
+                    "STALE");
+  r.value = p.last_good_read_unix;
+  r.unit = "seconds";
+  return r;
+}
+
+std::vector<int> in_service_lanes(const PortSnapshot& p) {
+  std::set<int> lanes;
+  for (const auto& l : p.report->lanes) {
+    if (l.lane > 0 && lane_in_service(p, l.lane)) lanes.insert(l.lane);
+  }
+  return {lanes.begin(), lanes.end()};
+}
+
+// A CMIS module that is not ModuleReady cannot carry traffic (SFF-8636 and SFF-8472 have no
+// module state; their "not ready" is the data_not_ready flag).
+std::optional<Reason> module_state_reason(const cmis::ModuleReport& r) {
+  if (!r.module_state || r.module_state->name == "ModuleReady") return std::nullopt;
+  const std::string& state = r.module_state->name;
+  Reason out;
+  out.state = Health::Down;
+  out.kind = "module_state";
+  out.name = state;
+  out.module_state = state;
+  if (state == "ModuleFault") {
+    out.fault_cause = r.module_fault_cause ? r.module_fault_cause->name : "cause not reported";
+    out.text = "module fault (ModuleFault): " + out.fault_cause;
+    out.label = "FAULT";
+  } else if (state == "ModuleLowPwr") {
+    out.text = "module held in low power (ModuleLowPwr): data paths off, not usable";
+    out.label = "LOWPWR";
+  } else {
+    out.text = "module in " + state + ", not ready";
+    out.label = "NOT RDY";
+  }
+  return out;
+}
+
+// In-service lanes whose data path is not activated (CMIS only).
+std::optional<Reason> data_path_reason(const PortSnapshot& p, const std::vector<int>& lanes) {
+  std::vector<int> off;
+  std::set<std::string> states;
+  for (const auto& l : p.report->lanes) {
+    if (!l.data_path_state || *l.data_path_state == "DPActivated") continue;
+    if (!std::binary_search(lanes.begin(), lanes.end(), l.lane)) continue;
+    off.push_back(l.lane);
+    states.insert(*l.data_path_state);
+  }
+  if (off.empty()) return std::nullopt;
+  std::sort(off.begin(), off.end());
+  std::string names;
+  for (const auto& s : states) names += (names.empty() ? "" : ", ") + s;
+  Reason r = simple(Health::Down, "data_path",
+                    "data path not activated on " + lanes_text(off) + " (" + names + ")", "DP OFF");
+  r.lanes = std::move(off);
+  return r;
+}
+
+// Every live in-service lane without light: LOS raised, or 0 W received (lanes whose data
+// path is off are the data-path reason's).
+std::optional<Reason> dark_reason(const PortSnapshot& p, const std::vector<int>& lanes,
+                                  const std::vector<RaisedFlag>& flags) {
+  std::vector<int> dark;
+  for (const auto& l : p.report->lanes) {
+    if (!std::binary_search(lanes.begin(), lanes.end(), l.lane) || !detail::lane_live(*p.report, l)) continue;
+    const bool los = std::find(flags.begin(), flags.end(), RaisedFlag{l.lane, "rx_los"}) != flags.end();
+    if (!los && !(l.rx_power_watts && *l.rx_power_watts <= 0)) return std::nullopt;
+    dark.push_back(l.lane);
+  }
+  if (dark.empty()) return std::nullopt;
+  std::sort(dark.begin(), dark.end());
+  dark.erase(std::unique(dark.begin(), dark.end()), dark.end());
+  Reason r = simple(Health::Down, "dark", "no light on any in-service lane (" + lanes_text(dark) + ")", "DARK");
+  r.lanes = std::move(dark);
+  return r;
+}
+
+std::optional<Reason> headroom_reason(const PortSnapshot& p, const HealthOptions& o) {
+  const auto headroom = temperature_headroom(p);
+  if (!headroom || *headroom >= o.hot_headroom_celsius) return std::nullopt;
+  Reason r = simple(Health::Hot, "headroom",
+                    "temperature headroom " + fixed(*headroom, 1) + " \u00b0C to the high warning, below " +
+                        fixed(o.hot_headroom_celsius, 1) + " \u00b0C",
+                    fixed(*headroom, 1) + "\u00b0C");
+  r.value = *headroom;
+  r.threshold = o.hot_headroom_celsius;
+  r.unit = "celsius";
+  return r;
+}
+
+std::optional<LaneMargin> worst_rx_margin(const PortSnapshot& p, const std::vector<int>& lanes) {
+  const auto t = p.report->thresholds.find("rx_power_watts");
+  if (t == p.report->thresholds.end() || !t->second.low_warning) {
+    return std::nullopt;
+  }
+  std::optional<LaneMargin> worst;
+  for (const auto& l : p.report->lanes) {
+    if (!l.rx_power_watts || !detail::lane_live(*p.report, l)) continue;
+    if (!std::binary_search(lanes.begin(), lanes.end(), l.lane)) continue;
+    const auto m = power_margin_db(*l.rx_power_watts, *t->second.low_warning, false);  // none: no light
+    if (m && (!worst || *m < worst->margin_db)) worst = LaneMargin{l.lane, *m};
+  }
+  return worst;
 }
 
 }  // namespace
 
-// Most urgent first: no data beats everything, then alarms, heat, and miscoding.
-Health classify(const daemon::PortSnapshot& port, const HealthOptions& options) {
-  if (port.presence == daemon::PortPresence::Absent) return Health::Empty;
-  if (!monitors_visible(port)) return Health::Stale;
-  const auto flags = raised_flags(port);
-  const bool alarm = module_fault(*port.report) ||
-                     std::any_of(flags.begin(), flags.end(),
-                                 [](const auto& f) { return is_alarm_flag(f.flag); });
-  if (alarm) return Health::Alarm;
-  const auto headroom = temperature_headroom(port);
-  const bool warm = std::any_of(flags.begin(), flags.end(), [](const auto& f) {
-    return f.flag == "temperature_high_warning";
-  });
-  if (warm || (headroom && *headroom < options.hot_headroom_celsius)) return Health::Hot;
-  if (has_failed_coding(port)) return Health::Miscoded;
-  return Health::Ok;
+Verdict assess(const PortSnapshot& p, const HealthOptions& options) {
+  Verdict v;
+  auto& reasons = v.reasons;
+  if (!p.in_service) {
+    reasons.push_back(simple(Health::Unused, "unused", "configured out of service", "UNUSED"));
+  } else if (p.presence == daemon::PortPresence::Absent) {
+    reasons.push_back(simple(Health::Empty, "empty", "no module in the cage", "EMPTY"));
+  } else if (!monitors_visible(p)) {
+    reasons.push_back(stale_reason(p));
+  } else {
+    const auto lanes = in_service_lanes(p);
+    const auto flags = raised_flags(p);
+    // A module that is not ready explains its dark lanes and idle data paths: no second cause.
+    if (auto r = module_state_reason(*p.report)) {
+      reasons.push_back(std::move(*r));
+    } else {
+      if (auto dp = data_path_reason(p, lanes)) reasons.push_back(std::move(*dp));
+      if (auto dark = dark_reason(p, lanes, flags)) reasons.push_back(std::move(*dark));
+    }
+    detail::add_condition_reasons(p, flags, reasons);
+    const bool warm = std::any_of(reasons.begin(), reasons.end(), [](const Reason& r) {
+      return r.name == "temperature_high_warning" || r.name == "temperature_high_alarm";
+    });
+    if (!warm) {
+      if (auto r = headroom_reason(p, options)) reasons.push_back(std::move(*r));
+    }
+    for (const auto& c : p.coding) {
+      if (c.severity != "fail") continue;
+      Reason r = simple(Health::Miscoded, "coding", "coding check " + c.check + " failed: " + c.message,
+                        "CODING");
+      r.name = c.check;
+      reasons.push_back(std::move(r));
+    }
+    v.worst_rx_margin = worst_rx_margin(p, lanes);
+  }
+  std::stable_sort(reasons.begin(), reasons.end(),
+                   [](const Reason& a, const Reason& b) { return a.state < b.state; });
+  v.health = reasons.empty() ? Health::Ok : reasons.front().state;
+  return v;
 }
 
 }  // namespace xcvr::exporters

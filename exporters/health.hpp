@@ -1,5 +1,6 @@
-// What the renderers derive from a PortSnapshot: which flags are raised now, whether monitor
-// values may be shown, and the one-word health of a cage for the landing page and the API.
+// The one health model (design invariant 4): a pure function from a port's snapshot to its
+// verdict — one state and the reasons for it — rendered by the port map, the port page, the
+// JSON API and /metrics (transceiver_port_health). See docs/architecture.md "Health model".
 #pragma once
 
 #include <optional>
@@ -11,14 +12,58 @@
 
 namespace xcvr::exporters {
 
-enum class Health { Ok, Hot, Alarm, Miscoded, Stale, Empty };
+// Declared in urgency order (most urgent first): the order of the problems list, and the
+// precedence among the states a module's data can give (down > alarm > hot > warning >
+// miscoded > ok). unused, empty and stale are decided before the data is looked at.
+enum class Health { Down, Alarm, Stale, Hot, Warning, Miscoded, Ok, Empty, Unused };
+
+inline constexpr Health kAllHealth[] = {Health::Down,    Health::Alarm,    Health::Stale,
+                                        Health::Hot,     Health::Warning,  Health::Miscoded,
+                                        Health::Ok,      Health::Empty,    Health::Unused};
 
 struct HealthOptions {
   double hot_headroom_celsius = 5.0;  // "hot" below this much headroom to the high warning
 };
 
-std::string_view health_name(Health h);   // "ok", "hot", "alarm", "miscoded", "stale", "empty"
-std::string_view health_label(Health h);  // short text drawn in a cage: "OK", "HOT", ...
+std::string_view health_name(Health h);   // "ok", "warning", ... (the transceiver_port_health label)
+std::string_view health_label(Health h);  // short upper-case word drawn in a cage: "OK", "WARN", ...
+bool is_problem(Health h);                // worth listing: everything but ok, empty and unused
+
+// One cause of a non-ok state. Lane-level conditions are aggregated: one reason per
+// condition with the list of lanes it is seen on.
+struct Reason {
+  Health state = Health::Ok;  // the state this reason alone gives
+  std::string kind;  // flag | monitor | module_state | data_path | dark | headroom | coding | stale | empty | unused
+  std::string name;  // flag or condition ("rx_power_low_warning"), module state, coding check id
+  std::vector<int> lanes;  // 1-based, sorted; empty = the module as a whole
+  bool flagged = false;    // kind flag: the module raised it (monitor: computed from values only)
+  // Monitor conditions: the worst lane's value (SI unit) against the module's threshold, and
+  // for optical power the margin in dB (positive = headroom, negative = past the threshold;
+  // absent for 0 W, which is no light).
+  std::optional<int> worst_lane;
+  std::optional<double> value, threshold, margin_db;
+  std::string unit;  // "watts", "amperes", "volts", "celsius", "seconds" (stale: last good read)
+  std::string module_state, fault_cause;  // kind module_state
+  std::string text;   // one line for people, e.g. "rx_power_low_warning on lanes 1-4: ..."
+  std::string label;  // a few characters for a cage: "RX LO", "LOS", "LOWPWR", ...
+};
+
+struct LaneMargin {
+  int lane = 0;
+  double margin_db = 0;  // rx power over the module's rx-power low warning, in dB
+};
+
+struct Verdict {
+  Health health = Health::Ok;
+  std::vector<Reason> reasons;  // most urgent first; empty exactly when health is ok
+  // The in-service lane with the least rx-power margin to the low warning (lanes with light).
+  std::optional<LaneMargin> worst_rx_margin;
+};
+
+// The verdict. unused when the port is out of service (nothing else counts); empty when no
+// module is seated; stale when its values are withheld or were never read; otherwise the most
+// urgent state among its reasons, or ok. Flags and monitors of unused lanes never count.
+Verdict assess(const daemon::PortSnapshot& port, const HealthOptions& options = {});
 
 struct RaisedFlag {
   int lane = 0;  // 0 = module-level
@@ -30,18 +75,26 @@ struct RaisedFlag {
 };
 
 // Flags raised now: the poller's latched history (raised) united with the flags in the last
-// decoded report, deduplicated and sorted. Empty when the module's values are withheld.
+// decoded report, deduplicated and sorted. Empty when the module's values are withheld or the
+// port is out of service; flags of unused lanes are left out.
 std::vector<RaisedFlag> raised_flags(const daemon::PortSnapshot& port);
 
 // True when the port has a report whose live values (monitors, states, flags) may be shown:
 // present and not stale.
 bool monitors_visible(const daemon::PortSnapshot& port);
 
+// True unless the lane is configured out of service.
+bool lane_in_service(const daemon::PortSnapshot& port, int lane);
+
 // Headroom to the module's own high-warning temperature: the poller's value, else computed
 // from the report. nullopt when unknown or withheld.
 std::optional<double> temperature_headroom(const daemon::PortSnapshot& port);
 
-bool is_alarm_flag(std::string_view flag);
-Health classify(const daemon::PortSnapshot& port, const HealthOptions& options = {});
+// Optical power margin in dB to a threshold: positive = headroom, negative = past it (for a low
+// threshold value/threshold, for a high one threshold/value). nullopt for no light (0 W).
+std::optional<double> power_margin_db(double watts, double threshold_watts, bool high);
+
+// "lane 3", "lanes 1-4", "lanes 1, 3, 5-8".
+std::string lanes_text(const std::vector<int>& lanes);
 
 }  // namespace xcvr::exporters

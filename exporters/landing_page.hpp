@@ -1,5 +1,7 @@
-// The daemon's own pages: "/" (name, version, links, a port map of every device's cages coloured
-// and labelled by health, a table of all ports) and "/port/<name>" (one module in detail).
+// The daemon's own pages: "/" (name, version, links, the problems list worst first, a port map
+// of every device's cages coloured and labelled by health with their reasons, a table of all
+// ports) and "/port/<name>" (one module in detail, with its verdict's reasons). Both reload
+// themselves (meta refresh).
 // Plain HTML + inline CSS + inline SVG: no scripts, no external assets; every string from a
 // module or the configuration is HTML-escaped.
 #pragma once
@@ -17,6 +19,7 @@ struct LandingOptions {
   HealthOptions health;
   std::string version;  // shown when the snapshot carries none
   std::string metrics_path = "/metrics";
+  int refresh_seconds = 10;  // meta refresh of "/" and "/port/..."; 0 = none
 };
 
 std::string landing_page_html(const daemon::Snapshot& snapshot, const LandingOptions& options);
@@ -28,7 +31,15 @@ std::optional<std::string> port_page_html(const daemon::Snapshot& snapshot, std:
 // A small page for 404s.
 std::string not_found_html(std::string_view what);
 
-// Shared frame: <!doctype>, <head> with the inline stylesheet, header with links.
-std::string html_page(std::string_view title, std::string_view body_html);
+// Shared frame: <!doctype>, <head> with the inline stylesheet (and a meta refresh when
+// refresh_seconds > 0), then the body.
+std::string html_page(std::string_view title, std::string_view body_html, int refresh_seconds = 0);
+
+// "This page reloads every N s. Refresh now." with a link to self_href.
+std::string refresh_note(const LandingOptions& options, std::string_view self_href);
+
+// <span class="badge h-NAME">NAME</span>, and the reasons of a verdict as a list.
+std::string badge(Health h);
+std::string reasons_list(const Verdict& verdict);
 
 }  // namespace xcvr::exporters

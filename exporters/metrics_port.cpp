@@ -182,6 +182,7 @@ void add_port_series(FamilySet& out, const PortSnapshot& p) {
     out.gauge(Fam::ModulePresent, base, p.presence == PortPresence::Present ? 1 : 0);
   }
   if (!p.state.empty()) out.gauge(Fam::PortLifecycleState, plus(base, "state", p.state), 1);
+  out.gauge(Fam::PortHealth, plus(base, "health", std::string(health_name(assess(p).health))), 1);
   add_counters(out, base, p);
   if (p.presence != PortPresence::Present) return;
   out.gauge(Fam::ModuleStale, base, p.stale ? 1 : 0);

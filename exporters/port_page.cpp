@@ -1,5 +1,6 @@
-// /port/<name>: one module in detail — identity, monitors, lanes (dBm and mW), thresholds,
-// flags, coding findings, counters. Live values are left out while the module is stale.
+// /port/<name>: one module in detail — its verdict and reasons, identity, monitors (module
+// state, fault cause, worst-lane rx margin), lanes (dBm and mW, margin), thresholds, raised
+// flags per lane, coding findings, counters. Live values are left out while the module is stale.
 #include <map>
 #include <string>
 
@@ -19,9 +20,7 @@ std::string row(std::string_view key, std::string_view value_html) {
 std::string opt_text(const std::optional<std::string>& v) { return v ? html_escape(*v) : ""; }
 
 std::string power_text(double watts) {  // "-3.01 dBm (0.500 mW)"; no light for 0 W
-  const auto dbm = watts_to_dbm(watts);
-  return (dbm ? fixed(*dbm, 2) + " dBm" : std::string("no light")) + " (" + fixed(watts * 1e3, 3) +
-         " mW)";
+  return monitor_text("watts", watts) + " (" + fixed(watts * 1e3, 3) + " mW)";
 }
 
 std::string power_cell(const std::optional<double>& watts) {
@@ -52,28 +51,43 @@ std::string identity_table(const cmis::ModuleReport& r) {
   return t + "</table>";
 }
 
-std::string monitors_table(const PortSnapshot& p) {
+std::string monitors_table(const PortSnapshot& p, const Verdict& v) {
   const auto& r = *p.report;
   std::string t = "<h2>Monitors</h2><table>";
   if (r.module_state) t += row("module state", html_escape(r.module_state->name));
-  if (r.temperature_celsius) t += row("temperature", fixed(*r.temperature_celsius, 2) + " \u00b0C");
-  if (const auto h = temperature_headroom(p)) t += row("headroom to high warning", fixed(*h, 2) + " \u00b0C");
-  if (r.supply_voltage_volts) t += row("supply voltage", fixed(*r.supply_voltage_volts, 3) + " V");
-  if (r.laser_temperature_celsius) t += row("laser temperature", fixed(*r.laser_temperature_celsius, 2) + " \u00b0C");
+  if (r.module_fault_cause) t += row("module fault cause", html_escape(r.module_fault_cause->name));
+  if (r.temperature_celsius) t += row("temperature", monitor_text("celsius", *r.temperature_celsius));
+  if (const auto h = temperature_headroom(p)) t += row("headroom to high warning", monitor_text("celsius", *h));
+  if (r.supply_voltage_volts) t += row("supply voltage", monitor_text("volts", *r.supply_voltage_volts));
+  if (r.laser_temperature_celsius) t += row("laser temperature", monitor_text("celsius", *r.laser_temperature_celsius));
+  if (const auto& m = v.worst_rx_margin) {
+    t += row("worst-lane rx margin", fixed(m->margin_db, 2) + " dB to the rx-power low warning (lane " +
+                                         std::to_string(m->lane) + ")");
+  }
   return t + "</table>";
 }
 
 std::string lanes_table(const PortSnapshot& p) {
-  std::string t = "<h2>Lanes</h2><table><tr><th>lane</th><th>rx power</th><th>tx power</th>"
+  const auto& r = *p.report;
+  const auto th = r.thresholds.find("rx_power_watts");
+  const double* low_warning = th != r.thresholds.end() && th->second.low_warning ? &*th->second.low_warning : nullptr;
+  std::string t = "<h2>Lanes</h2><table><tr><th>lane</th><th>rx power</th><th>rx margin</th><th>tx power</th>"
                   "<th>tx bias</th><th>data path</th><th>raised flags</th></tr>";
-  for (const auto& l : p.report->lanes) {
+  for (const auto& l : r.lanes) {
     std::string flags;
     for (const auto& f : l.flags) flags += html_escape(f) + " ";
+    if (!lane_in_service(p, l.lane)) flags = "<i>out of service</i> " + flags;
+    std::string margin = "\u2014";
+    if (l.rx_power_watts && low_warning) {
+      if (const auto m = power_margin_db(*l.rx_power_watts, *low_warning, false)) margin = fixed(*m, 2) + " dB";
+    }
+    std::string path = opt_text(l.data_path_state);
+    if (l.data_path) path += " (host port " + std::to_string(*l.data_path) + ")";
     t += "<tr><td class=\"num\">" + std::to_string(l.lane) + "</td><td class=\"num\">" +
-         power_cell(l.rx_power_watts) + "</td><td class=\"num\">" + power_cell(l.tx_power_watts) +
-         "</td><td class=\"num\">" +
-         (l.tx_bias_amperes ? fixed(*l.tx_bias_amperes * 1e3, 3) + " mA" : "\u2014") + "</td><td>" +
-         opt_text(l.data_path_state) + "</td><td>" + flags + "</td></tr>";
+         power_cell(l.rx_power_watts) + "</td><td class=\"num\">" + margin + "</td><td class=\"num\">" +
+         power_cell(l.tx_power_watts) + "</td><td class=\"num\">" +
+         (l.tx_bias_amperes ? monitor_text("amperes", *l.tx_bias_amperes) : "\u2014") + "</td><td>" + path +
+         "</td><td>" + flags + "</td></tr>";
   }
   return t + "</table>";
 }
@@ -81,10 +95,8 @@ std::string lanes_table(const PortSnapshot& p) {
 std::string threshold_value(const std::string& key, const std::optional<double>& v) {
   if (!v) return "\u2014";
   if (key == "rx_power_watts" || key == "tx_power_watts") return power_text(*v);
-  if (key == "tx_bias_amperes") return fixed(*v * 1e3, 3) + " mA";
-  if (key == "temperature_celsius") return fixed(*v, 2) + " \u00b0C";
-  if (key == "supply_voltage_volts") return fixed(*v, 3) + " V";
-  return fixed(*v, 4);
+  const auto unit = key.rfind('_');  // "tx_bias_amperes" -> "amperes"
+  return monitor_text(unit == std::string::npos ? "" : std::string_view(key).substr(unit + 1), *v);
 }
 
 std::string monitor_name(const std::string& key) {
@@ -113,12 +125,21 @@ std::string thresholds_table(const cmis::ModuleReport& r) {
 std::string flags_table(const PortSnapshot& p) {
   std::string t = "<h2>Flags</h2>";
   const auto raised = raised_flags(p);
-  t += "<p>Raised now: ";
-  if (raised.empty()) t += monitors_visible(p) ? "none" : "unknown (values withheld)";
-  for (const auto& f : raised) {
-    t += "<b>" + html_escape(f.flag) + "</b>" + (f.lane > 0 ? " (lane " + std::to_string(f.lane) + ")" : "") + "; ";
+  if (raised.empty()) {
+    t += std::string("<p>Raised now: ") +
+         (!p.in_service ? "not counted (port out of service)" : monitors_visible(p) ? "none" : "unknown (values withheld)") +
+         "</p>";
+  } else {
+    t += "<p>Raised now, per lane:</p><table class=\"raised\"><tr><th>lane</th><th>flags</th></tr>";
+    for (std::size_t i = 0; i < raised.size();) {
+      const int lane = raised[i].lane;
+      std::string names;
+      for (; i < raised.size() && raised[i].lane == lane; ++i) names += "<b>" + html_escape(raised[i].flag) + "</b> ";
+      t += "<tr><td>" + (lane > 0 ? "lane " + std::to_string(lane) : std::string("module")) + "</td><td>" + names +
+           "</td></tr>";
+    }
+    t += "</table>";
   }
-  t += "</p>";
   if (p.flags.empty()) return t;
   t += "<table><tr><th>flag</th><th>lane</th><th>times raised</th><th>last raised</th>"
        "<th>last cleared</th></tr>";
@@ -164,15 +185,16 @@ std::string counters_table(const daemon::Snapshot& s, const PortSnapshot& p) {
   return t + "</table>";
 }
 
-std::string header(const PortSnapshot& p, const HealthOptions& opts) {
-  const Health h = classify(p, opts);
+std::string header(const PortSnapshot& p, const Verdict& v, const LandingOptions& o) {
   std::string out = "<p><a href=\"/\">\u2190 port map</a></p><h1>" + html_escape(p.port) + "</h1>";
-  out += "<p>health: <span class=\"badge h-" + std::string(health_name(h)) + "\">" +
-         std::string(health_name(h)) + "</span> \u2014 poller state " +
-         html_escape(p.state) + ", last good read " + utc_time(p.last_good_read_unix);
+  out += "<p>health: " + badge(v.health) + " \u2014 poller state " + html_escape(p.state) +
+         ", last good read " + utc_time(p.last_good_read_unix);
   if (!p.node.empty()) out += ", node " + html_escape(p.node);
   if (!p.cage.empty()) out += ", cage " + html_escape(p.cage);
+  if (!p.unused_lanes.empty()) out += ", " + lanes_text(p.unused_lanes) + " out of service";
   out += " \u2014 <a href=\"/api/v1/modules/" + html_escape(url_path_escape(p.port)) + "\">JSON</a></p>";
+  if (!v.reasons.empty()) out += "<h2>Why " + std::string(health_name(v.health)) + "</h2>" + reasons_list(v);
+  out += refresh_note(o, "/port/" + url_path_escape(p.port));
   if (p.report && !monitors_visible(p)) {
     out += "<p class=\"banner\">Stale: no good read since " + utc_time(p.last_good_read_unix) +
            "; monitor values are withheld.</p>";
@@ -186,18 +208,19 @@ std::optional<std::string> port_page_html(const daemon::Snapshot& s, std::string
                                           const LandingOptions& o) {
   const PortSnapshot* p = find_port(s, name);
   if (!p) return std::nullopt;
-  std::string body = header(*p, o.health);
+  const Verdict verdict = assess(*p, o.health);
+  std::string body = header(*p, verdict, o);
   if (p->presence == daemon::PortPresence::Absent) {
     body += "<p>Empty cage.</p>";
   } else if (!p->report) {
     body += "<p>No module data yet.</p>";
   } else {
     body += identity_table(*p->report);
-    if (monitors_visible(*p)) body += monitors_table(*p) + lanes_table(*p);
+    if (monitors_visible(*p)) body += monitors_table(*p, verdict) + lanes_table(*p);
     body += thresholds_table(*p->report);
   }
   body += flags_table(*p) + coding_table(*p) + counters_table(s, *p);
-  return html_page(p->port + " \u2014 transceiver-exporter", body);
+  return html_page(p->port + " \u2014 transceiver-exporter", body, o.refresh_seconds);
 }
 
 }  // namespace xcvr::exporters

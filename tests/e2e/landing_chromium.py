@@ -1,10 +1,13 @@
 #!/usr/bin/env python3
 """Headless Chromium (Debian `chromium`, JavaScript disabled) loads the landing page from the real
 transceiver_exporter daemon running the emulated demo fleet with injected faults: the rendered
-port map must show the overheating port and the rx-LOS port in alarm, a healthy port ok, an
-empty cage empty and the unreadable port stale; the port pages name the raised flags.
-Screenshots of the landing page and of the hot port's page are saved and their paths printed
-(in $XCVR_SCREENSHOT_DIR, else the current directory).
+port map must show the dirty fiber (config/demo.toml spine-01/swp41) as warning and the module
+stuck in ModuleLowPwr (swp26) and the faulted module as down, the overheating port and the
+rx-LOS port in alarm, a healthy port ok, an empty cage empty and the unreadable port stale, each
+problem cage with its reasons in its title and the problems list above the map, worst first;
+the port pages show the reasons (flag, lanes, dBm, margin; module state) and the raised flags
+per lane. Screenshots of the landing page and of the dirty-fiber, LowPwr and hot ports' pages
+are saved and their paths printed (in $XCVR_SCREENSHOT_DIR, else the current directory).
 
   landing_chromium.py PATH/TO/transceiver_exporter
 """
@@ -19,11 +22,13 @@ import time
 
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from daemon_fleet import (HOT_PORT, LOS_PORT, UNREADABLE_PORT, Daemon, Processes, fail, json_get,  # noqa: E402
-                          log, wait_for)
+from daemon_fleet import (HOT_PORT, LOS_PORT, MODULE_FAULT_PORT, UNREADABLE_PORT, Daemon, Processes,  # noqa: E402
+                          fail, json_get, log, wait_for)
 
 HEALTHY_PORT = "spine-01/swp1"
 EMPTY_PORT = "spine-01/swp15"  # an empty cage in config/demo.toml
+DIRTY_PORT = "spine-01/swp41"  # config/demo.toml: dirty fiber, rx power past the low warning
+LOWPWR_PORT = "spine-01/swp26"  # config/demo.toml: stuck in ModuleLowPwr
 FLEET_PORTS = 72  # 64-port spine + 8-NIC GPU host
 
 
@@ -58,38 +63,71 @@ def main():
             return {m["port"]: m["health"] for m in api["modules"]} if api else {}
 
         want = {HOT_PORT: "alarm", LOS_PORT: "alarm", HEALTHY_PORT: "ok", EMPTY_PORT: "empty",
-                UNREADABLE_PORT: "stale"}
+                UNREADABLE_PORT: "stale", DIRTY_PORT: "warning", LOWPWR_PORT: "down", MODULE_FAULT_PORT: "down"}
         # The hot module needs ~20 s to pass its high-alarm threshold.
         wait_for("the API to report the injected states",
                  lambda: all(health().get(p) == h for p, h in want.items()), 90, 1)
 
-        dom = chromium(procs.work, "--dump-dom", daemon.url + "/")
-        titles = dict(re.findall(r"<title>([^<:]+): (\w+)</title>", dom))
-        if len(titles) != FLEET_PORTS:
-            fail(f"rendered port map draws {len(titles)} cages, want {FLEET_PORTS}")
+        raw = chromium(procs.work, "--dump-dom", daemon.url + "/")
+        cages = {html.unescape(port): (state, html.unescape(title)) for state, port, title in re.findall(
+            r'<a class="cage h-(\w+)" role="listitem" href="/port/([^"]+)" title="([^"]*)">', raw)}
+        dom = html.unescape(raw)
+        if len(cages) != FLEET_PORTS:
+            fail(f"rendered port map draws {len(cages)} cages, want {FLEET_PORTS}")
         for port, h in want.items():
-            if titles.get(port) != h:
-                fail(f"rendered port map shows {port} as {titles.get(port)}, want {h}")
+            state, title = cages.get(port, (None, ""))
+            if state != h or not title.startswith(f"{port}: {h}"):
+                fail(f"rendered port map shows {port} as {state} ({title!r}), want {h}")
+        for port, reason in ((DIRTY_PORT, "rx_power_low_warning on lanes"), (LOWPWR_PORT, "ModuleLowPwr"),
+                             (MODULE_FAULT_PORT, "ModuleFault"), (LOS_PORT, "rx_los on lane 2")):
+            if reason not in cages[port][1]:
+                fail(f"the cage of {port} does not give {reason!r} in its title: {cages[port][1]!r}")
         links = set(re.findall(r'href="/port/([^"]+)"', dom))
         if len(links) != FLEET_PORTS:
             fail(f"rendered page links {len(links)} port pages, want {FLEET_PORTS}")
+        problems = dom[dom.find('id="problems"'):dom.find(">Port map<")]
+        listed = re.findall(r'<a href="/port/([^"]+)">', problems)
+        for port in (LOWPWR_PORT, MODULE_FAULT_PORT, HOT_PORT, LOS_PORT, DIRTY_PORT, UNREADABLE_PORT):
+            if port not in listed:
+                fail(f"the problems list above the port map does not list {port}: {listed}")
+        if listed.index(LOWPWR_PORT) > listed.index(LOS_PORT) or listed.index(LOS_PORT) > listed.index(DIRTY_PORT):
+            fail(f"the problems list is not worst first: {listed}")
+        if HEALTHY_PORT in listed or EMPTY_PORT in listed:
+            fail(f"the problems list names a healthy or empty port: {listed}")
         row = re.search(r'<td><a href="/port/' + re.escape(HOT_PORT) + r'">.*?</tr>', dom, re.S)
-        temp = re.search(r"([0-9.]+) °C", html.unescape(row.group(0))) if row else None
+        temp = re.search(r"([0-9.]+) °C", row.group(0)) if row else None
         if not temp or float(temp.group(1)) <= 75:
             fail(f"ports table row of {HOT_PORT} does not show its temperature above 75 °C")
         log(f"ok: rendered port map: {', '.join(f'{p} {h}' for p, h in want.items())}; "
-            f"{HOT_PORT} at {temp.group(1)} °C")
+            f"{HOT_PORT} at {temp.group(1)} °C; problems list: {len(listed)} ports, worst first")
 
-        hot_page = html.unescape(chromium(procs.work, "--dump-dom", f"{daemon.url}/port/{HOT_PORT}"))
-        if "temperature_high_alarm" not in hot_page:
+        def page(port):
+            return html.unescape(chromium(procs.work, "--dump-dom", f"{daemon.url}/port/{port}"))
+
+        dirty_page = page(DIRTY_PORT)
+        reason = re.search(r"<li>(rx_power_low_warning on lanes [^<]*dBm[^<]*against the low warning [^<]*"
+                           r"margin (-[0-9.]+) dB)</li>", dirty_page)
+        if not reason or ">warning<" not in dirty_page:
+            fail(f"port page of {DIRTY_PORT} does not give its warning with value, threshold and margin")
+        if not re.search(r"worst-lane rx margin</th><td>-[0-9.]+ dB", dirty_page):
+            fail(f"port page of {DIRTY_PORT} does not show a negative worst-lane rx margin")
+        if not re.search(r"<td>lane 1</td><td>(?:<b>\w+</b> )*<b>rx_power_low_warning</b>", dirty_page):
+            fail(f"port page of {DIRTY_PORT} does not show rx_power_low_warning raised on lane 1")
+        lowpwr_page = page(LOWPWR_PORT)
+        if "module held in low power (ModuleLowPwr)" not in lowpwr_page or \
+                "<th>module state</th><td>ModuleLowPwr</td>" not in lowpwr_page:
+            fail(f"port page of {LOWPWR_PORT} does not give ModuleLowPwr as its reason and module state")
+        if "temperature_high_alarm" not in page(HOT_PORT):
             fail(f"port page of {HOT_PORT} does not show temperature_high_alarm")
-        los_page = html.unescape(chromium(procs.work, "--dump-dom", f"{daemon.url}/port/{LOS_PORT}"))
-        if not re.search(r"rx_los\S* \(lane 2\)", los_page):
+        if not re.search(r"<td>lane 2</td><td>(?:<b>\w+</b> )*<b>rx_los</b>", page(LOS_PORT)):
             fail(f"port page of {LOS_PORT} does not show rx_los on lane 2")
-        log("ok: port pages show temperature_high_alarm and rx_los (lane 2)")
+        log(f"ok: port pages: {DIRTY_PORT} \"{reason.group(1)}\"; {LOWPWR_PORT} ModuleLowPwr; "
+            f"{HOT_PORT} temperature_high_alarm; {LOS_PORT} rx_los on lane 2")
 
         shots = []
-        for name, url, size in (("landing.png", daemon.url + "/", "1400,1200"),
+        for name, url, size in (("landing.png", daemon.url + "/", "1400,1800"),
+                                ("port-dirty-fiber.png", f"{daemon.url}/port/{DIRTY_PORT}", "1100,1600"),
+                                ("port-lowpwr.png", f"{daemon.url}/port/{LOWPWR_PORT}", "1100,1600"),
                                 ("port-hot.png", f"{daemon.url}/port/{HOT_PORT}", "1100,1600")):
             path = os.path.join(out_dir, name)
             if os.path.exists(path):

@@ -35,11 +35,14 @@ TEST(ExporterApi, HealthyPortCarriesTheDecodeContractAndDaemonState) {
   for (const char* key : {"port", "presence", "stale", "state", "health", "domain", "source", "cage", "groups",
                           "last_good_read_unix", "last_good_read", "insertions_total", "read_errors_total", "flags",
                           "raised_flags", "coding", "aging", "budget", "monitors_withheld", "module",
-                          "temperature_headroom_celsius"}) {
+                          "temperature_headroom_celsius", "reasons", "in_service", "unused_lanes",
+                          "worst_rx_margin"}) {
     EXPECT_TRUE(p.contains(key)) << key;
   }
   EXPECT_EQ(p.at("presence"), "present");
   EXPECT_EQ(p.at("health"), "ok");
+  EXPECT_TRUE(p.at("reasons").empty());
+  EXPECT_EQ(p.at("worst_rx_margin").at("lane"), 1);
   EXPECT_EQ(p.at("monitors_withheld"), false);
   EXPECT_EQ(p.at("module"), cmis::to_json(*s.ports[0].report));  // the contract, unchanged
   EXPECT_EQ(p.at("read_errors_total").at("timeout"), 0);
@@ -55,6 +58,8 @@ TEST(ExporterApi, StaleModuleWithholdsMonitorValues) {
   ASSERT_NE(p, nullptr);
   EXPECT_EQ(p->at("stale"), true);
   EXPECT_EQ(p->at("health"), "stale");
+  EXPECT_EQ(p->at("reasons")[0].at("kind"), "stale");
+  EXPECT_EQ(p->at("reasons")[0].at("value"), testing::kNow - 600);  // the last good read
   EXPECT_EQ(p->at("monitors_withheld"), true);
   const json& m = p->at("module");
   EXPECT_EQ(m.at("vendor").at("part_number"), "OSFP-800G-DR8");  // identity stays
@@ -84,7 +89,13 @@ TEST(ExporterApi, EmptyUnknownFaultAndFabricPorts) {
   EXPECT_EQ(empty->at("health"), "empty");
   EXPECT_EQ(module_of(all, "spine1/Ethernet56")->at("presence"), "unknown");
   const json* fault = module_of(all, "spine1/Ethernet24");
-  EXPECT_EQ(fault->at("health"), "alarm");
+  EXPECT_EQ(fault->at("health"), "down");
+  EXPECT_EQ(fault->at("reasons")[0].at("kind"), "module_state");
+  EXPECT_EQ(fault->at("reasons")[0].at("module_state"), "ModuleFault");
+  EXPECT_EQ(fault->at("reasons")[0].at("fault_cause"), "cause not reported");
+  EXPECT_EQ(fault->at("reasons")[1].at("name"), "tx_fault");
+  EXPECT_EQ(fault->at("reasons")[1].at("state"), "alarm");
+  EXPECT_EQ(fault->at("reasons")[1].at("lanes"), json::array({1}));
   EXPECT_EQ(fault->at("module").at("module").at("state"), "ModuleFault");
   EXPECT_EQ(fault->at("raised_flags")[0].at("flag"), "tx_fault");
   EXPECT_EQ(module_of(all, "quantum7/p1")->at("node"), "quantum7");
@@ -92,6 +103,35 @@ TEST(ExporterApi, EmptyUnknownFaultAndFabricPorts) {
   EXPECT_EQ(bad->at("health"), "miscoded");
   EXPECT_EQ(bad->at("coding")[0].at("check"), "checksum_00h");
   EXPECT_EQ(bad->at("coding")[0].at("severity"), "fail");
+}
+
+TEST(ExporterApi, ReasonsCarryValueThresholdAndMargin) {
+  auto s = testing::make_fleet(1);
+  auto r = std::make_shared<cmis::ModuleReport>(*s.ports[0].report);
+  for (auto& lane : r->lanes) {
+    if (lane.lane > 4) continue;
+    lane.flags = {"rx_power_low_warning"};
+    lane.rx_power_watts = 0.00004;
+  }
+  s.ports[0].report = r;
+  s.ports[0].unused_lanes = {7, 8};
+  const json p = port_json(s, s.ports[0]);
+  EXPECT_EQ(p.at("health"), "warning");
+  EXPECT_EQ(p.at("unused_lanes"), json::array({7, 8}));
+  ASSERT_EQ(p.at("reasons").size(), 1u);
+  const json& reason = p.at("reasons")[0];
+  EXPECT_EQ(reason.at("state"), "warning");
+  EXPECT_EQ(reason.at("kind"), "flag");
+  EXPECT_EQ(reason.at("name"), "rx_power_low_warning");
+  EXPECT_EQ(reason.at("lanes"), json::array({1, 2, 3, 4}));
+  EXPECT_EQ(reason.at("flagged"), true);
+  EXPECT_EQ(reason.at("unit"), "watts");
+  EXPECT_DOUBLE_EQ(reason.at("value").get<double>(), 0.00004);
+  EXPECT_DOUBLE_EQ(reason.at("threshold").get<double>(), 0.00005);
+  EXPECT_NEAR(reason.at("margin_db").get<double>(), -0.969, 1e-3);
+  EXPECT_EQ(reason.at("worst_lane"), 1);
+  EXPECT_EQ(reason.at("label"), "RX LO");
+  EXPECT_NE(reason.at("text").get<std::string>().find("lanes 1-4"), std::string::npos);
 }
 
 TEST(ExporterApi, InvalidUtf8IsReplacedWhenDumped) {

@@ -2,7 +2,7 @@
 // no scripts or external assets, and HTML escaping of every module-supplied string.
 #include <gtest/gtest.h>
 
-#include <regex>
+#include <iterator>
 
 #include "exporters/format.hpp"
 #include "exporters/health.hpp"
@@ -42,42 +42,126 @@ TEST(ExporterLanding, NameVersionAndLinks) {
   expect_self_contained(html);
 }
 
-TEST(ExporterLanding, EveryPortIsLinkedFromMapAndTable) {
+TEST(ExporterLanding, EveryPortIsLinkedFromMapAndTableProblemsAlsoFromTheList) {
   const auto s = testing::make_rich_snapshot();
   const std::string html = landing_page_html(s, options());
   for (const auto& p : s.ports) {
     const std::string href = "href=\"/port/" + url_path_escape(p.port) + "\"";
-    EXPECT_EQ(count(html, href), 2u) << p.port;  // the cage and the table row
+    // The cage and the table row, and the problems list for a port with a problem.
+    EXPECT_EQ(count(html, href), is_problem(assess(p).health) ? 3u : 2u) << p.port;
   }
   EXPECT_NE(html.find("<h2>spine1</h2>"), std::string::npos);
   EXPECT_NE(html.find("<h2>quantum7</h2>"), std::string::npos);
 }
 
-TEST(ExporterLanding, CagesCarryTextLabelsAndALegend) {
-  const auto s = testing::make_rich_snapshot();
-  const std::string html = landing_page_html(s, options());
-  EXPECT_NE(html.find("<title>spine1/Ethernet16: alarm</title>"), std::string::npos);
-  EXPECT_NE(html.find("<title>spine1/Ethernet8: hot</title>"), std::string::npos);
-  EXPECT_NE(html.find("<title>spine1/Ethernet32: stale</title>"), std::string::npos);
-  EXPECT_NE(html.find("<title>spine1/Ethernet40: empty</title>"), std::string::npos);
-  EXPECT_NE(html.find("<title>spine1/Ethernet48: miscoded</title>"), std::string::npos);
-  EXPECT_NE(html.find("<title>spine1/Ethernet0: ok</title>"), std::string::npos);
-  for (const char* label : {">OK<", ">HOT<", ">ALM<", ">STL<", ">COD<"}) {
-    EXPECT_NE(html.find(label), std::string::npos) << label;
+// The rich snapshot plus a dirty fiber (warning), a module stuck in low power (down) and a port
+// configured out of service (unused).
+daemon::Snapshot every_state_snapshot() {
+  auto s = testing::make_rich_snapshot();
+  auto dirty = testing::make_port("spine1/Ethernet64", 64, "spine1");
+  auto r = std::make_shared<cmis::ModuleReport>(*dirty.report);
+  for (int lane = 1; lane <= 4; ++lane) {
+    r->lanes[static_cast<std::size_t>(lane - 1)].rx_power_watts = 0.00004;
+    r->lanes[static_cast<std::size_t>(lane - 1)].flags = {"rx_power_low_warning"};
   }
-  for (const char* meaning : {"hot:", "alarm:", "miscoded:", "stale:", "empty cage"}) {
-    EXPECT_NE(html.find(meaning), std::string::npos) << meaning;
+  dirty.report = r;
+  s.ports.push_back(dirty);
+  auto lowpwr = testing::make_port("spine1/Ethernet72", 72, "spine1");
+  auto l = std::make_shared<cmis::ModuleReport>(*lowpwr.report);
+  l->module_state = cmis::Coded{1, "ModuleLowPwr"};
+  for (auto& lane : l->lanes) lane.data_path_state = "DPDeactivated";
+  lowpwr.report = l;
+  s.ports.push_back(lowpwr);
+  auto unused = testing::make_port("spine1/Ethernet80", 80, "spine1");
+  unused.in_service = false;
+  s.ports.push_back(unused);
+  return s;
+}
+
+TEST(ExporterLanding, CagesCarryClassReasonsAndShortLabels) {
+  const std::string html = landing_page_html(every_state_snapshot(), options());
+  auto cage = [&](const std::string& port) {  // the <a> of one cage
+    const auto at = html.find("<a class=\"cage ");
+    for (auto pos = at; pos != std::string::npos; pos = html.find("<a class=\"cage ", pos + 1)) {
+      const auto end = html.find("</a>", pos);
+      const std::string a = html.substr(pos, end - pos);
+      if (a.find("href=\"/port/" + url_path_escape(port) + "\"") != std::string::npos) return a;
+    }
+    return std::string();
+  };
+  const std::string dirty = cage("spine1/Ethernet64");
+  EXPECT_NE(dirty.find("class=\"cage h-warning\""), std::string::npos) << dirty;
+  EXPECT_NE(dirty.find("title=\"spine1/Ethernet64: warning&#10;rx_power_low_warning on lanes 1-4: -13.98 dBm"),
+            std::string::npos) << dirty;
+  EXPECT_NE(dirty.find("<span>WARN</span><span>RX LO</span>"), std::string::npos) << dirty;
+  const std::string lowpwr = cage("spine1/Ethernet72");
+  EXPECT_NE(lowpwr.find("class=\"cage h-down\""), std::string::npos) << lowpwr;
+  EXPECT_NE(lowpwr.find("ModuleLowPwr"), std::string::npos) << lowpwr;
+  EXPECT_NE(lowpwr.find("<span>DOWN</span><span>LOWPWR</span>"), std::string::npos) << lowpwr;
+  EXPECT_NE(cage("spine1/Ethernet24").find("<span>DOWN</span><span>FAULT</span>"), std::string::npos);
+  EXPECT_NE(cage("spine1/Ethernet16").find("<span>ALARM</span><span>RX LOS</span>"), std::string::npos);
+  EXPECT_NE(cage("spine1/Ethernet16").find("rx_los on lane 3"), std::string::npos);
+  EXPECT_NE(cage("spine1/Ethernet8").find("class=\"cage h-hot\""), std::string::npos);
+  EXPECT_NE(cage("spine1/Ethernet32").find("class=\"cage h-stale\""), std::string::npos);
+  EXPECT_NE(cage("spine1/Ethernet40").find("class=\"cage h-empty\""), std::string::npos);
+  EXPECT_NE(cage("spine1/Ethernet48").find("<span>CODING</span><span>\u00a0</span>"), std::string::npos);
+  EXPECT_NE(cage("spine1/Ethernet80").find("class=\"cage h-unused\""), std::string::npos);
+  EXPECT_NE(cage("spine1/Ethernet0").find("title=\"spine1/Ethernet0: ok\""), std::string::npos);
+  EXPECT_NE(cage("spine1/Ethernet0").find("<b>0</b><span>OK</span>"), std::string::npos);
+  for (Health h : kAllHealth) {
+    EXPECT_NE(html.find("<span class=\"sw h-" + std::string(health_name(h)) + "\"></span>"), std::string::npos)
+        << "legend: " << health_name(h);
   }
 }
 
-TEST(ExporterLanding, SixtyFourCageSwitchIsOneFaceplate) {
+TEST(ExporterLanding, ProblemsComeFirstWorstFirst) {
+  const std::string html = landing_page_html(every_state_snapshot(), options());
+  const auto problems = html.find("<h2 id=\"problems\">Problems</h2>");
+  const auto map = html.find("<h2>Port map</h2>");
+  ASSERT_NE(problems, std::string::npos);
+  ASSERT_LT(problems, map);
+  const std::string list = html.substr(problems, map - problems);
+  // down (fault, low power), alarm, stale (two), hot, warning, miscoded; no ok, empty or unused.
+  const char* order[] = {"spine1/Ethernet24", "spine1/Ethernet72", "spine1/Ethernet16", "spine1/Ethernet32",
+                         "spine1/Ethernet56", "spine1/Ethernet8",  "spine1/Ethernet64", "spine1/Ethernet48"};
+  std::size_t last = 0;
+  for (const char* port : order) {
+    const auto at = list.find(">" + std::string(port) + "<");
+    ASSERT_NE(at, std::string::npos) << port;
+    EXPECT_GT(at, last) << port;
+    last = at;
+  }
+  for (const char* quiet : {"spine1/Ethernet0<", "spine1/Ethernet40<", "spine1/Ethernet80<", "quantum7/p1<"}) {
+    EXPECT_EQ(list.find(quiet), std::string::npos) << quiet;
+  }
+  EXPECT_NE(list.find("module held in low power (ModuleLowPwr)"), std::string::npos);
+  const std::string none = landing_page_html(testing::make_fleet(4), options());
+  EXPECT_NE(none.find("None: every module in service is ok."), std::string::npos);
+}
+
+TEST(ExporterLanding, PagesRefreshThemselvesAndLinkARefresh) {
+  const auto s = testing::make_rich_snapshot();
+  const std::string html = landing_page_html(s, options());
+  EXPECT_NE(html.find("<meta http-equiv=\"refresh\" content=\"10\">"), std::string::npos);
+  EXPECT_NE(html.find("<a href=\"/\">Refresh now</a>"), std::string::npos);
+  const auto page = port_page_html(s, "spine1/Ethernet16", options());
+  ASSERT_TRUE(page.has_value());
+  EXPECT_NE(page->find("<meta http-equiv=\"refresh\" content=\"10\">"), std::string::npos);
+  EXPECT_NE(page->find("<a href=\"/port/spine1/Ethernet16\">Refresh now</a>"), std::string::npos);
+  auto o = options();
+  o.refresh_seconds = 0;
+  EXPECT_EQ(landing_page_html(s, o).find("http-equiv"), std::string::npos);
+}
+
+TEST(ExporterLanding, SixtyFourCageSwitchIsOneFaceplateOfTwoBlocks) {
   const std::string html = landing_page_html(testing::make_fleet(64), options());
-  EXPECT_EQ(count(html, "<svg"), 1u);
-  EXPECT_EQ(count(html, "<rect x="), 64u);
-  EXPECT_NE(html.find("width=\"1253\""), std::string::npos);  // 32 columns x 2 rows
+  EXPECT_EQ(count(html, "class=\"faceplate\""), 1u);
+  EXPECT_EQ(count(html, "<a class=\"cage h-ok\""), 64u);
+  EXPECT_EQ(count(html, "<div class=\"block\">"), 2u);  // 16 columns x 2 rows each
   // Natural order: Ethernet8 is listed before Ethernet16 and Ethernet504 last.
   EXPECT_LT(html.find(">spine1/Ethernet8<"), html.find(">spine1/Ethernet16<"));
   EXPECT_LT(html.find(">spine1/Ethernet496<"), html.find(">spine1/Ethernet504<"));
+  EXPECT_LT(html.find("<b>8</b>"), html.find("<b>16</b>"));
 }
 
 TEST(ExporterLanding, HostileStringsAreEscaped) {
@@ -110,10 +194,42 @@ TEST(ExporterLanding, PortDetailShowsMonitorsInDbmAndMilliwatts) {
   EXPECT_EQ(page->find("inf"), std::string::npos);
   EXPECT_NE(page->find("40.300 mA"), std::string::npos);
   EXPECT_NE(page->find("<h2>Thresholds</h2>"), std::string::npos);
-  EXPECT_NE(page->find("<b>rx_los</b> (lane 3)"), std::string::npos);
+  EXPECT_NE(page->find("<tr><td>lane 3</td><td><b>rx_los</b> <b>rx_power_low_alarm</b> </td></tr>"),
+            std::string::npos);
   EXPECT_NE(page->find("OSFP-800G-DR8"), std::string::npos);
   EXPECT_NE(page->find(">alarm</span>"), std::string::npos);
+  EXPECT_NE(page->find("<h2>Why alarm</h2><ul class=\"reasons\"><li>rx_los on lane 3</li>"), std::string::npos);
+  EXPECT_NE(page->find("rx_power_low_alarm on lane 3: no light against the low alarm -16.99 dBm"),
+            std::string::npos);
+  // Worst-lane margin over the lit lanes: lane 1, 0.51 mW against the 0.05 mW low warning.
+  EXPECT_NE(page->find("<th>worst-lane rx margin</th><td>10.09 dB to the rx-power low warning (lane 1)</td>"),
+            std::string::npos);
   EXPECT_NE(page->find("href=\"/\""), std::string::npos);
+}
+
+TEST(ExporterLanding, PortDetailShowsModuleStateAndFaultCause) {
+  auto s = testing::make_rich_snapshot();
+  auto fault = std::make_shared<cmis::ModuleReport>(*s.ports[3].report);
+  fault->module_fault_cause = cmis::Coded{1, "TEC runaway"};
+  s.ports[3].report = fault;
+  const auto page = port_page_html(s, "spine1/Ethernet24", options());
+  ASSERT_TRUE(page.has_value());
+  EXPECT_NE(page->find(">down</span>"), std::string::npos);
+  EXPECT_NE(page->find("<th>module state</th><td>ModuleFault</td>"), std::string::npos);
+  EXPECT_NE(page->find("<th>module fault cause</th><td>TEC runaway</td>"), std::string::npos);
+  EXPECT_NE(page->find("<li>module fault (ModuleFault): TEC runaway</li>"), std::string::npos);
+  EXPECT_NE(page->find("<tr><td>lane 1</td><td><b>tx_fault</b> </td></tr>"), std::string::npos);
+}
+
+TEST(ExporterLanding, PortDetailMarksUnusedLanes) {
+  auto s = testing::make_rich_snapshot();
+  s.ports[2].unused_lanes = {3, 4};  // the LOS lane is out of service: nothing is raised now
+  const auto page = port_page_html(s, "spine1/Ethernet16", options());
+  ASSERT_TRUE(page.has_value());
+  EXPECT_NE(page->find(">ok</span>"), std::string::npos);
+  EXPECT_NE(page->find("lanes 3, 4 out of service"), std::string::npos);
+  EXPECT_NE(page->find("<i>out of service</i> rx_los"), std::string::npos);
+  EXPECT_NE(page->find("Raised now: none"), std::string::npos);
 }
 
 TEST(ExporterLanding, StaleDetailWithholdsMonitors) {
@@ -131,18 +247,14 @@ TEST(ExporterLanding, UnknownPortIsNotFound) {
   EXPECT_NE(not_found_html("<x>").find("&lt;x&gt;"), std::string::npos);
 }
 
-TEST(ExporterLanding, HealthClassification) {
+TEST(ExporterLanding, RichSnapshotVerdicts) {
   const auto s = testing::make_rich_snapshot();
-  const Health expected[] = {Health::Ok,    Health::Hot,   Health::Alarm,    Health::Alarm, Health::Stale,
+  const Health expected[] = {Health::Ok,    Health::Hot,      Health::Alarm, Health::Down, Health::Stale,
                              Health::Empty, Health::Miscoded, Health::Stale, Health::Ok};
+  ASSERT_EQ(s.ports.size(), std::size(expected));
   for (std::size_t i = 0; i < s.ports.size(); ++i) {
-    EXPECT_EQ(classify(s.ports[i]), expected[i]) << s.ports[i].port;
+    EXPECT_EQ(health_name(assess(s.ports[i]).health), health_name(expected[i])) << s.ports[i].port;
   }
-  // Hot by headroom alone, with the threshold taken from options.
-  auto warm = s.ports[0];
-  warm.temperature_headroom_celsius = 4.0;
-  EXPECT_EQ(classify(warm), Health::Hot);
-  EXPECT_EQ(classify(warm, HealthOptions{3.0}), Health::Ok);
 }
 
 TEST(ExporterFormat, Helpers) {
@@ -160,6 +272,23 @@ TEST(ExporterFormat, Helpers) {
   EXPECT_EQ(device_of("Ethernet0"), "");
   EXPECT_EQ(utc_time(0), "never");
   EXPECT_EQ(utc_time(1796000000), "2026-11-30T00:53:20Z");
+  EXPECT_EQ(monitor_text("watts", 0), "no light");
+  EXPECT_EQ(monitor_text("watts", 0.001), "0.00 dBm");
+  EXPECT_EQ(monitor_text("celsius", 68), "68.00 \u00b0C");
+}
+
+TEST(ExporterFormat, CageLabels) {
+  using V = std::vector<std::string>;
+  auto labels = [](std::vector<std::string_view> ports) { return cage_labels(ports); };
+  EXPECT_EQ(labels({"spine-01/swp1", "spine-01/swp2", "spine-01/swp64"}), (V{"1", "2", "64"}));
+  EXPECT_EQ(labels({"s/Ethernet120", "s/Ethernet128"}), (V{"120", "128"}));  // no split number
+  EXPECT_EQ(labels({"gpu-node-01/mlx5_0", "gpu-node-01/mlx5_7"}), (V{"0", "7"}));
+  EXPECT_EQ(labels({"ens1f0np0", "ens2f0np0"}), (V{"1", "2"}));
+  EXPECT_EQ(labels({"ens1f0np0", "ens1f1np1"}), (V{"0np0", "1np1"}));
+  EXPECT_EQ(labels({"gpu0/ens1f0np0"}), (V{"ens1f0np0"}));  // alone: the whole name
+  EXPECT_EQ(labels({"quantum7/p1", "quantum7/p2"}), (V{"1", "2"}));
+  EXPECT_EQ(labels({"ib0", "ens1f0np0"}), (V{"ib0", "ens1f0np0"}));  // nothing shared
+  EXPECT_EQ(labels({"h/Ethernet0", "h/Ethernet0/1"}), (V{"0", "0/1"}));
 }
 
 }  // namespace

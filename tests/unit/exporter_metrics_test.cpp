@@ -6,6 +6,7 @@
 #include <set>
 
 #include "exporters/families.hpp"
+#include "exporters/health.hpp"
 #include "exporters/metrics.hpp"
 #include "tests/e2e/exposition.hpp"
 #include "tests/e2e/synthetic_fleet.hpp"
@@ -115,6 +116,37 @@ TEST(ExporterMetrics, FlagsAreSparseWithLaneLabelsAndCounters) {
   EXPECT_EQ(e.value("transceiver_flag_raised_total", {{"port", "spine1/Ethernet16"}, {"lane", "5"}, {"flag", "tx_power_low_warning"}}), 1.0);
   EXPECT_TRUE(e.find("transceiver_flag", {{"port", "spine1/Ethernet16"}, {"flag", "tx_power_low_warning"}}).empty());
   for (const auto& s : e.find("transceiver_flag")) EXPECT_EQ(s.value, 1.0);
+}
+
+TEST(ExporterMetrics, PortHealthIsOneSeriesPerPortWithTheVerdict) {
+  const auto snapshot = make_rich_snapshot();
+  const Exposition e = render(snapshot);
+  const auto all = e.find("transceiver_port_health");
+  ASSERT_EQ(all.size(), snapshot.ports.size());
+  for (const auto& p : snapshot.ports) {
+    const auto series = e.find("transceiver_port_health", {{"port", p.port}});
+    ASSERT_EQ(series.size(), 1u) << p.port;
+    EXPECT_EQ(series[0].labels.at("health"), health_name(assess(p).health)) << p.port;
+    EXPECT_EQ(series[0].value, 1.0);
+  }
+  EXPECT_EQ(e.value("transceiver_port_health", {{"port", "spine1/Ethernet24"}, {"health", "down"}}), 1.0);
+  EXPECT_EQ(e.value("transceiver_port_health", {{"port", "spine1/Ethernet40"}, {"health", "empty"}}), 1.0);
+  EXPECT_EQ(e.value("transceiver_port_health", {{"port", "spine1/Ethernet56"}, {"health", "stale"}}), 1.0);
+  // Fabric ports carry node.
+  EXPECT_EQ(e.value("transceiver_port_health", {{"port", "quantum7/p1"}, {"node", "quantum7"}, {"health", "ok"}}),
+            1.0);
+}
+
+TEST(ExporterMetrics, FlagsOfOutOfServicePortsAndLanesAreNotExported) {
+  auto s = make_rich_snapshot();
+  s.ports[2].unused_lanes = {3};    // Ethernet16: its LOS lane is out of service
+  s.ports[3].in_service = false;    // Ethernet24: the faulted module's port is out of service
+  const Exposition e = render(s);
+  EXPECT_TRUE(e.find("transceiver_flag", {{"port", "spine1/Ethernet16"}}).empty());
+  EXPECT_TRUE(e.find("transceiver_flag", {{"port", "spine1/Ethernet24"}}).empty());
+  EXPECT_EQ(e.value("transceiver_port_health", {{"port", "spine1/Ethernet16"}, {"health", "ok"}}), 1.0);
+  EXPECT_EQ(e.value("transceiver_port_health", {{"port", "spine1/Ethernet24"}, {"health", "unused"}}), 1.0);
+  EXPECT_FALSE(e.find("transceiver_flag", {{"port", "spine1/Ethernet8"}}).empty());  // others unchanged
 }
 
 TEST(ExporterMetrics, FaultStateCodingAndBudget) {

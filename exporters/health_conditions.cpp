@@ -1,0 +1,232 @@
+// Flag and monitor conditions of the health model: each raised flag, and each monitor value
+// past one of the module's own thresholds (whether or not the module raised the flag), becomes
+// one reason per condition with its lanes, the worst lane's value, the threshold and, for
+// optical power, the margin in dB.
+#include <algorithm>
+#include <array>
+#include <cctype>
+#include <map>
+#include <set>
+
+#include "exporters/format.hpp"
+#include "exporters/health_internal.hpp"
+
+namespace xcvr::exporters::detail {
+namespace {
+
+using daemon::PortSnapshot;
+
+struct Monitor {
+  std::string_view key;     // thresholds key and SI unit suffix: "rx_power_watts"
+  std::string_view prefix;  // flag prefix: "rx_power"
+  std::string_view unit;    // "watts"
+  std::string_view label;   // cage label stem: "RX"
+  bool per_lane;
+};
+
+constexpr std::array kMonitors = {
+    Monitor{"temperature_celsius", "temperature", "celsius", "TEMP", false},
+    Monitor{"supply_voltage_volts", "supply_voltage", "volts", "VCC", false},
+    Monitor{"rx_power_watts", "rx_power", "watts", "RX", true},
+    Monitor{"tx_power_watts", "tx_power", "watts", "TX", true},
+    Monitor{"tx_bias_amperes", "tx_bias", "amperes", "BIAS", true},
+};
+
+// Threshold levels, in the order a value is checked against them (alarm before warning).
+enum Level { HighAlarm, HighWarning, LowAlarm, LowWarning };
+constexpr std::array<std::string_view, 4> kLevelNames = {"high_alarm", "high_warning", "low_alarm",
+                                                         "low_warning"};
+
+bool is_high(Level l) { return l == HighAlarm || l == HighWarning; }
+
+const std::optional<double>& level_value(const cmis::Thresholds& t, Level l) {
+  switch (l) {
+    case HighAlarm: return t.high_alarm;
+    case HighWarning: return t.high_warning;
+    case LowAlarm: return t.low_alarm;
+    case LowWarning: return t.low_warning;
+  }
+  return t.high_alarm;
+}
+
+// Thresholds usable for judging values: in order, and each low below its high (passive copper
+// reports all zeros; a miscoded module may report them out of order: its flags still count).
+bool usable(const cmis::Thresholds& t) {
+  std::vector<double> v;
+  for (const auto* x : {&t.low_alarm, &t.low_warning, &t.high_warning, &t.high_alarm}) {
+    if (*x) v.push_back(**x);
+  }
+  if (!std::is_sorted(v.begin(), v.end())) return false;
+  if (t.low_alarm && t.high_alarm && *t.low_alarm >= *t.high_alarm) return false;
+  return !(t.low_warning && t.high_warning && *t.low_warning >= *t.high_warning);
+}
+
+std::optional<Level> crossing(double v, const cmis::Thresholds& t) {
+  for (Level l : {HighAlarm, HighWarning, LowAlarm, LowWarning}) {
+    const auto& th = level_value(t, l);
+    if (th && (is_high(l) ? v > *th : v < *th)) return l;
+  }
+  return std::nullopt;
+}
+
+std::optional<double> value_of(const cmis::ModuleReport& r, const Monitor& m, int lane) {
+  if (!m.per_lane) {
+    return m.prefix == "temperature" ? r.temperature_celsius : r.supply_voltage_volts;
+  }
+  for (const auto& l : r.lanes) {
+    if (l.lane != lane) continue;
+    if (m.prefix == "rx_power") return l.rx_power_watts;
+    if (m.prefix == "tx_power") return l.tx_power_watts;
+    return l.tx_bias_amperes;
+  }
+  return std::nullopt;
+}
+
+struct MonitorLevel {
+  const Monitor* monitor;
+  Level level;
+};
+
+std::optional<MonitorLevel> monitor_level(std::string_view condition) {
+  for (const auto& m : kMonitors) {
+    if (condition.size() <= m.prefix.size() || !condition.starts_with(m.prefix) ||
+        condition[m.prefix.size()] != '_') {
+      continue;
+    }
+    const auto rest = condition.substr(m.prefix.size() + 1);
+    for (std::size_t i = 0; i < kLevelNames.size(); ++i) {
+      if (rest == kLevelNames[i]) return MonitorLevel{&m, static_cast<Level>(i)};
+    }
+  }
+  return std::nullopt;
+}
+
+struct Condition {
+  std::set<int> lanes;  // 0 = module-level
+  bool flagged = false;
+};
+
+std::string upper(std::string_view s) {
+  std::string out;
+  for (char c : s) out += c == '_' ? ' ' : static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  return out;
+}
+
+std::string label_of(std::string_view flag, const std::optional<MonitorLevel>& ml) {
+  if (ml) return std::string(ml->monitor->label) + (is_high(ml->level) ? " HI" : " LO");
+  static const std::map<std::string_view, std::string_view> kLabels = {
+      {"rx_los", "RX LOS"},        {"tx_los", "TX LOS"},        {"tx_fault", "TX FLT"},
+      {"rx_cdr_lol", "RX LOL"},    {"tx_cdr_lol", "TX LOL"},    {"tx_adaptive_eq_fault", "EQ FLT"},
+      {"module_firmware_error", "FW ERR"}, {"datapath_firmware_error", "FW ERR"},
+      {"data_not_ready", "NOT RDY"}};
+  if (const auto it = kLabels.find(flag); it != kLabels.end()) return std::string(it->second);
+  return upper(flag.substr(0, 7));
+}
+
+Reason make_reason(const PortSnapshot& p, const std::string& name, const Condition& c) {
+  Reason r;
+  r.name = name;
+  r.state = flag_state(name);
+  const auto ml = monitor_level(name);
+  r.kind = c.flagged || !ml ? "flag" : "monitor";
+  r.flagged = c.flagged;
+  for (int lane : c.lanes) {
+    if (lane > 0) r.lanes.push_back(lane);
+  }
+  r.label = label_of(name, ml);
+  r.text = name;
+  if (!c.flagged) r.text += " (by value; flag not raised)";
+  if (!r.lanes.empty()) r.text += " on " + lanes_text(r.lanes);
+  if (!ml) return r;
+  const Monitor& m = *ml->monitor;
+  r.unit = std::string(m.unit);
+  const auto t = p.report->thresholds.find(std::string(m.key));
+  if (t != p.report->thresholds.end()) r.threshold = level_value(t->second, ml->level);
+  const bool high = is_high(ml->level);
+  for (int lane : c.lanes) {  // the worst lane: highest for a high condition, lowest for a low one
+    const auto v = value_of(*p.report, m, lane);
+    if (v && (!r.value || (high ? *v > *r.value : *v < *r.value))) {
+      r.value = v;
+      r.worst_lane = lane > 0 ? std::optional<int>(lane) : std::nullopt;
+    }
+  }
+  if (!r.value || !r.threshold) return r;
+  if (m.unit == "watts") r.margin_db = power_margin_db(*r.value, *r.threshold, high);
+  r.text += ": " + monitor_text(m.unit, *r.value);
+  if (r.worst_lane && r.lanes.size() > 1) r.text += " (lane " + std::to_string(*r.worst_lane) + ")";
+  std::string level(kLevelNames[ml->level]);
+  std::replace(level.begin(), level.end(), '_', ' ');
+  r.text += " against the " + level + " " + monitor_text(m.unit, *r.threshold);
+  if (r.margin_db) r.text += ", margin " + fixed(*r.margin_db, 2) + " dB";
+  return r;
+}
+
+}  // namespace
+
+bool lane_live(const cmis::ModuleReport& r, const cmis::LaneReport& l) {
+  if (r.module_state && r.module_state->name != "ModuleReady") return false;
+  return !l.data_path_state || *l.data_path_state == "DPActivated";
+}
+
+Health flag_state(std::string_view f) {
+  if (f == "module_state_changed" || f == "data_path_state_changed") return Health::Ok;
+  if (f == "data_not_ready") return Health::Down;
+  if (f == "temperature_high_warning") return Health::Hot;
+  static const std::set<std::string_view> kAlarms = {
+      "rx_los",     "tx_los",       "tx_fault", "rx_cdr_lol", "tx_cdr_lol", "tx_adaptive_eq_fault",
+      "module_firmware_error", "datapath_firmware_error"};
+  if (f.ends_with("_alarm") || kAlarms.contains(f)) return Health::Alarm;
+  return Health::Warning;
+}
+
+void add_condition_reasons(const PortSnapshot& p, const std::vector<RaisedFlag>& flags,
+                           std::vector<Reason>& out) {
+  std::map<std::string, Condition> conditions;
+  for (const auto& f : flags) {
+    if (flag_state(f.flag) == Health::Ok) continue;  // change notifications
+    auto& c = conditions[f.flag];
+    c.lanes.insert(f.lane);
+    c.flagged = true;
+  }
+  const cmis::ModuleReport& r = *p.report;
+  for (const auto& m : kMonitors) {
+    const auto t = r.thresholds.find(std::string(m.key));
+    if (t == r.thresholds.end() || !usable(t->second)) continue;
+    std::vector<int> lanes{0};
+    if (m.per_lane) {
+      lanes.clear();
+      for (const auto& l : r.lanes) {
+        if (l.lane > 0 && lane_in_service(p, l.lane) && lane_live(r, l)) lanes.push_back(l.lane);
+      }
+    }
+    for (int lane : lanes) {
+      const auto v = value_of(r, m, lane);
+      const auto level = v ? crossing(*v, t->second) : std::nullopt;
+      if (level) conditions[std::string(m.prefix) + "_" + std::string(kLevelNames[*level])].lanes.insert(lane);
+    }
+  }
+  // The alarm of a direction covers its warning on the same lanes.
+  for (const auto& m : kMonitors) {
+    for (auto [alarm, warning] : {std::pair{HighAlarm, HighWarning}, std::pair{LowAlarm, LowWarning}}) {
+      const auto a = conditions.find(std::string(m.prefix) + "_" + std::string(kLevelNames[alarm]));
+      const auto w = conditions.find(std::string(m.prefix) + "_" + std::string(kLevelNames[warning]));
+      if (a == conditions.end() || w == conditions.end()) continue;
+      for (int lane : a->second.lanes) w->second.lanes.erase(lane);
+      if (w->second.lanes.empty()) conditions.erase(w);
+    }
+  }
+  // Within a state, the most telling cause first: light lost, then laser faults, lock, firmware,
+  // then thresholds (the emulated and real LOS also drops CDR lock: LOS is the news).
+  static const std::map<std::string_view, int> kFirst = {
+      {"rx_los", 0}, {"tx_los", 1}, {"tx_fault", 2}, {"rx_cdr_lol", 3}, {"tx_cdr_lol", 4},
+      {"tx_adaptive_eq_fault", 5}, {"module_firmware_error", 6}, {"datapath_firmware_error", 7}};
+  std::vector<std::pair<int, const std::string*>> order;
+  for (const auto& [name, c] : conditions) {
+    const auto it = kFirst.find(name);
+    order.push_back({it == kFirst.end() ? static_cast<int>(kFirst.size()) : it->second, &name});
+  }
+  std::stable_sort(order.begin(), order.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+  for (const auto& [rank, name] : order) out.push_back(make_reason(p, *name, conditions.at(*name)));
+}
+
+}  // namespace xcvr::exporters::detail

@@ -1,0 +1,27 @@
+// Pieces of assess() (exporters/health.cpp), split by subject. Internal to exporters/.
+#pragma once
+
+#include <string_view>
+#include <vector>
+
+#include "exporters/health.hpp"
+
+namespace xcvr::exporters::detail {
+
+// The state a raised flag gives: alarm (alarm level, LOS, Tx fault, CDR LOL, firmware
+// errors), hot (temperature high warning), down (data_not_ready), ok (state-change
+// notifications), warning otherwise (any other flag, known or not: never ok).
+Health flag_state(std::string_view flag);
+
+// Lane values mean something only on a lane that carries traffic: a CMIS module that is not
+// ModuleReady, or a data path that is not activated, has its lasers off by design, and its down
+// reason already says so (its flags still count).
+bool lane_live(const cmis::ModuleReport& report, const cmis::LaneReport& lane);
+
+// One reason per raised flag or monitor past one of the module's thresholds, lanes
+// aggregated; a warning is left out on lanes whose alarm of the same direction is raised.
+// `flags` are raised_flags(port); unused lanes never count.
+void add_condition_reasons(const daemon::PortSnapshot& port, const std::vector<RaisedFlag>& flags,
+                           std::vector<Reason>& out);
+
+}  // namespace xcvr::exporters::detail

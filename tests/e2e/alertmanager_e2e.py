@@ -35,7 +35,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from daemon_fleet import REPO, Daemon, Processes, fail, free_port, http_get, json_get, log  # noqa: E402
-from prometheus_scrape import Prom, rewrite_rules  # noqa: E402
+from prometheus_scrape import start_prometheus  # noqa: E402
 
 E2E = os.path.dirname(os.path.abspath(__file__))
 ALERTMANAGER = "/usr/bin/prometheus-alertmanager"
@@ -93,7 +93,7 @@ class Webhook:
             def log_message(self, *args):
                 pass
 
-        self.server = ThreadingHTTPServer(("127.0.0.1", free_port()), Handler)
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
         self.url = f"http://127.0.0.1:{self.server.server_address[1]}/alerts"
         threading.Thread(target=self.server.serve_forever, daemon=True).start()
 
@@ -156,34 +156,23 @@ def check_notification(n, runbook_base):
 
 def main():
     binary = os.path.abspath(sys.argv[1])
-    for tool in ("prometheus", "promtool", ALERTMANAGER):
+    for tool in ("prometheus", "promtool", "amtool", ALERTMANAGER):
         if not shutil.which(tool):
             fail(f"{tool} missing (scripts/setup.sh installs prometheus and prometheus-alertmanager)")
     started = time.monotonic()
     webhook = Webhook()
     with Processes("xcvr-e2e-am-") as procs:
-        am_port, prom_port = free_port(), free_port()
+        am_port = free_port()
         write_alertmanager_config(os.path.join(procs.work, "alertmanager.yml"), webhook.url)
         subprocess.run(["amtool", "check-config", "alertmanager.yml"], cwd=procs.work, check=True,
                        stdout=subprocess.DEVNULL)
         procs.start("alertmanager", [ALERTMANAGER, "--config.file=alertmanager.yml", "--storage.path=am-data",
                                      f"--web.listen-address=127.0.0.1:{am_port}", "--cluster.listen-address="])
-        for rules in ("alerts.yml", "recording.yml"):
-            rewrite_rules(os.path.join(REPO, "config/prometheus", rules), os.path.join(procs.work, rules))
         daemon = Daemon(procs, binary, fleet=os.path.join(E2E, "alert_fleet.toml"),
                         scenario=os.path.join(E2E, "alert_faults.toml"), budgets=False)
-        with open(os.path.join(procs.work, "prometheus.yml"), "w") as f:
-            f.write(f"""global: {{scrape_interval: 1s, evaluation_interval: 1s}}
-rule_files: [alerts.yml, recording.yml]
-alerting:
+        prom, prom_port = start_prometheus(procs, f"127.0.0.1:{daemon.port}", f"""alerting:
   alertmanagers: [{{static_configs: [{{targets: ['127.0.0.1:{am_port}']}}]}}]
-scrape_configs:
-  - job_name: transceiver
-    static_configs: [{{targets: ['127.0.0.1:{daemon.port}']}}]
 """)
-        procs.start("prometheus", ["prometheus", "--config.file=prometheus.yml", "--storage.tsdb.path=data",
-                                   f"--web.listen-address=127.0.0.1:{prom_port}"])
-        prom = Prom(prom_port)
         am_api = f"http://127.0.0.1:{am_port}/api/v2"
         poll("Alertmanager to be ready", lambda: http_get(f"http://127.0.0.1:{am_port}/-/ready")[0] == 200, 60)
         poll("Prometheus to scrape the daemon", lambda: daemon.alive() and

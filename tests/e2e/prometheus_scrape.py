@@ -63,6 +63,27 @@ def rewrite_rules(src, dst):
         f.write(text)
 
 
+def start_prometheus(procs, target, config_extra=""):
+    """A real Prometheus on loopback scraping `target` as job "transceiver" every second with the
+    shipped rules (rewritten by rewrite_rules, checked by promtool); `config_extra` is appended to
+    its configuration. Returns (Prom, its port)."""
+    for rules in ("alerts.yml", "recording.yml"):
+        rewrite_rules(os.path.join(REPO, "config/prometheus", rules), os.path.join(procs.work, rules))
+    subprocess.run(["promtool", "check", "rules", "alerts.yml", "recording.yml"], cwd=procs.work,
+                   check=True, stdout=subprocess.DEVNULL)
+    port = free_port()
+    with open(os.path.join(procs.work, "prometheus.yml"), "w") as f:
+        f.write(f"""global: {{scrape_interval: 1s, evaluation_interval: 1s}}
+rule_files: [alerts.yml, recording.yml]
+scrape_configs:
+  - job_name: transceiver
+    static_configs: [{{targets: ['{target}']}}]
+{config_extra}""")
+    procs.start("prometheus", ["prometheus", "--config.file=prometheus.yml", "--storage.tsdb.path=data",
+                               f"--web.listen-address=127.0.0.1:{port}"])
+    return Prom(port), port
+
+
 def series_names(expr):
     """Metric and recorded-series names an expression reads (label values and strings removed)."""
     expr = re.sub(r'"(?:[^"\\]|\\.)*"|\'(?:[^\'\\]|\\.)*\'', '""', expr)
@@ -149,22 +170,8 @@ def main():
     started = time.monotonic()
     with Processes("xcvr-e2e-prom-") as procs:
         daemon = Daemon(procs, binary)
-        for rules in ("alerts.yml", "recording.yml"):
-            rewrite_rules(os.path.join(REPO, "config/prometheus", rules), os.path.join(procs.work, rules))
-        subprocess.run(["promtool", "check", "rules", "alerts.yml", "recording.yml"], cwd=procs.work,
-                       check=True, stdout=subprocess.DEVNULL)
-        prom_port = free_port()
         instance = f"127.0.0.1:{daemon.port}"
-        with open(os.path.join(procs.work, "prometheus.yml"), "w") as f:
-            f.write(f"""global: {{scrape_interval: 1s, evaluation_interval: 1s}}
-rule_files: [alerts.yml, recording.yml]
-scrape_configs:
-  - job_name: transceiver
-    static_configs: [{{targets: ['{instance}']}}]
-""")
-        procs.start("prometheus", ["prometheus", "--config.file=prometheus.yml", "--storage.tsdb.path=data",
-                                   f"--web.listen-address=127.0.0.1:{prom_port}"])
-        prom = Prom(prom_port)
+        prom, prom_port = start_prometheus(procs, instance)
 
         daemon.wait_ready()
         status, body = http_get(daemon.url + "/metrics")

@@ -49,9 +49,8 @@ FAULTY = {
     "sw/swp4": ("TransceiverModuleDown", {"TransceiverModuleDown"}),
     "sw/swp5": ("TransceiverTxFault", {"TransceiverTxFault"}),
     "sw/swp7": ("TransceiverRxPowerLowWarning", {"TransceiverRxPowerLowWarning"}),
-    # Dark: LOS on every lane; the health model may also call the module down (which then
-    # inhibits the LOS in Alertmanager): one group either way.
-    "sw/swp8": ("TransceiverRxLossOfSignal", {"TransceiverRxLossOfSignal", "TransceiverModuleDown"}),
+    # Dark: LOS on every lane (the health model calls it down; the LOS says why).
+    "sw/swp8": ("TransceiverRxLossOfSignal", {"TransceiverRxLossOfSignal"}),
     "sw/swp9": ("TransceiverCodingCheckFailed", {"TransceiverCodingCheckFailed"}),
     "sw/swp11": ("TransceiverModuleUnreadable", {"TransceiverModuleUnreadable"}),
 }
@@ -182,13 +181,21 @@ def main():
         runbook_base = runbook[0]["metric"]["url"]
 
         # Phase 1: every fault notified, the pulled module's fault before it is pulled.
+        missing = {}
+
         def faults_notified():
             daemon.alive()
             groups = by_port(webhook.snapshot())
-            return all(primary in alerts_of(groups.get(port, []), "firing")
-                       for port, (primary, _) in FAULTY.items())
+            missing.clear()
+            missing.update({port: sorted(alerts_of(groups.get(port, []))) for port, (primary, _) in FAULTY.items()
+                            if primary not in alerts_of(groups.get(port, []), "firing")})
+            return not missing
 
-        poll("a notification for every faulty port", faults_notified, 150)
+        try:
+            poll("a notification for every faulty port", faults_notified, 150)
+        except SystemExit:
+            log(f"ports without their alert (what they got): {missing}; Prometheus: {sorted(prom.alerts('firing'))}")
+            raise
         log(f"ok: every faulty port notified after {time.monotonic() - started:.0f} s")
 
         # Phase 2: the faulted module is pulled out (60 s into the timeline).

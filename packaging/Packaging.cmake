@@ -11,7 +11,7 @@
 #   /lib/systemd/system/transceiver-exporter.service
 #   /lib/udev/rules.d/60-transceiver-exporter.rules
 #   /usr/lib/sysusers.d/transceiver-exporter.conf, /usr/lib/tmpfiles.d/transceiver-exporter.conf
-#   /usr/share/transceiver-exporter/{catalog,prometheus,grafana,examples,demo}/
+#   /usr/share/transceiver-exporter/{catalog,prometheus,alertmanager,grafana,examples,demo}/
 #   /usr/share/man/man8/{transceiver_exporter,xcvrctl}.8.gz
 #   /usr/share/bash-completion/completions/{transceiver_exporter,xcvrctl}
 #   /usr/share/doc/transceiver-exporter/{copyright,changelog.Debian.gz,README.*,*.md}
@@ -108,6 +108,7 @@ function(xcvr_install_glob destination)
 endfunction()
 xcvr_install_glob(${XCVR_SHARE_DIR}/catalog ${XCVR_SRC_DIR}/config/catalog/*.toml)
 xcvr_install_glob(${XCVR_SHARE_DIR}/prometheus ${XCVR_SRC_DIR}/config/prometheus/*.yml)
+xcvr_install_glob(${XCVR_SHARE_DIR}/alertmanager ${XCVR_SRC_DIR}/config/alertmanager/*.yml)
 xcvr_install_glob(${XCVR_SHARE_DIR}/grafana ${XCVR_SRC_DIR}/config/grafana/*.json)
 xcvr_install_glob(${XCVR_SHARE_DIR}/demo ${XCVR_SRC_DIR}/config/demo.toml
                   ${XCVR_SRC_DIR}/config/demo-exporter.toml)

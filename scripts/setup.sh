@@ -16,9 +16,9 @@ PACKAGES=(
   libspdlog-dev libsystemd-dev
   # exporter: HTTP(S) server, metrics, basic auth
   libcpp-httplib-dev prometheus-cpp-dev libssl-dev zlib1g-dev libcrypt-dev
-  # exporter tests: promtool (check metrics/rules, test rules), a real Prometheus, TLS via curl,
-  # scrape benchmark
-  prometheus curl openssl wrk
+  # exporter tests: promtool (check metrics/rules, test rules), a real Prometheus and
+  # Alertmanager (amtool), TLS via curl, scrape benchmark
+  prometheus prometheus-alertmanager curl openssl wrk
   # transports: i2c-dev (libi2c), ethtool netlink (libmnl)
   libi2c-dev libmnl-dev
   # real-kernel i2c test (tests/qemu): Debian's kernel under qemu with an initramfs of busybox,

@@ -139,24 +139,46 @@ class Processes:
         return False
 
 
-class Daemon:
-    """transceiver_exporter on the demo fleet. faults=True adds the fault scenario; reload()
-    rewrites the config and sends SIGHUP."""
+# Power budgets of the demo fleet's systems.
+BUDGETS = """
+[[budget]]
+group = "spine-01"
+ports = "spine-01/*"
+per_port_watts = 17
+total_watts = 1024
 
-    def __init__(self, procs, binary, faults=True, web_extra=""):
+# Tighter than the hardware needs, on purpose: the power alerts fire.
+[[budget]]
+group = "gpu-node-01"
+ports = "gpu-node-01/*"
+per_port_watts = 5
+total_watts = 40
+"""
+
+
+class Daemon:
+    """transceiver_exporter on the demo fleet (or `fleet`, a fleet TOML path). faults=True adds
+    the fault scenario (FAULTS, or the `scenario` TOML path); budgets=False leaves out the power
+    budgets; reload() rewrites the config and sends SIGHUP."""
+
+    def __init__(self, procs, binary, faults=True, web_extra="", fleet=None, scenario=None, budgets=True):
         self.procs = procs
         self.binary = binary
         self.port = free_port()
         self.web_extra = web_extra
+        self.fleet = fleet or f"{REPO}/config/demo.toml"
+        self.scenario = scenario or "faults.toml"
+        self.budgets = BUDGETS if budgets else ""
         self.config = os.path.join(procs.work, "exporter.toml")
-        with open(os.path.join(procs.work, "faults.toml"), "w") as f:
-            f.write(FAULTS)
+        if scenario is None:
+            with open(os.path.join(procs.work, "faults.toml"), "w") as f:
+                f.write(FAULTS)
         self.write_config(faults)
         self.proc = procs.start("daemon", [binary, "--config", self.config, "--log-level", "info"])
         self.url = f"http://127.0.0.1:{self.port}"
 
     def write_config(self, faults):
-        scenarios = 'scenarios = ["faults.toml"]' if faults else ""
+        scenarios = f'scenarios = ["{self.scenario}"]' if faults else ""
         with open(self.config, "w") as f:
             f.write(f"""# Written by tests/e2e/daemon_fleet.py
 [daemon]
@@ -173,22 +195,10 @@ listen_addresses = ["127.0.0.1:{self.port}"]
 
 [[source]]
 type = "emulator"
-fleet = "{REPO}/config/demo.toml"
+fleet = "{self.fleet}"
 {scenarios}
+{self.budgets}""")
 
-[[budget]]
-group = "spine-01"
-ports = "spine-01/*"
-per_port_watts = 17
-total_watts = 1024
-
-# Tighter than the hardware needs, on purpose: the power alerts fire.
-[[budget]]
-group = "gpu-node-01"
-ports = "gpu-node-01/*"
-per_port_watts = 5
-total_watts = 40
-""")
 
     def alive(self):
         if self.proc.poll() is not None:

@@ -75,6 +75,7 @@ same_set() {  # same_set SRC_GLOB_DIR EXT DEST_DIR
 }
 same_set config/catalog toml /usr/share/transceiver-exporter/catalog
 same_set config/prometheus yml /usr/share/transceiver-exporter/prometheus
+same_set config/alertmanager yml /usr/share/transceiver-exporter/alertmanager
 same_set config/grafana json /usr/share/transceiver-exporter/grafana
 [ -n "$(ls "$root/usr/share/transceiver-exporter/catalog")" ] || fail "no catalog shipped"
 [ -n "$(ls "$root/usr/share/transceiver-exporter/prometheus")" ] || fail "no Prometheus rules shipped"

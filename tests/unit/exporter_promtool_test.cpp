@@ -70,7 +70,11 @@ TEST(ExporterPromtool, EveryAlertIsTestedAndHasARunbookSection) {
     std::string lower = name;
     for (auto& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
     EXPECT_NE(runbook.find("\n## " + name + "\n"), std::string::npos) << name;
-    EXPECT_NE(alerts.find("runbook.md#" + lower + "\n"), std::string::npos) << name;
+    // runbook_url: the recorded base (transceiver:runbook:info) + "#" + the section's anchor.
+    EXPECT_NE(alerts.find(R"(runbook_url: '{{ with query "transceiver:runbook:info" }}{{ . | first | label "url" }}{{ end }}#)" +
+                          lower + "'\n"),
+              std::string::npos)
+        << name;
     const std::regex quiet("alertname: " + name + "\\n\\s+exp_alerts: \\[\\]");
     const std::regex fires("alertname: " + name + "\\n\\s+exp_alerts:\\n\\s+- exp_labels");
     EXPECT_TRUE(std::regex_search(tests, quiet)) << name << " has no not-firing case";

@@ -1,0 +1,286 @@
+#!/usr/bin/env python3
+"""End to end through a real Alertmanager: the real transceiver_exporter daemon polls an emulated
+12-port switch (alert_fleet.toml) with one injected fault per faulty port (alert_faults.toml:
+overheat, ModuleFault, LowPwr, Tx fault, dirty fiber, dark module, miscoded, unreadable) beside
+healthy ports; a real Prometheus (Debian `prometheus`) scrapes it and evaluates the shipped
+rules (config/prometheus/) and sends to a real Alertmanager (Debian `prometheus-alertmanager`)
+running the shipped configuration (config/alertmanager/alertmanager.yml); a webhook receiver
+on loopback records the notifications.
+
+Asserted: every faulty port produces exactly one notification group, carrying only the alerts
+its fault explains (no derived alerts); healthy ports and the exporter produce none; every
+notified alert names its port, its reason (summary) and its runbook (runbook_url = the recorded
+base + the alert's anchor); pulling the faulted module out (an unplug in the timeline) raises
+TransceiverModuleRemoved instead of silence; clearing the faults (SIGHUP with a config without
+the scenario) resolves every alert, each group's last notification being "resolved".
+
+What the test changes, so that it takes two minutes instead of hours: every `for:` of the rules
+becomes 5s and recording intervals 1s (as prometheus_scrape.py does), and in the Alertmanager
+configuration only the receiver URL and group_wait/group_interval/repeat_interval. Routing and
+inhibition are the shipped ones.
+
+  alertmanager_e2e.py PATH/TO/transceiver_exporter
+"""
+
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import threading
+import time
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from daemon_fleet import REPO, Daemon, Processes, fail, free_port, http_get, json_get, log  # noqa: E402
+from prometheus_scrape import start_prometheus  # noqa: E402
+
+E2E = os.path.dirname(os.path.abspath(__file__))
+ALERTMANAGER = "/usr/bin/prometheus-alertmanager"
+# Faulty port -> (the alert its fault must raise, every alert it may raise). The extra ones are
+# the same fault seen at another stage (a module heating up passes its warning first).
+FAULTY = {
+    "sw/swp2": ("TransceiverTemperatureHighAlarm",
+                {"TransceiverTemperatureHighAlarm", "TransceiverTemperatureHighWarning",
+                 "TransceiverTemperatureHeadroomLow"}),
+    "sw/swp3": ("TransceiverModuleFault", {"TransceiverModuleFault", "TransceiverModuleRemoved"}),
+    "sw/swp4": ("TransceiverModuleDown", {"TransceiverModuleDown"}),
+    "sw/swp5": ("TransceiverTxFault", {"TransceiverTxFault"}),
+    "sw/swp7": ("TransceiverRxPowerLowWarning", {"TransceiverRxPowerLowWarning"}),
+    # Dark: LOS on every lane (the health model calls it down; the LOS says why).
+    "sw/swp8": ("TransceiverRxLossOfSignal", {"TransceiverRxLossOfSignal"}),
+    "sw/swp9": ("TransceiverCodingCheckFailed", {"TransceiverCodingCheckFailed"}),
+    "sw/swp11": ("TransceiverModuleUnreadable", {"TransceiverModuleUnreadable"}),
+}
+HEALTHY = ["sw/swp1", "sw/swp6", "sw/swp10", "sw/swp12"]
+PULLED = "sw/swp3"  # unplugged at 60 s by alert_faults.toml
+POLL_S = 1.0  # every wait below polls once a second, a bounded number of times
+
+
+def poll(what, predicate, tries):
+    """Calls predicate() up to `tries` times, POLL_S apart, until it returns a truthy value."""
+    for _ in range(tries):
+        value = predicate()
+        if value:
+            return value
+        time.sleep(POLL_S)
+    fail(f"gave up after {tries} polls waiting for {what}")
+
+
+class Webhook:
+    """Alertmanager webhook receiver on loopback: records every notification (JSON body)."""
+
+    def __init__(self):
+        self.notifications = []
+        self.lock = threading.Lock()
+        outer = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def do_POST(self):
+                body = self.rfile.read(int(self.headers.get("Content-Length", 0)))
+                try:
+                    payload = json.loads(body)
+                except ValueError:
+                    payload = {"invalid": body.decode(errors="replace")}
+                with outer.lock:
+                    outer.notifications.append(payload)
+                self.send_response(200)
+                self.end_headers()
+
+            def log_message(self, *args):
+                pass
+
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.url = f"http://127.0.0.1:{self.server.server_address[1]}/alerts"
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+
+    def snapshot(self):
+        with self.lock:
+            return list(self.notifications)
+
+    def close(self):
+        self.server.shutdown()
+
+
+def write_alertmanager_config(dst, webhook_url):
+    """The shipped configuration with only the receiver URL and the group timings changed."""
+    with open(os.path.join(REPO, "config/alertmanager/alertmanager.yml")) as f:
+        text = f.read()
+    changes = [(r"(?m)^(\s+- url:)\s*\S+$", rf"\1 {webhook_url}", 1),
+               (r"(?m)^(\s+group_wait:)\s*\S+$", r"\1 1s", 1),
+               (r"(?m)^(\s+group_interval:)\s*\S+$", r"\1 2s", 1),
+               (r"(?m)^(\s+repeat_interval:)\s*\S+$", r"\1 1h", 1)]
+    for pattern, repl, count in changes:
+        text, n = re.subn(pattern, repl, text)
+        if n != count:
+            fail(f"alertmanager.yml: expected {count} line(s) matching {pattern}, found {n}")
+    with open(dst, "w") as f:
+        f.write(text)
+
+
+def by_port(notifications):
+    """port -> list of notifications of its group(s), in arrival order."""
+    out = {}
+    for n in notifications:
+        out.setdefault(n.get("groupLabels", {}).get("port", ""), []).append(n)
+    return out
+
+
+def alerts_of(notifications, status=None):
+    return {a["labels"]["alertname"] for n in notifications for a in n.get("alerts", [])
+            if status is None or a.get("status") == status}
+
+
+def check_notification(n, runbook_base):
+    """Every alert names its port, its reason and its runbook."""
+    port = n.get("groupLabels", {}).get("port")
+    if not port:
+        fail(f"notification without a port group: {json.dumps(n)[:400]}")
+    for a in n.get("alerts", []):
+        name, labels, ann = a["labels"]["alertname"], a["labels"], a.get("annotations", {})
+        summary = ann.get("summary", "")
+        if labels.get("port") != port or port not in summary:
+            fail(f"{name} in the group of {port} names port {labels.get('port')}: {summary!r}")
+        if not labels.get("severity") or not labels.get("category"):
+            fail(f"{name} on {port}: no severity/category: {labels}")
+        for key, text in ann.items():
+            if "<no value>" in text or "error expanding template" in text:
+                fail(f"{name} on {port}: annotation {key} did not render: {text!r}")
+        if ann.get("runbook_url") != f"{runbook_base}#{name.lower()}":
+            fail(f"{name} on {port}: runbook_url {ann.get('runbook_url')!r}, "
+                 f"expected {runbook_base}#{name.lower()}")
+
+
+def main():
+    binary = os.path.abspath(sys.argv[1])
+    for tool in ("prometheus", "promtool", "amtool", ALERTMANAGER):
+        if not shutil.which(tool):
+            fail(f"{tool} missing (scripts/setup.sh installs prometheus and prometheus-alertmanager)")
+    started = time.monotonic()
+    webhook = Webhook()
+    with Processes("xcvr-e2e-am-") as procs:
+        am_port = free_port()
+        write_alertmanager_config(os.path.join(procs.work, "alertmanager.yml"), webhook.url)
+        subprocess.run(["amtool", "check-config", "alertmanager.yml"], cwd=procs.work, check=True,
+                       stdout=subprocess.DEVNULL)
+        procs.start("alertmanager", [ALERTMANAGER, "--config.file=alertmanager.yml", "--storage.path=am-data",
+                                     f"--web.listen-address=127.0.0.1:{am_port}", "--cluster.listen-address="])
+        daemon = Daemon(procs, binary, fleet=os.path.join(E2E, "alert_fleet.toml"),
+                        scenario=os.path.join(E2E, "alert_faults.toml"), budgets=False)
+        prom, prom_port = start_prometheus(procs, f"127.0.0.1:{daemon.port}", f"""alerting:
+  alertmanagers: [{{static_configs: [{{targets: ['127.0.0.1:{am_port}']}}]}}]
+""")
+        am_api = f"http://127.0.0.1:{am_port}/api/v2"
+        poll("Alertmanager to be ready", lambda: http_get(f"http://127.0.0.1:{am_port}/-/ready")[0] == 200, 60)
+        poll("Prometheus to scrape the daemon", lambda: daemon.alive() and
+             http_get(f"http://127.0.0.1:{prom_port}/-/ready")[0] == 200 and
+             prom.value('up{job="transceiver"}') == 1, 60)
+        runbook = poll("the runbook base to be recorded", lambda: prom.query("transceiver:runbook:info"), 30)
+        runbook_base = runbook[0]["metric"]["url"]
+
+        # Phase 1: every fault notified, the pulled module's fault before it is pulled.
+        missing = {}
+
+        def faults_notified():
+            daemon.alive()
+            groups = by_port(webhook.snapshot())
+            missing.clear()
+            missing.update({port: sorted(alerts_of(groups.get(port, []))) for port, (primary, _) in FAULTY.items()
+                            if primary not in alerts_of(groups.get(port, []), "firing")})
+            return not missing
+
+        try:
+            poll("a notification for every faulty port", faults_notified, 150)
+        except SystemExit:
+            log(f"ports without their alert (what they got): {missing}; Prometheus: {sorted(prom.alerts('firing'))}")
+            raise
+        log(f"ok: every faulty port notified after {time.monotonic() - started:.0f} s")
+
+        # Phase 2: the faulted module is pulled out (60 s into the timeline).
+        poll(f"TransceiverModuleRemoved on {PULLED}", lambda: daemon.alive() and "TransceiverModuleRemoved" in
+             alerts_of(by_port(webhook.snapshot()).get(PULLED, []), "firing"), 120)
+        pulled = by_port(webhook.snapshot())[PULLED]
+        first_removed = next(i for i, n in enumerate(pulled)
+                             if "TransceiverModuleRemoved" in alerts_of([n], "firing"))
+        if "TransceiverModuleFault" not in alerts_of(pulled[:first_removed], "firing"):
+            fail(f"{PULLED}: ModuleFault was not notified before the module was pulled")
+        log(f"ok: pulling {PULLED} out raised TransceiverModuleRemoved "
+            f"(after {time.monotonic() - started:.0f} s)")
+
+        notifications = webhook.snapshot()
+        groups = by_port(notifications)
+        for n in notifications:
+            check_notification(n, runbook_base)
+        for port in HEALTHY:
+            if port in groups:
+                fail(f"healthy {port} notified: {sorted(alerts_of(groups[port]))}")
+        for port, (_, allowed) in FAULTY.items():
+            keys = {n["groupKey"] for n in groups[port]}
+            if len(keys) != 1:
+                fail(f"{port}: {len(keys)} notification groups: {sorted(keys)}")
+            extra = alerts_of(groups[port]) - allowed
+            if extra:
+                fail(f"{port}: alerts its fault does not explain: {sorted(extra)}")
+        unexpected = set(groups) - set(FAULTY)
+        if unexpected:
+            fail(f"notifications for {sorted(unexpected)}: "
+                 f"{sorted(alerts_of([n for p in unexpected for n in groups[p]]))}")
+        firing = sorted({(a["labels"]["alertname"], a["labels"]["port"]) for n in notifications
+                         for a in n["alerts"] if a["status"] == "firing"})
+        sample = next(a for n in groups["sw/swp7"] for a in n["alerts"])
+        log("ok: sample notified alert: " + json.dumps({"labels": sample["labels"], "annotations": sample["annotations"]},
+                                                    ensure_ascii=False))
+        prom_alerts = len(json_get(f"{prom.api}/alerts")["data"]["alerts"])
+        log(f"ok: {len(notifications)} notifications in {len(groups)} groups (one per faulty port, none for "
+            f"the {len(HEALTHY)} healthy ports) for {len(firing)} distinct alerts; Prometheus holds "
+            f"{prom_alerts} alerts now:\n  " + "\n  ".join(f"{p} {a}" for a, p in sorted(firing, key=lambda x: x[1])))
+
+        # Phase 3: clear the faults; every alert resolves and every group ends "resolved".
+        cleared_at = time.monotonic()
+        daemon.reload(faults=False)
+
+        def all_resolved():
+            daemon.alive()
+            active = json_get(f"{am_api}/alerts")
+            if active is None or active:
+                return False
+            last = {port: ns[-1] for port, ns in by_port(webhook.snapshot()).items()}
+            return all(n["status"] == "resolved" for n in last.values())
+
+        try:
+            poll("every alert to resolve", all_resolved, 150)
+        except SystemExit:
+            log(f"still active in Alertmanager: "
+                f"{[(a['labels']['alertname'], a['labels'].get('port')) for a in json_get(f'{am_api}/alerts') or []]}")
+            raise
+        resolved_after = time.monotonic() - cleared_at
+        # The reloaded fleet settles first (its series are briefly withheld, which alone ends
+        # every alert): once every port is read again, the alerts must stay resolved.
+        ports = len(FAULTY) + len(HEALTHY)
+        poll("every port of the reloaded fleet to be read", lambda: daemon.alive() and prom.value(
+            'count(transceiver_port_lifecycle_state{state="ok"} == 1)') == ports and
+             prom.value("count(transceiver_temperature_celsius)") == ports, 60)
+        quiet_before = len(webhook.snapshot())
+        for _ in range(15):  # longer than `for:` (5s) plus group_wait (1s)
+            time.sleep(POLL_S)
+            active = json_get(f"{am_api}/alerts")
+            if active is None or active or prom.alerts("firing") or prom.alerts("pending"):
+                fail(f"alerts after the clear: {active} {prom.alerts('firing') | prom.alerts('pending')}")
+        if len(webhook.snapshot()) != quiet_before:
+            fail(f"notifications after the clear: {webhook.snapshot()[quiet_before:]}")
+        notifications = webhook.snapshot()
+        for n in notifications:
+            check_notification(n, runbook_base)
+        if set(by_port(notifications)) != set(FAULTY):
+            fail(f"groups after the clear: {sorted(by_port(notifications))}")
+        resolved = sum(1 for n in notifications for a in n["alerts"] if a["status"] == "resolved")
+        log(f"ok: every alert resolved {resolved_after:.0f} s after the clear and stayed resolved with every port read; "
+            f"{len(notifications)} notifications in total, {resolved} resolved-alert entries")
+    webhook.close()
+    log(f"PASS alertmanager end to end ({time.monotonic() - started:.0f} s)")
+
+
+if __name__ == "__main__":
+    main()

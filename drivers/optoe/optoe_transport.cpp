@@ -141,30 +141,15 @@ std::string OptoeTransport::where(const drivers::ReadRequest& r) const {
 Error OptoeTransport::errno_error(int err, const std::string& what) const {
   std::string text = what + ": " + std::strerror(err);
   if (const char* name = errno_name(err)) text += std::string(" (") + name + ")";
-  switch (err) {
-    case ENXIO:
-    case ENODEV:
-      return {ErrorKind::Absent, text + " — no module answering"};
-    case ETIMEDOUT:
-    case EIO:
-    case EAGAIN:
-    case EBUSY:
-      return {ErrorKind::Busy, text};
-    case EACCES:
-    case EPERM:
-      return {ErrorKind::Permission, text};
-    case ENOENT:
-      if (layout_ == OptoeLayout::SxCore) {
-        return {ErrorKind::Unsupported, text + " — sx_core does not expose this page"};
-      }
-      return {ErrorKind::Unsupported,
-              text + " — is the optoe device instantiated (echo optoe3 0x50 > "
-                     "/sys/bus/i2c/devices/i2c-N/new_device)?"};
-    case EINVAL:
-      return {ErrorKind::Unsupported, text};
-    default:
-      return {ErrorKind::Busy, text};
+  Error out{drivers::kind_of_errno(err, /*present=*/false), text};
+  if (err == ENXIO || err == ENODEV) out.message += " — no module answering";
+  if (err == ENOENT) {
+    out.message += layout_ == OptoeLayout::SxCore
+                       ? " — sx_core does not expose this page"
+                       : " — is the optoe device instantiated (echo optoe3 0x50 > "
+                         "/sys/bus/i2c/devices/i2c-N/new_device)?";
   }
+  return out;
 }
 
 std::variant<FileSpan, Error> OptoeTransport::locate(const drivers::ReadRequest& r) {

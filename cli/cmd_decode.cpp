@@ -1,8 +1,6 @@
 // xcvrctl decode FILE [--format F] [--json]: decode a module dump offline.
 #include <algorithm>
-#include <fstream>
 #include <iostream>
-#include <iterator>
 #include <memory>
 
 #include "cli/commands.hpp"
@@ -21,30 +19,15 @@ struct DecodeOptions {
   bool json = false;
 };
 
-constexpr std::size_t kMaxDumpBytes = 4 << 20;
-
 int run_decode(const DecodeOptions& o) {
   const auto format = dumpfile::parse_format_name(o.format);
   if (!format) {
     std::cerr << "xcvrctl decode: unknown format '" << o.format << "'\n";
     return kExitUnreadable;
   }
-  std::ifstream in(o.file, std::ios::binary);
-  if (!in) {
-    std::cerr << o.file << ": cannot open\n";
-    return kExitUnreadable;
-  }
-  std::vector<uint8_t> bytes;
-  bytes.reserve(64 * 1024);
-  std::istreambuf_iterator<char> it(in), end;
-  while (it != end && bytes.size() <= kMaxDumpBytes) bytes.push_back(static_cast<uint8_t>(*it++));
-  if (bytes.size() > kMaxDumpBytes) {
-    std::cerr << o.file << ": larger than " << (kMaxDumpBytes >> 20) << " MiB; not a module dump\n";
-    return kExitUnreadable;
-  }
-  const auto parsed = dumpfile::parse(bytes, *format);
+  const auto parsed = dumpfile::parse_file(o.file, *format);  // regular files only, size-capped
   if (const auto* err = std::get_if<dumpfile::ParseError>(&parsed)) {
-    std::cerr << o.file << ": " << err->message << '\n';
+    std::cerr << err->message << '\n';  // names the file
     return kExitUnreadable;
   }
   const auto& dump = std::get<dumpfile::ParsedDump>(parsed);

@@ -17,6 +17,9 @@ int main(int argc, char** argv) {
   } catch (const CLI::ParseError& e) {
     const int rc = app.exit(e);
     return rc == 0 ? 0 : xcvr::cli::kExitUnreadable;
+  } catch (const std::exception& e) {  // never an abort (rc 134): a clear error, exit 2
+    std::cerr << "xcvrctl: " << e.what() << '\n';
+    return xcvr::cli::kExitUnreadable;
   }
   return exit_code;
 }

@@ -8,6 +8,9 @@
 
 #include <toml++/toml.h>
 
+#include "drivers/safe_file.hpp"
+#include "drivers/toml_input.hpp"
+
 #include "cmis/cmis_map.hpp"
 #include "cmis/sff8472_map.hpp"
 #include "cmis/sff8636_map.hpp"
@@ -17,7 +20,6 @@ namespace {
 
 namespace fs = std::filesystem;
 
-constexpr std::size_t kMaxCatalogFileBytes = 1 << 20;
 
 struct Invalid {
   toml::source_region where;
@@ -358,7 +360,7 @@ std::optional<CatalogError> parse_catalog_into(Catalog& catalog, std::string_vie
   // Parse into a copy: a bad file leaves the catalog as it was.
   Catalog work = catalog;
   try {
-    const toml::table root = toml::parse(text, origin);
+    const toml::table root = drivers::parse_toml(text, origin);
     parse_root(work, root, origin);
   } catch (const toml::parse_error& e) {
     return CatalogError{origin, static_cast<int>(e.source().begin.line),
@@ -379,15 +381,10 @@ CatalogResult load_catalog(const std::vector<std::string>& paths) {
     const std::vector<std::string> files = expand(p, error);
     if (error) return *error;
     for (const std::string& f : files) {
-      std::ifstream in(f, std::ios::binary);
-      if (!in) return CatalogError{f, 0, 0, "cannot open"};
-      std::string text;
-      char buf[4096];
-      while (in.read(buf, sizeof buf) || in.gcount() > 0) {
-        text.append(buf, static_cast<std::size_t>(in.gcount()));
-        if (text.size() > kMaxCatalogFileBytes) return CatalogError{f, 0, 0, "larger than 1 MiB; not a catalog"};
-      }
-      if (auto err = parse_catalog_into(catalog, text, f)) return *err;
+      std::string why;
+      const auto text = drivers::read_regular_file(f, drivers::InputKind::Catalog, why);
+      if (!text) return CatalogError{f, 0, 0, why.substr(std::min(why.size(), f.size() + 2))};
+      if (auto err = parse_catalog_into(catalog, *text, f)) return *err;
     }
   }
   return catalog;

@@ -6,14 +6,12 @@
 #include <cctype>
 #include <ctime>
 #include <filesystem>
-#include <fstream>
 
 #include "daemon/coding.hpp"
+#include "drivers/safe_file.hpp"
 
 namespace xcvr::daemon {
 namespace {
-
-constexpr std::size_t kMaxRegistryBytes = 64u << 20;
 
 std::optional<uint32_t> hex24(std::string_view text) {
   uint32_t v = 0;
@@ -131,30 +129,28 @@ OuiRegistry OuiRegistry::load(const std::string& path) {
     candidates = {path};
   }
   for (const std::string& file : candidates) {
-    if (!fs::is_regular_file(file, ec)) continue;
-    std::ifstream in(file, std::ios::binary);
-    if (!in) {
-      r.error_ = file + ": cannot open";
+    if (!fs::exists(file, ec)) continue;  // a directory holds oui.csv, oui.txt or both
+    // Line by line: the file (3 MB) is never held whole.
+    std::size_t added = 0;
+    std::string why;
+    const bool read = drivers::read_regular_file_lines(
+        file, drivers::InputKind::Registry, [&](std::string_view line) { added += r.add_line(line) ? 1 : 0; },
+        why);
+    r.finish();
+    if (!read) {
+      r.error_ = why;
       continue;
     }
-    // Line by line: the file (3 MB) is never held whole.
-    std::size_t bytes = 0, added = 0;
-    std::string line;
-    while (bytes <= kMaxRegistryBytes && std::getline(in, line)) {
-      bytes += line.size() + 1;
-      if (r.add_line(line)) ++added;
-    }
-    r.finish();
     if (added == 0) {
       r.error_ = file + ": no OUI assignments found";
       continue;
     }
     r.source_ = file;
     // Debian records the download date beside the files.
-    std::ifstream stamp(fs::path(file).parent_path() / ".lastupdate");
-    std::string date;
-    if (stamp && std::getline(stamp, date) && !trim(date).empty()) {
-      date = trim(date);
+    const auto stamp = drivers::read_regular_file((fs::path(file).parent_path() / ".lastupdate").string(),
+                                                  drivers::InputKind::Attribute, why);
+    std::string date = stamp ? trim(stamp->substr(0, stamp->find('\n'))) : "";
+    if (!date.empty()) {
       // ieee-data writes seconds since the epoch; show the day.
       if (date.find_first_not_of("0123456789") == std::string::npos && date.size() < 12) {
         const std::time_t t = static_cast<std::time_t>(std::stoll(date));

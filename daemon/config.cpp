@@ -4,11 +4,13 @@
 #include <charconv>
 #include <cmath>
 #include <filesystem>
-#include <fstream>
 #include <set>
 #include <sstream>
 
 #include <toml++/toml.h>
+
+#include "drivers/safe_file.hpp"
+#include "drivers/toml_input.hpp"
 
 #include "daemon/coding.hpp"  // parse_style
 
@@ -98,6 +100,7 @@ class Table {
     }
   }
   const toml::source_region& where() const { return t_.source(); }
+  const toml::table& raw() const { return t_; }
   const std::string& name() const { return name_; }
 
  private:
@@ -116,13 +119,26 @@ void require(bool ok, const toml::source_region& where, const std::string& messa
   if (!ok) throw Invalid{where, message};
 }
 
-void positive(Table& t, const std::string& key, double& out, bool allow_zero = false) {
+std::string seconds_text(double s) {
+  std::ostringstream o;
+  if (s >= 86400 && std::fmod(s, 86400) == 0) o << s / 86400 << " d";
+  else if (s >= 3600 && std::fmod(s, 3600) == 0) o << s / 3600 << " h";
+  else if (s >= 60 && std::fmod(s, 60) == 0) o << s / 60 << " min";
+  else if (s > 0 && s < 1) o << s * 1000 << " ms";
+  else o << s << " s";
+  return o.str();
+}
+
+// A duration within [min_s, max_s]; `zero_is_off` also allows 0 (the feature is off). The
+// bounds keep absurd values (1e-10 s, 1e308 s) out: they would spin a thread or overflow a timer.
+void duration_in(Table& t, const std::string& key, double& out, double min_s, double max_s, bool zero_is_off = false) {
   const toml::node* n = t.node(key);
   if (n == nullptr) return;
-  const auto v = t.duration(key);
-  require(allow_zero ? *v >= 0 : *v > 0, n->source(), t.name() + "." + key + ": must be " +
-                                                          (allow_zero ? "zero or more" : "greater than zero"));
-  out = *v;
+  const double v = *t.duration(key);
+  require((zero_is_off && v == 0) || (v >= min_s && v <= max_s), n->source(),
+          t.name() + "." + key + ": must be " + (zero_is_off ? "0 (off) or " : "") + "between " + seconds_text(min_s) +
+              " and " + seconds_text(max_s));
+  out = v;
 }
 
 void integer(Table& t, const std::string& key, int& out, int min, int max) {
@@ -137,11 +153,11 @@ void integer(Table& t, const std::string& key, int& out, int min, int max) {
 
 PollConfig read_poll(Table t) {
   PollConfig p;
-  positive(t, "dynamic_interval", p.dynamic_interval_s);
-  positive(t, "thermal_interval", p.thermal_interval_s, /*allow_zero=*/true);
-  positive(t, "vdm_interval", p.vdm_interval_s);
-  positive(t, "settle_delay", p.settle_delay_s, true);
-  positive(t, "backoff_max", p.backoff_max_s);
+  duration_in(t, "dynamic_interval", p.dynamic_interval_s, 0.1, 3600);
+  duration_in(t, "thermal_interval", p.thermal_interval_s, 0.1, 3600, /*zero_is_off=*/true);
+  duration_in(t, "vdm_interval", p.vdm_interval_s, 1, 86400);
+  duration_in(t, "settle_delay", p.settle_delay_s, 0, 600);
+  duration_in(t, "backoff_max", p.backoff_max_s, 0.1, 86400);
   integer(t, "static_reverify_cycles", p.static_reverify_cycles, 1, 1'000'000);
   integer(t, "stale_after_intervals", p.stale_after_intervals, 1, 1000);
   integer(t, "retries", p.retries, 0, 10);
@@ -153,11 +169,33 @@ PollConfig read_poll(Table t) {
   return p;
 }
 
+// bcrypt's own format: $2a$/$2b$/$2y$, a two-digit cost, 53 characters of its base64. Costs
+// above kMaxBcryptCost are refused: each verification doubles per step (cost 10 ≈ 70 ms, 31 ≈
+// days), so one such hash would let any client pin a core.
+constexpr int kMaxBcryptCost = 15;
+bool bcrypt_shaped(const std::string& h, int& cost) {
+  static const std::string kAlphabet = "./ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
+  if (h.size() != 60 || h.compare(0, 2, "$2") != 0 || std::string("aby").find(h[2]) == std::string::npos ||
+      h[3] != '$' || !std::isdigit(static_cast<unsigned char>(h[4])) ||
+      !std::isdigit(static_cast<unsigned char>(h[5])) || h[6] != '$') {
+    return false;
+  }
+  cost = (h[4] - '0') * 10 + (h[5] - '0');
+  return h.find_first_not_of(kAlphabet, 7) == std::string::npos;
+}
+
 WebConfig read_web(Table t) {
   WebConfig w;
-  if (t.node("listen_addresses") != nullptr) {
+  w.locations["web"] = location(t.where());
+  if (const toml::node* n = t.node("listen_addresses")) {
     w.listen_addresses = t.strings("listen_addresses");
     require(!w.listen_addresses.empty(), t.where(), "web.listen_addresses: must not be empty");
+    for (std::size_t i = 0; i < w.listen_addresses.size(); ++i) {
+      w.locations["listen_addresses[" + std::to_string(i) + "]"] = location((*n->as_array())[i].source());
+    }
+  }
+  for (const char* key : {"tls_cert_file", "tls_key_file"}) {
+    if (const toml::node* n = t.node(key)) w.locations[key] = location(n->source());
   }
   w.tls_cert_file = t.str("tls_cert_file").value_or("");
   w.tls_key_file = t.str("tls_key_file").value_or("");
@@ -167,9 +205,15 @@ WebConfig read_web(Table t) {
     for (const auto& [user, hash] : *users) {
       auto h = hash.value_exact<std::string>();
       require(h.has_value(), hash.source(), "web.basic_auth_users." + std::string(user.str()) + ": expected a bcrypt hash string");
-      require(h->rfind("$2", 0) == 0, hash.source(),
-              "web.basic_auth_users." + std::string(user.str()) + ": not a bcrypt hash (must start with $2a$, $2b$ or $2y$)");
+      int cost = 0;
+      require(bcrypt_shaped(*h, cost), hash.source(),
+              "web.basic_auth_users." + std::string(user.str()) +
+                  ": not a bcrypt hash ($2a$, $2b$ or $2y$, a two-digit cost, 53 characters: htpasswd -nBC 10 USER)");
+      require(cost >= 4 && cost <= kMaxBcryptCost, hash.source(),
+              "web.basic_auth_users." + std::string(user.str()) + ": bcrypt cost " + std::to_string(cost) +
+                  " is outside 4-" + std::to_string(kMaxBcryptCost) + " (10 is usual)");
       w.basic_auth_users[std::string(user.str())] = *h;
+      w.locations["basic_auth_users." + std::string(user.str())] = location(hash.source());
     }
   }
   if (t.node("auth_exempt_paths") != nullptr) w.auth_exempt_paths = t.strings("auth_exempt_paths");
@@ -177,8 +221,8 @@ WebConfig read_web(Table t) {
     require(*n >= 1024 && *n <= 1 << 20, t.where(), "web.max_request_bytes: must be between 1024 and 1048576");
     w.max_request_bytes = static_cast<std::size_t>(*n);
   }
-  positive(t, "read_timeout", w.read_timeout_s);
-  positive(t, "write_timeout", w.write_timeout_s);
+  duration_in(t, "read_timeout", w.read_timeout_s, 0.1, 300);
+  duration_in(t, "write_timeout", w.write_timeout_s, 0.1, 300);
   integer(t, "max_connections", w.max_connections, 1, 4096);
   t.finish();
   return w;
@@ -316,13 +360,13 @@ void read_ib(Table& t, ib::IbSourceSettings& s) {
   if (auto v = t.number("rate_limit")) s.rate_limit = *v;
   if (auto v = t.number("burst")) s.burst = *v;
   integer(t, "max_outstanding", s.max_outstanding, 1, 16);
-  positive(t, "timeout", s.timeout_s);
+  duration_in(t, "timeout", s.timeout_s, 0.001, 60);
   integer(t, "retries", s.retries, 0, 10);
-  positive(t, "backoff", s.backoff_s, /*allow_zero=*/true);
-  positive(t, "backoff_max", s.backoff_max_s);
+  duration_in(t, "backoff", s.backoff_s, 0, 60);
+  duration_in(t, "backoff_max", s.backoff_max_s, 0.001, 3600);
   integer(t, "busy_retries", s.busy_retries, 0, 10);
   integer(t, "dead_after", s.dead_after, 1, 1000);
-  positive(t, "probe_interval", s.probe_interval_s);
+  duration_in(t, "probe_interval", s.probe_interval_s, 1, 86400);
   s.access = t.str("access").value_or(s.access);
   integer(t, "mcia_bytes", s.mcia_bytes, 0, 128);
   s.vs_key = u64(t, "vs_key").value_or(0);
@@ -352,6 +396,9 @@ void read_ib(Table& t, ib::IbSourceSettings& s) {
 SourceConfig read_source(Table t, const std::string& file) {
   SourceConfig s;
   s.config_location = location(t.where());
+  std::ostringstream settings;
+  settings << t.raw() << "\n# relative to " << std::filesystem::path(file).parent_path().string();
+  s.settings = settings.str();
   const toml::node* type_node = t.node("type");
   require(type_node != nullptr, t.where(), t.name() + ": missing 'type'");
   s.type = t.str("type").value_or("");
@@ -490,6 +537,12 @@ int lanes_for_cage(std::string_view cage) {
   return 8;  // OSFP, QSFP-DD, or not given
 }
 
+std::string WebConfig::location_of(const std::string& key) const {
+  auto it = locations.find(key);
+  if (it == locations.end()) it = locations.find("web");
+  return it == locations.end() ? std::string() : it->second;
+}
+
 std::string ConfigError::to_string() const {
   return file + ":" + std::to_string(line) + ":" + std::to_string(column) + ": " + message;
 }
@@ -534,7 +587,7 @@ bool glob_match(std::string_view pattern, std::string_view text) {
 
 ConfigResult parse_config(std::string_view text, const std::string& origin) {
   try {
-    const toml::table root = toml::parse(text, origin);
+    const toml::table root = drivers::parse_toml(text, origin);
     return read_root(root, origin);
   } catch (const toml::parse_error& e) {
     return ConfigError{origin, static_cast<int>(e.source().begin.line),
@@ -545,12 +598,10 @@ ConfigResult parse_config(std::string_view text, const std::string& origin) {
 }
 
 ConfigResult load_config_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return ConfigError{path, 0, 0, "cannot open config file"};
-  std::ostringstream text;
-  text << in.rdbuf();
-  if (text.str().size() > (1 << 20)) return ConfigError{path, 0, 0, "config file larger than 1 MiB"};
-  return parse_config(text.str(), path);
+  std::string error;
+  const auto text = drivers::read_regular_file(path, drivers::InputKind::Config, error);
+  if (!text) return ConfigError{path, 0, 0, error.substr(std::min(error.size(), path.size() + 2))};
+  return parse_config(*text, path);
 }
 
 }  // namespace xcvr::daemon

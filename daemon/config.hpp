@@ -36,6 +36,12 @@ struct WebConfig {
   double read_timeout_s = 5;
   double write_timeout_s = 10;
   int max_connections = 64;
+  // "file:line:col" of the keys checked after parsing (listen_addresses[i], tls_cert_file,
+  // tls_key_file, basic_auth_users.<user>; "web" for the table): errors found when the TLS
+  // files are loaded or the addresses bound still name the config line.
+  std::map<std::string, std::string> locations;
+  std::string location_of(const std::string& key) const;
+  bool operator==(const WebConfig&) const = default;
 };
 
 // A port or some of its lanes configured out of service (a half-cabled twin-port module: lanes
@@ -71,6 +77,9 @@ struct SourceConfig {
   std::vector<PortConfig> ports;
   ib::IbSourceSettings ib;             // ib: CA port, targets, politeness, shard
   std::string config_location;
+  // The source's table as canonical TOML (and the directory its relative paths resolve
+  // against): a reload keeps the ports of a source whose settings and files did not change.
+  std::string settings;
 };
 
 struct BudgetConfig {

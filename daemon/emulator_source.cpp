@@ -1,8 +1,6 @@
 // The "emulator" source: an emulated fleet (drivers/emulator) described by a fleet TOML file,
 // polled through the same engine as real buses. Its fault timeline runs on its own thread.
 #include <atomic>
-#include <fstream>
-#include <sstream>
 #include <thread>
 
 #include <spdlog/spdlog.h>
@@ -10,6 +8,7 @@
 #include "daemon/sources.hpp"
 #include "drivers/emulator/emulator_transport.hpp"
 #include "drivers/emulator/fleet.hpp"
+#include "drivers/safe_file.hpp"
 
 namespace xcvr::daemon {
 namespace {
@@ -43,11 +42,10 @@ std::optional<SourceError> add_emulator_source(const SourceConfig& s, BuiltSourc
   emulator::FleetLoad loaded = emulator::load_fleet_file(s.fleet, mode);
   if (!loaded.fleet) return SourceError{s.config_location + ": fleet: " + loaded.error};
   for (const std::string& path : s.scenarios) {
-    std::ifstream in(path);
-    if (!in) return SourceError{s.config_location + ": scenario " + path + ": cannot open"};
-    std::ostringstream text;
-    text << in.rdbuf();
-    if (auto err = loaded.fleet->add_scenario(text.str(), path)) return SourceError{*err};
+    std::string error;
+    const auto text = drivers::read_regular_file(path, drivers::InputKind::Scenario, error);
+    if (!text) return SourceError{s.config_location + ": scenario " + error};
+    if (auto err = loaded.fleet->add_scenario(*text, path)) return SourceError{*err};
   }
   auto resources = std::make_shared<EmulatedFleet>(std::move(loaded.fleet));
   const std::size_t first = out.ports.size();

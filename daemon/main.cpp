@@ -33,26 +33,32 @@ sigset_t service_signals() {
   return set;
 }
 
-int check_config(const std::string& path) {
-  auto loaded = daemon::load_config_file(path);
-  if (auto* err = std::get_if<daemon::ConfigError>(&loaded)) {
-    std::cerr << err->to_string() << '\n';
-    return 2;
+// The web settings in force: the config's, with --web.listen-address replacing its addresses.
+daemon::WebConfig effective_web(daemon::WebConfig web, const Options& o) {
+  if (o.listen.empty()) return web;
+  web.listen_addresses = o.listen;
+  for (std::size_t i = 0; i < o.listen.size(); ++i) {
+    web.locations["listen_addresses[" + std::to_string(i) + "]"] = "--web.listen-address";
   }
-  auto coding = daemon::load_coding_setup(std::get<daemon::Config>(loaded));
-  if (auto* err = std::get_if<std::string>(&coding)) {
+  return web;
+}
+
+// Refuses exactly what a start refuses (the same prepare_config and check_web), except that a
+// listen address in use is fine: the running daemon holds it.
+int check_config(const Options& o) {
+  auto prepared = daemon::prepare_config(o.config);
+  if (auto* err = std::get_if<std::string>(&prepared)) {
     std::cerr << *err << '\n';
     return 2;
   }
-  auto built = daemon::build_sources(std::get<daemon::Config>(loaded));
-  if (auto* err = std::get_if<daemon::SourceError>(&built)) {
-    std::cerr << err->message << '\n';
+  const auto& p = std::get<daemon::PreparedConfig>(prepared);
+  if (const std::string err = exporters::check_web(effective_web(p.config.web, o), exporters::BindCheck::InUseOk);
+      !err.empty()) {
+    std::cerr << err << '\n';
     return 2;
   }
-  std::cout << path << ": OK (" << std::get<daemon::BuiltSources>(built).ports.size() << " ports)\n";
-  for (const std::string& w : std::get<std::shared_ptr<const daemon::CodingSetup>>(coding)->warnings) {
-    std::cout << "note: coding checks: " << w << '\n';
-  }
+  std::cout << o.config << ": OK (" << p.built.port_count() << " ports)\n";
+  for (const std::string& w : p.coding->warnings) std::cout << "note: coding checks: " << w << '\n';
   return 0;
 }
 
@@ -70,8 +76,11 @@ int run(const Options& o) {
   if (!o.log_level.empty()) spdlog::set_level(spdlog::level::from_str(o.log_level));
   else spdlog::set_level(spdlog::level::from_str(service.config().log_level));
 
-  daemon::WebConfig web = service.config().web;
-  if (!o.listen.empty()) web.listen_addresses = o.listen;
+  const daemon::WebConfig web = effective_web(service.config().web, o);
+  if (const std::string err = exporters::check_web(web, exporters::BindCheck::Strict); !err.empty()) {
+    std::cerr << err << '\n';
+    return 2;
+  }
   exporters::Frontend frontend(web, store, o.textfile);
   if (const std::string err = frontend.start(); !err.empty()) {
     std::cerr << err << '\n';
@@ -80,6 +89,7 @@ int run(const Options& o) {
   service.run();
   spdlog::info("transceiver_exporter {} running: {} domains, listening on {}", XCVR_VERSION,
                service.engine()->domain_count(), fmt::join(web.listen_addresses, ", "));
+  // (after a reload the frontend logs its new addresses itself)
 
   uint64_t watchdog_usec = 0;
   const bool watchdog = sd_watchdog_enabled(0, &watchdog_usec) > 0;
@@ -92,7 +102,8 @@ int run(const Options& o) {
     if (sig == SIGTERM || sig == SIGINT) break;
     if (sig == SIGHUP) {
       sd_notify(0, "RELOADING=1");
-      if (const std::string err = service.reload(); !err.empty()) {
+      const auto apply_web = [&](const daemon::WebConfig& w) { return frontend.reconfigure(effective_web(w, o)); };
+      if (const std::string err = service.reload(apply_web); !err.empty()) {
         spdlog::error("config reload failed, keeping the running config: {}", err);
       } else {
         spdlog::info("config reloaded from {}", o.config);
@@ -134,7 +145,13 @@ int main(int argc, char** argv) {
   } catch (const CLI::ParseError& e) {
     return app.exit(e) == 0 ? 0 : 2;
   }
-  if (o.check_config) return check_config(o.config);
-  daemon::limit_allocator_arenas();
-  return run(o);
+  // Nothing may escape as an uncaught exception (an abort, rc 134): report it and exit.
+  try {
+    if (o.check_config) return check_config(o);
+    daemon::limit_allocator_arenas();
+    return run(o);
+  } catch (const std::exception& e) {
+    std::cerr << "transceiver_exporter: " << e.what() << '\n';
+    return 1;
+  }
 }

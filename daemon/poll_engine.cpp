@@ -9,14 +9,30 @@
 
 namespace xcvr::daemon {
 
+namespace {
+std::vector<std::unique_ptr<PortPoller>> make_pollers(std::vector<PortSpec> ports, const PollConfig& poll,
+                                                      const std::shared_ptr<const CodingSetup>& coding) {
+  std::vector<std::unique_ptr<PortPoller>> out;
+  for (PortSpec& spec : ports) {
+    out.push_back(std::make_unique<PortPoller>(std::move(spec.id), std::move(spec.transport), poll, coding));
+  }
+  return out;
+}
+}  // namespace
+
 PollEngine::PollEngine(const Config& config, std::vector<PortSpec> ports, const PollClock& clock,
                        SnapshotStore& store, AgingStore& aging, std::shared_ptr<const CodingSetup> coding)
+    : PollEngine(config, make_pollers(std::move(ports), config.poll, coding), clock, store, aging, coding) {}
+
+PollEngine::PollEngine(const Config& config, std::vector<std::unique_ptr<PortPoller>> pollers,
+                       const PollClock& clock, SnapshotStore& store, AgingStore& aging,
+                       std::shared_ptr<const CodingSetup> coding)
     : config_(config), clock_(clock), store_(store), aging_(aging), coding_(std::move(coding)) {
   // A scrape sees data at most this much older than the last poll: small beside the interval.
   publish_interval_ = std::min(0.1, config.poll.dynamic_interval_s / 10);
   std::map<std::string, Domain*> by_name;
-  for (PortSpec& spec : ports) {
-    const std::string domain = spec.transport->domain();
+  for (auto& poller : pollers) {
+    const std::string domain = poller->transport().domain();
     Domain*& d = by_name[domain];
     if (d == nullptr) {
       domains_.push_back(std::make_unique<Domain>());
@@ -25,7 +41,7 @@ PollEngine::PollEngine(const Config& config, std::vector<PortSpec> ports, const 
       d->stats.domain = domain;
       for (double le : kCycleBuckets) d->stats.cycle_seconds_buckets[le] = 0;
     }
-    d->ports.push_back(std::make_unique<PortPoller>(std::move(spec.id), std::move(spec.transport), config.poll, coding_));
+    d->ports.push_back(std::move(poller));
   }
 }
 
@@ -106,7 +122,7 @@ void PollEngine::publish() {
   }
   if (coding_) add_fleet_findings(snap->ports, &aging_);  // after observe(): first sightings recorded
   snap->budgets = compute_budgets(config_.budgets, snap->ports);
-  snap->config_reloads_total = reloads_ok_.load();
+  snap->config_reloads_total = reloads_attempted_.load();
   snap->config_reload_failures_total = reloads_failed_.load();
   snap->last_config_reload_ok = last_reload_ok_.load();
   snap->last_config_reload_unix = last_reload_unix_.load();
@@ -153,6 +169,9 @@ void PollEngine::publisher() {
 void PollEngine::start() {
   stopping_ = false;
   publisher_stopping_ = false;
+  // No domain would ever publish: put out the (empty) snapshot now, or the previous
+  // configuration's ports would keep being served as if fresh.
+  if (domains_.empty()) publish();
   publisher_ = std::thread([this] { publisher(); });
   for (auto& d : domains_) threads_.emplace_back([this, &d] { worker(*d); });
 }
@@ -182,8 +201,17 @@ double PollEngine::oldest_domain_heartbeat_age() const {
   return oldest;
 }
 
-void PollEngine::set_reload_stats(uint64_t ok, uint64_t failed, bool last_ok, double last_unix) {
-  reloads_ok_ = ok;
+std::vector<std::unique_ptr<PortPoller>> PollEngine::release_pollers() {
+  std::vector<std::unique_ptr<PortPoller>> out;
+  for (auto& d : domains_) {
+    for (auto& p : d->ports) out.push_back(std::move(p));
+  }
+  domains_.clear();
+  return out;
+}
+
+void PollEngine::set_reload_stats(uint64_t attempts, uint64_t failed, bool last_ok, double last_unix) {
+  reloads_attempted_ = attempts;
   reloads_failed_ = failed;
   last_reload_ok_ = last_ok;
   last_reload_unix_ = last_unix;

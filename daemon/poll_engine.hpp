@@ -31,6 +31,9 @@ class PollEngine {
   // fleet checks (duplicate and re-coded serials) run on every published snapshot.
   PollEngine(const Config& config, std::vector<PortSpec> ports, const PollClock& clock,
              SnapshotStore& store, AgingStore& aging, std::shared_ptr<const CodingSetup> coding = nullptr);
+  // From pollers already made (a reload passes the ones it keeps, in port order).
+  PollEngine(const Config& config, std::vector<std::unique_ptr<PortPoller>> pollers, const PollClock& clock,
+             SnapshotStore& store, AgingStore& aging, std::shared_ptr<const CodingSetup> coding);
   ~PollEngine();
 
   // Virtual-time driving (tests): polls every due port of every domain once at the clock's
@@ -49,7 +52,12 @@ class PollEngine {
   // Ports by name, for tests and `xcvrctl`-style inspection.
   PortPoller* port(const std::string& name);
 
-  void set_reload_stats(uint64_t ok, uint64_t failed, bool last_ok, double last_unix);
+  // Hands every poller over (a reload keeps the unchanged ones); the engine must be stopped
+  // and holds no port afterwards.
+  std::vector<std::unique_ptr<PortPoller>> release_pollers();
+
+  // attempts: every SIGHUP (successful or not); failed: those that kept the old config.
+  void set_reload_stats(uint64_t attempts, uint64_t failed, bool last_ok, double last_unix);
 
  private:
   struct Domain {
@@ -88,7 +96,7 @@ class PollEngine {
   std::mutex wake_mutex_;
   std::condition_variable wake_;
   std::atomic<bool> stopping_{false};
-  std::atomic<uint64_t> reloads_ok_{0}, reloads_failed_{0};
+  std::atomic<uint64_t> reloads_attempted_{0}, reloads_failed_{0};
   std::atomic<bool> last_reload_ok_{true};
   std::atomic<double> last_reload_unix_{0};
 };

@@ -365,4 +365,11 @@ PortSnapshot PortPoller::snapshot(double now, uint64_t scrape_epoch) {
   return s;
 }
 
+void PortPoller::reconfigure(const PollConfig& poll, std::shared_ptr<const CodingSetup> coding, double now,
+                             double wall) {
+  poll_ = poll;
+  coding_setup_ = std::move(coding);
+  if (state_ == State::Ok) verify_coding(now, wall);
+}
+
 }  // namespace xcvr::daemon

@@ -47,6 +47,11 @@ class PortPoller {
   // upgrade, when cached identity and thresholds may be outdated).
   void request_reverify() { reverify_requested_.store(true, std::memory_order_relaxed); }
 
+  // A reload kept this port (its source is unchanged): the new poll settings and coding rules
+  // apply from now on; the coding verdict is redone from the pages already read (no bus
+  // traffic). Only while its domain's worker is stopped.
+  void reconfigure(const PollConfig& poll, std::shared_ptr<const CodingSetup> coding, double now, double wall);
+
   const std::string& name() const { return id_.port; }
   drivers::Transport& transport() { return *transport_; }
   const cmis::ModuleImage& image() const { return image_; }

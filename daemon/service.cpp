@@ -1,22 +1,34 @@
 #include "daemon/service.hpp"
 
 #include <filesystem>
+#include <map>
 #include <optional>
 
 #include <spdlog/spdlog.h>
 
 namespace xcvr::daemon {
 
+std::variant<PreparedConfig, std::string> prepare_config(const std::string& path, const BuiltSources* running) {
+  try {
+    auto loaded = load_config_file(path);
+    if (auto* err = std::get_if<ConfigError>(&loaded)) return err->to_string();
+    auto coding = load_coding_setup(std::get<Config>(loaded));
+    if (auto* err = std::get_if<std::string>(&coding)) return *err;  // a broken catalog keeps the running one
+    auto built = build_sources(std::get<Config>(loaded), running);
+    if (auto* err = std::get_if<SourceError>(&built)) return err->message;
+    return PreparedConfig{std::move(std::get<Config>(loaded)),
+                          std::move(std::get<std::shared_ptr<const CodingSetup>>(coding)),
+                          std::move(std::get<BuiltSources>(built))};
+  } catch (const std::exception& e) {  // e.g. bad_alloc: refused like any bad config
+    return path + ": " + e.what();
+  }
+}
+
 std::string Service::start(const std::string& path) {
   path_ = path;
-  auto loaded = load_config_file(path);
-  if (auto* err = std::get_if<ConfigError>(&loaded)) return err->to_string();
-  auto coding = load_coding_setup(std::get<Config>(loaded));
-  if (auto* err = std::get_if<std::string>(&coding)) return *err;
-  auto built = build_sources(std::get<Config>(loaded));
-  if (auto* err = std::get_if<SourceError>(&built)) return err->message;
-  launch(std::move(std::get<Config>(loaded)), std::move(std::get<BuiltSources>(built)),
-         std::move(std::get<std::shared_ptr<const CodingSetup>>(coding)), false);
+  auto prepared = prepare_config(path);
+  if (auto* err = std::get_if<std::string>(&prepared)) return *err;
+  launch(std::move(std::get<PreparedConfig>(prepared)), false);
   return "";
 }
 
@@ -31,43 +43,77 @@ void log_coding(const CodingSetup& c) {
 }
 }  // namespace
 
-void Service::launch(Config config, BuiltSources built, std::shared_ptr<const CodingSetup> coding, bool is_reload) {
+// The engine's pollers in port order: those of reused sources taken over from the running
+// engine (their modules stay inserted, counters and flag history intact), the others new.
+// Pollers of sources that went away are destroyed here, while their resources still live.
+std::vector<std::unique_ptr<PortPoller>> Service::pollers_for(PreparedConfig& prepared) {
+  std::map<std::string, std::unique_ptr<PortPoller>> running;
+  if (engine_) {
+    for (auto& p : engine_->release_pollers()) {
+      const std::string name = p->name();
+      running.emplace(name, std::move(p));
+    }
+  }
+  std::vector<std::unique_ptr<PortPoller>> out;
+  auto fresh = prepared.built.ports.begin();
+  for (const BuiltSource& source : prepared.built.sources) {
+    for (const std::string& name : source.port_names) {
+      if (source.reused) {
+        auto it = running.find(name);
+        if (it == running.end()) continue;  // cannot happen: a reused source's ports ran
+        it->second->reconfigure(prepared.config.poll, prepared.coding, clock_.monotonic(), clock_.wall());
+        out.push_back(std::move(it->second));
+        running.erase(it);
+      } else if (fresh != prepared.built.ports.end()) {
+        out.push_back(std::make_unique<PortPoller>(std::move(fresh->id), std::move(fresh->transport),
+                                                   prepared.config.poll, prepared.coding));
+        ++fresh;
+      }
+    }
+  }
+  return out;  // `running` now holds the dropped pollers: destroyed on return
+}
+
+void Service::launch(PreparedConfig prepared, bool is_reload) {
   if (engine_) engine_->stop();
-  engine_.reset();  // transports of the old sources go before their resources
-  sources_ = std::move(built);
+  std::vector<std::unique_ptr<PortPoller>> pollers = pollers_for(prepared);
+  engine_.reset();
+  sources_ = std::move(prepared.built);  // resources of dropped sources go after their transports
+  Config config = std::move(prepared.config);
   if (!aging_) aging_ = std::make_unique<AgingStore>();
   aging_->set_directory(config.state_directory, clock_.wall());  // a changed one on reload too; logs its errors
   config_ = std::move(config);
-  coding_ = std::move(coding);
+  coding_ = std::move(prepared.coding);
   log_coding(*coding_);
-  engine_ = std::make_unique<PollEngine>(config_, std::move(sources_.ports), clock_, store_, *aging_, coding_);
-  engine_->set_reload_stats(reloads_ok_, reloads_failed_, true, is_reload ? clock_.wall() : 0);
+  if (is_reload) {
+    std::size_t kept = 0;
+    for (const BuiltSource& s : sources_.sources) kept += s.reused ? s.port_names.size() : 0;
+    spdlog::info("reload: {} ports kept running, {} built anew", kept, sources_.port_count() - kept);
+  }
+  engine_ = std::make_unique<PollEngine>(config_, std::move(pollers), clock_, store_, *aging_, coding_);
+  engine_->set_reload_stats(reloads_attempted_, reloads_failed_, true, is_reload ? clock_.wall() : 0);
 }
 
-std::string Service::reload() {
-  auto loaded = load_config_file(path_);
+std::string Service::reload(const WebApply& web) {
+  ++reloads_attempted_;
+  auto prepared = prepare_config(path_, &sources_);
   std::string error;
-  std::optional<BuiltSources> built;
-  std::shared_ptr<const CodingSetup> coding;
-  if (auto* err = std::get_if<ConfigError>(&loaded)) {
-    error = err->to_string();
-  } else if (auto setup = load_coding_setup(std::get<Config>(loaded)); std::holds_alternative<std::string>(setup)) {
-    error = std::get<std::string>(setup);  // a broken catalog keeps the running one, as a broken config does
-  } else {
-    coding = std::get<std::shared_ptr<const CodingSetup>>(std::move(setup));
-    // Build the new sources before touching the running engine: a failure leaves it alone.
-    auto result = build_sources(std::get<Config>(loaded));
-    if (auto* serr = std::get_if<SourceError>(&result)) error = serr->message;
-    else built = std::move(std::get<BuiltSources>(result));
+  if (auto* err = std::get_if<std::string>(&prepared)) {
+    error = *err;
+  } else if (web) {
+    try {
+      error = web(std::get<PreparedConfig>(prepared).config.web);
+    } catch (const std::exception& e) {
+      error = std::string("web: ") + e.what();
+    }
   }
   if (!error.empty()) {
     ++reloads_failed_;
-    if (engine_) engine_->set_reload_stats(reloads_ok_, reloads_failed_, false, clock_.wall());
+    if (engine_) engine_->set_reload_stats(reloads_attempted_, reloads_failed_, false, clock_.wall());
     return error;
   }
-  ++reloads_ok_;
   const bool was_running = running_;
-  launch(std::move(std::get<Config>(loaded)), std::move(*built), std::move(coding), true);
+  launch(std::move(std::get<PreparedConfig>(prepared)), true);
   if (was_running) run();
   return "";
 }

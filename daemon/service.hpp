@@ -2,8 +2,10 @@
 // SIGHUP (a bad new config keeps the old one running), and keeps systemd informed.
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <string>
+#include <variant>
 
 #include "daemon/aging.hpp"
 #include "daemon/clock.hpp"
@@ -15,8 +17,24 @@
 
 namespace xcvr::daemon {
 
+// A config file turned into everything it needs, before anything running is touched: every
+// fallible step of --check-config, a start and a reload (parse, limits, catalog and OUI
+// registry, sources built) is done here, the same way for all three.
+struct PreparedConfig {
+  Config config;
+  std::shared_ptr<const CodingSetup> coding;
+  BuiltSources built;
+};
+// `running` (a reload): sources unchanged since then are kept, not rebuilt. Never throws.
+std::variant<PreparedConfig, std::string> prepare_config(const std::string& path,
+                                                         const BuiltSources* running = nullptr);
+
 class Service {
  public:
+  // Checks and applies the web settings of a prepared reload (the frontend lives above daemon/):
+  // "" when they took effect, else the error (then nothing of the reload is applied).
+  using WebApply = std::function<std::string(const WebConfig&)>;
+
   Service(const PollClock& clock, SnapshotStore& store) : clock_(clock), store_(store) {}
   ~Service() { stop(); }
 
@@ -24,19 +42,22 @@ class Service {
   std::string start(const std::string& path);
   // Starts the domain threads (real time). Tests drive engine()->step() instead.
   void run();
-  // Reloads the same path; on failure the running engine is untouched. Returns "" or the error.
-  std::string reload();
+  // Reloads the same path, all or nothing: on any failure (config, sources, or `web` refusing
+  // the new web settings) the running engine and frontend are untouched and the failure is
+  // counted. Returns "" or the error.
+  std::string reload(const WebApply& web = {});
   void stop();
 
   const Config& config() const { return config_; }
   // Catalog, OUI registry and cage-style rules of the running config.
   const CodingSetup* coding() const { return coding_.get(); }
   PollEngine* engine() { return engine_.get(); }
-  uint64_t reloads_ok() const { return reloads_ok_; }
+  uint64_t reloads_attempted() const { return reloads_attempted_; }
   uint64_t reloads_failed() const { return reloads_failed_; }
 
  private:
-  void launch(Config config, BuiltSources built, std::shared_ptr<const CodingSetup> coding, bool is_reload);
+  void launch(PreparedConfig prepared, bool is_reload);
+  std::vector<std::unique_ptr<PortPoller>> pollers_for(PreparedConfig& prepared);
 
   const PollClock& clock_;
   SnapshotStore& store_;
@@ -46,7 +67,7 @@ class Service {
   std::shared_ptr<const CodingSetup> coding_;
   BuiltSources sources_;
   std::unique_ptr<PollEngine> engine_;
-  uint64_t reloads_ok_ = 0;
+  uint64_t reloads_attempted_ = 0;
   uint64_t reloads_failed_ = 0;
   bool running_ = false;
 };

@@ -1,6 +1,9 @@
 #include "daemon/sources.hpp"
 
 #include <algorithm>
+#include <map>
+
+#include "drivers/safe_file.hpp"
 
 #include "drivers/dumpfile/file_transport.hpp"
 #include "drivers/ethtool/ethtool_transport.hpp"
@@ -58,6 +61,7 @@ void add_device_source(const SourceConfig& s, BuiltSources& out) {
 
 std::optional<SourceError> add_emulator_source(const SourceConfig& s, BuiltSources& out);  // emulator_source.cpp
 std::optional<SourceError> add_ib_source(const SourceConfig& s, BuiltSources& out);        // ib_source.cpp
+std::optional<SourceError> build_one(const SourceConfig& s, BuiltSources& out);
 
 std::vector<std::string> apply_port_service(const SourceConfig& source, std::span<PortSpec> ports) {
   std::vector<std::string> problems;
@@ -78,9 +82,75 @@ std::vector<std::string> apply_port_service(const SourceConfig& source, std::spa
   return problems;
 }
 
-std::variant<BuiltSources, SourceError> build_sources(const Config& config) {
+namespace {
+
+// What decides whether a running source can be kept: its settings and the files it reads once
+// (fleet, scenarios, dumps). Devices (i2c, optoe, netlink, ib) are read live, so their settings
+// suffice.
+std::string fingerprint(const SourceConfig& s) {
+  std::string fp = s.settings;
+  auto add_file = [&fp](const std::string& path, drivers::InputKind kind) {
+    std::string error;
+    const auto text = drivers::read_regular_file(path, kind, error);
+    fp += "\n" + path + " " + (text ? std::to_string(std::hash<std::string>{}(*text)) + ":" + std::to_string(text->size())
+                                     : "unreadable " + error);
+  };
+  if (s.type == "emulator") {
+    add_file(s.fleet, drivers::InputKind::Fleet);
+    for (const std::string& path : s.scenarios) add_file(path, drivers::InputKind::Scenario);
+  }
+  if (s.type == "file") {
+    for (const PortConfig& p : s.ports) add_file(p.path, drivers::InputKind::Dump);
+  }
+  return fp;
+}
+
+}  // namespace
+
+std::size_t BuiltSources::port_count() const {
+  std::size_t n = 0;
+  for (const BuiltSource& s : sources) n += s.port_names.size();
+  return sources.empty() ? ports.size() : n;
+}
+
+std::variant<BuiltSources, SourceError> build_sources(const Config& config, const BuiltSources* running) {
   BuiltSources out;
+  std::vector<bool> claimed(running != nullptr ? running->sources.size() : 0, false);
+  std::map<std::string, std::string> owner;  // port name -> location of the source defining it
   for (const SourceConfig& s : config.sources) {
+    BuiltSource record;
+    record.fingerprint = fingerprint(s);
+    for (std::size_t i = 0; i < claimed.size(); ++i) {
+      if (!claimed[i] && running->sources[i].fingerprint == record.fingerprint) {
+        claimed[i] = true;
+        record.port_names = running->sources[i].port_names;
+        record.resources = running->sources[i].resources;
+        record.reused = true;
+        break;
+      }
+    }
+    if (!record.reused) {
+      BuiltSources one;
+      if (auto err = build_one(s, one)) return *err;
+      for (const PortSpec& p : one.ports) record.port_names.push_back(p.id.port);
+      record.resources = one.resources;
+      for (PortSpec& p : one.ports) out.ports.push_back(std::move(p));
+    }
+    for (const std::string& name : record.port_names) {
+      auto [it, fresh] = owner.emplace(name, s.config_location);
+      if (!fresh) {
+        return SourceError{s.config_location + ": port '" + name + "' is also defined by the source at " + it->second +
+                           "; port names must be unique across sources"};
+      }
+    }
+    out.resources.insert(out.resources.end(), record.resources.begin(), record.resources.end());
+    out.sources.push_back(std::move(record));
+  }
+  return out;
+}
+
+std::optional<SourceError> build_one(const SourceConfig& s, BuiltSources& out) {
+  {
     std::optional<SourceError> err;
     if (s.type == "file") {
       err = add_file_source(s, out);
@@ -100,7 +170,7 @@ std::variant<BuiltSources, SourceError> build_sources(const Config& config) {
     }
     if (err) return *err;
   }
-  return out;
+  return std::nullopt;
 }
 
 }  // namespace xcvr::daemon

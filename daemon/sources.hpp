@@ -17,16 +17,29 @@ struct SourceResources {
   virtual ~SourceResources() = default;
 };
 
+// One configured source as built (or kept from the running engine on a reload).
+struct BuiltSource {
+  std::string fingerprint;              // settings + the bytes of the files it names
+  std::vector<std::string> port_names;  // in order
+  std::vector<std::shared_ptr<SourceResources>> resources;
+  bool reused = false;  // unchanged since the running config: its pollers keep running
+};
+
 struct BuiltSources {
-  std::vector<PortSpec> ports;
+  std::vector<PortSpec> ports;  // of the sources built now (reused ones add none), in source order
   std::vector<std::shared_ptr<SourceResources>> resources;  // outlive the ports' transports
+  std::vector<BuiltSource> sources;  // per configured source (build_sources fills it)
+  std::size_t port_count() const;
 };
 
 struct SourceError {
   std::string message;  // names the config location and what failed
 };
 
-std::variant<BuiltSources, SourceError> build_sources(const Config& config);
+// Builds every source of `config`. With `running` (a reload), a source whose fingerprint matches
+// one of the running sources is not built again: it is marked reused and keeps its resources,
+// so its modules are not re-inserted. Port names must be unique across all sources.
+std::variant<BuiltSources, SourceError> build_sources(const Config& config, const BuiltSources* running = nullptr);
 
 // Sources that find their own ports (emulator fleet, ib fabric): applies the service settings
 // of the source's [[source.port]] / [[source.module]] entries to `ports` by name. Returns one

@@ -1,5 +1,6 @@
 #include "drivers/transport.hpp"
 
+#include <cerrno>
 #include <cstdio>
 
 namespace xcvr::drivers {
@@ -8,6 +9,8 @@ std::string_view error_kind_name(ErrorKind kind) {
   switch (kind) {
     case ErrorKind::Absent: return "absent";
     case ErrorKind::Busy: return "busy";
+    case ErrorKind::Timeout: return "timeout";
+    case ErrorKind::Nack: return "nack";
     case ErrorKind::Unsupported: return "unsupported";
     case ErrorKind::Permission: return "permission";
     case ErrorKind::Corrupt: return "corrupt";
@@ -15,7 +18,27 @@ std::string_view error_kind_name(ErrorKind kind) {
   return "unknown";
 }
 
-bool is_retryable(ErrorKind kind) { return kind == ErrorKind::Busy; }
+bool is_retryable(ErrorKind kind) {
+  return kind == ErrorKind::Busy || kind == ErrorKind::Timeout || kind == ErrorKind::Nack;
+}
+
+ErrorKind kind_of_errno(int err, bool present) {
+  switch (err) {
+    case ENXIO:
+    case EREMOTEIO: return present ? ErrorKind::Nack : ErrorKind::Absent;
+    case ENODEV: return ErrorKind::Absent;
+    case ETIMEDOUT: return ErrorKind::Timeout;
+    case EACCES:
+    case EPERM: return ErrorKind::Permission;
+    case EOPNOTSUPP:
+    case EINVAL:
+    case ERANGE:
+    case ENOENT: return ErrorKind::Unsupported;
+    case EPROTO:
+    case EBADMSG: return ErrorKind::Corrupt;
+    default: return ErrorKind::Busy;  // EBUSY, EAGAIN, EIO, EINTR and the unknown: retry
+  }
+}
 
 std::string describe_read(std::string source, uint8_t device, uint8_t bank, uint8_t page,
                           uint16_t offset) {

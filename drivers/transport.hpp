@@ -10,14 +10,20 @@
 namespace xcvr::drivers {
 
 enum class ErrorKind {
-  Absent,       // no module in the cage (ENXIO, EREMOTEIO, NACK)
-  Busy,         // retryable: bus busy, timeout, EAGAIN, EIO
+  Absent,       // no module in the cage (ENXIO, EREMOTEIO, NACK from an empty cage)
+  Busy,         // retryable: bus busy or arbitration lost (EBUSY, EAGAIN, EIO)
+  Timeout,      // retryable: the transfer timed out (ETIMEDOUT, clock stretching, no reply)
+  Nack,         // retryable: an occupied cage's module did not acknowledge (resetting, hung)
   Unsupported,  // the path cannot do this (page/bank not reachable, EOPNOTSUPP)
   Permission,   // EACCES/EPERM, missing capability
   Corrupt,      // bytes came back but cannot be right (page select not taken, short read)
 };
 std::string_view error_kind_name(ErrorKind kind);  // "absent", "busy", ... (metric label values)
 bool is_retryable(ErrorKind kind);
+// The one errno map for module-memory access (i2c-dev, optoe/sx_core sysfs, ethtool netlink).
+// `present`: the cage is known to hold a module, so a NACK (ENXIO, EREMOTEIO) means a module
+// that did not answer (Nack) rather than an empty cage (Absent).
+ErrorKind kind_of_errno(int err, bool present);
 
 // "<source> [device 51h] page 11h [bank 1] offset 136" (or "lower page"): where a read went,
 // for error messages that name the port and page.

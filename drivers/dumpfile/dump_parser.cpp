@@ -2,6 +2,8 @@
 // to the readers (row_formats.cpp, array_formats.cpp; layouts in parse_support.cpp).
 #include "drivers/dumpfile/dump_parser.hpp"
 
+#include "drivers/safe_file.hpp"
+
 #include <array>
 #include <cerrno>
 #include <cstring>
@@ -188,21 +190,10 @@ ParseResult parse(std::string_view text, Format format) {
 }
 
 ParseResult parse_file(const std::string& path, Format format) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return ParseError{path + ": cannot open: " + std::strerror(errno), 0, 0};
-  std::vector<uint8_t> bytes;
-  constexpr std::size_t kBlock = 64 * 1024;
-  while (in && bytes.size() <= kMaxInputBytes) {
-    const std::size_t had = bytes.size();
-    bytes.resize(had + kBlock);
-    in.read(reinterpret_cast<char*>(bytes.data() + had), static_cast<std::streamsize>(kBlock));
-    bytes.resize(had + static_cast<std::size_t>(in.gcount()));
-  }
-  if (in.bad()) return ParseError{path + ": read error", 0, 0};
-  if (bytes.size() > kMaxInputBytes) {
-    return ParseError{path + ": larger than the 4 MiB limit for dump files", 0, 0};
-  }
-  ParseResult result = parse(std::span<const uint8_t>(bytes), format);
+  std::string why;
+  const auto text = drivers::read_regular_file(path, drivers::InputKind::Dump, why);
+  if (!text) return ParseError{why, 0, 0};
+  ParseResult result = parse(std::string_view(*text), format);
   if (auto* error = std::get_if<ParseError>(&result)) error->message = path + ": " + error->message;
   return result;
 }

@@ -2,30 +2,14 @@
 
 #include <algorithm>
 #include <cstdio>
-#include <fstream>
-#include <iterator>
 
 #include "drivers/dumpfile/dump_parser.hpp"
 
 namespace xcvr::dumpfile {
 
-namespace {
-constexpr std::size_t kMaxFileBytes = 4 << 20;
-}
-
 std::variant<std::unique_ptr<FileTransport>, drivers::Error> FileTransport::open(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return drivers::Error{drivers::ErrorKind::Absent, path + ": cannot open dump file"};
-  std::vector<uint8_t> bytes;
-  std::istreambuf_iterator<char> it(in), end;
-  while (it != end && bytes.size() <= kMaxFileBytes) bytes.push_back(static_cast<uint8_t>(*it++));
-  if (bytes.size() > kMaxFileBytes) {
-    return drivers::Error{drivers::ErrorKind::Corrupt, path + ": larger than 4 MiB; not a module dump"};
-  }
-  auto parsed = parse(bytes);
-  if (auto* err = std::get_if<ParseError>(&parsed)) {
-    return drivers::Error{drivers::ErrorKind::Corrupt, path + ": " + err->message};
-  }
+  auto parsed = parse_file(path);
+  if (auto* err = std::get_if<ParseError>(&parsed)) return drivers::Error{drivers::ErrorKind::Corrupt, err->message};
   return std::make_unique<FileTransport>(path, std::move(std::get<ParsedDump>(parsed).image));
 }
 

@@ -47,9 +47,9 @@ Error EmulatorTransport::error_for(I2cStatus status, const std::string& what) co
     case I2cStatus::Nack:
       // A NACK from an empty cage is absence; from an occupied one (presence pin asserted) a
       // module that is resetting or hung: worth retrying.
-      if (bus_->present(cage_)) return {ErrorKind::Busy, what + ": module present but NACKed"};
+      if (bus_->present(cage_)) return {ErrorKind::Nack, what + ": module present but NACKed"};
       return {ErrorKind::Absent, what + ": no module (address NACK)"};
-    case I2cStatus::Timeout: return {ErrorKind::Busy, what + ": bus timeout"};
+    case I2cStatus::Timeout: return {ErrorKind::Timeout, what + ": bus timeout"};
     case I2cStatus::Invalid: return {ErrorKind::Unsupported, what + ": invalid request"};
     case I2cStatus::Ok: break;
   }

@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "drivers/emulator/toml_support.hpp"
+#include "drivers/toml_input.hpp"
 
 namespace xcvr::emulator {
 namespace toml_support {
@@ -19,7 +20,7 @@ void fail(std::string_view source, const toml::node& node, const std::string& ms
 
 toml::table parse_document(std::string_view text, std::string_view source) {
   try {
-    return toml::parse(text, source);
+    return drivers::parse_toml(text, source);
   } catch (const toml::parse_error& e) {
     const toml::source_position p = e.source().begin;
     throw TomlError(std::string(source) + ":" + std::to_string(p.line) + ":" +

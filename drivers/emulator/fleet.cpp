@@ -5,6 +5,7 @@
 
 #include "drivers/emulator/catalog.hpp"
 #include "drivers/emulator/toml_support.hpp"
+#include "drivers/safe_file.hpp"
 
 namespace xcvr::emulator {
 
@@ -293,11 +294,10 @@ FleetLoad load_fleet(std::string_view toml_text, std::string_view source_name,
 }
 
 FleetLoad load_fleet_file(const std::string& path, std::optional<ClockMode> clock_override) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return {nullptr, path + ": cannot open"};
-  std::ostringstream text;
-  text << in.rdbuf();
-  return load_fleet(text.str(), path, clock_override);
+  std::string error;
+  const auto text = drivers::read_regular_file(path, drivers::InputKind::Fleet, error);
+  if (!text) return {nullptr, error};
+  return load_fleet(*text, path, clock_override);
 }
 
 }  // namespace xcvr::emulator

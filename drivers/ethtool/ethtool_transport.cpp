@@ -111,7 +111,7 @@ std::optional<Error> EthtoolNetlinkTransport::exchange(const std::vector<uint8_t
   for (int datagrams = 0; datagrams < 16; ++datagrams) {
     const int n = channel_->recv(buf);
     if (n < 0) {
-      if (n == -EAGAIN) return Error{ErrorKind::Busy, "no netlink reply (timeout)"};
+      if (n == -EAGAIN) return Error{ErrorKind::Timeout, "no netlink reply (timeout)"};
       channel_.reset();
       return kernel_error({-n, "receiving the reply"});
     }

@@ -142,8 +142,9 @@ Error kernel_error(const KernelError& e) {
     case ENXIO:
     case EREMOTEIO:
       return {ErrorKind::Absent, text};
-    case EIO:
     case ETIMEDOUT:
+      return {drivers::kind_of_errno(ETIMEDOUT, true), text};
+    case EIO:
     case EAGAIN:
     case EBUSY:
       return {ErrorKind::Busy, text};

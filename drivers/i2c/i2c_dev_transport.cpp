@@ -8,7 +8,7 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
-#include <fstream>
+#include "drivers/safe_file.hpp"
 #include <utility>
 
 namespace xcvr::i2c {
@@ -130,57 +130,47 @@ std::string I2cDevTransport::where(uint8_t device, uint8_t bank, uint8_t page,
 
 drivers::Presence I2cDevTransport::presence() {
   if (config_.presence_file.empty()) return drivers::Presence::Unknown;
-  std::ifstream in(config_.presence_file);
+  std::string error;  // a presence file that is not a regular (sysfs) file says nothing
+  const auto text = drivers::read_regular_file(config_.presence_file, drivers::InputKind::Attribute, error);
   long value = 0;
-  if (!(in >> value)) return drivers::Presence::Unknown;
+  if (!text || std::sscanf(text->c_str(), "%ld", &value) != 1) return drivers::Presence::Unknown;
   const bool asserted = value != 0;
   return asserted != config_.presence_active_low ? drivers::Presence::Present
                                                  : drivers::Presence::Absent;
 }
 
 Error I2cDevTransport::error_for(int neg_errno, const std::string& what, bool mid_sequence) const {
-  const std::string text = what + ": " + errno_text(neg_errno);
-  switch (-neg_errno) {
+  const int e = -neg_errno;
+  const bool nack = e == ENXIO || e == EREMOTEIO;
+  // A NACK mid-sequence, or with the presence line asserted, comes from a module that is there.
+  const bool present = nack && (mid_sequence || (!config_.presence_file.empty() &&
+                                                 const_cast<I2cDevTransport*>(this)->presence() ==
+                                                     drivers::Presence::Present));
+  Error out{drivers::kind_of_errno(e, present), what + ": " + errno_text(neg_errno)};
+  switch (e) {
     case ENXIO:
     case EREMOTEIO:
-      if (mid_sequence) {
-        return {ErrorKind::Busy, text + " — the module stopped acknowledging mid-sequence"};
-      }
-      if (!config_.presence_file.empty() &&
-          const_cast<I2cDevTransport*>(this)->presence() == drivers::Presence::Present) {
-        return {ErrorKind::Busy, text + " — module present but not acknowledging"};
-      }
-      return {ErrorKind::Absent, text + " — no module answering"};
-    case ETIMEDOUT:
-    case EAGAIN:
-    case EIO:
-      return {ErrorKind::Busy, text};
-    case EOPNOTSUPP:
-    case EINVAL:
-      return {ErrorKind::Unsupported, text};
+      out.message += mid_sequence ? " — the module stopped acknowledging mid-sequence"
+                     : present    ? " — module present but not acknowledging"
+                                  : " — no module answering";
+      break;
     case EBUSY: {
       char addr[8];
       std::snprintf(addr, sizeof addr, "0x%02x", config_.address);
-      return {ErrorKind::Permission,
-              text + " — a kernel driver (optoe, at24, ...) owns address " + addr + " on " +
-                  config_.device + "; read this port with the optoe source (its sysfs eeprom "
-                  "file) instead of i2c-dev"};
+      out.kind = ErrorKind::Permission;  // i2c-dev's EBUSY: the address belongs to a kernel driver
+      out.message += std::string(" — a kernel driver (optoe, at24, ...) owns address ") + addr + " on " +
+                     config_.device + "; read this port with the optoe source (its sysfs eeprom "
+                     "file) instead of i2c-dev";
+      break;
     }
     case EACCES:
-    case EPERM:
-      return {ErrorKind::Permission,
-              text + " — run as root or as a member of group i2c (Debian i2c-tools udev rule)"};
-    case ENOENT:
-      return {ErrorKind::Unsupported, text + " — is i2c-dev loaded (modprobe i2c-dev)?"};
-    case ENODEV:
-      // i2c-stub says ENODEV for an address with no chip; a removed adapter says it too.
-      return {ErrorKind::Absent, text + " — no device at the address, or the adapter is gone"};
-    case EPROTO:
-    case EBADMSG:
-      return {ErrorKind::Corrupt, text};
-    default:
-      return {ErrorKind::Busy, text};
+    case EPERM: out.message += " — run as root or as a member of group i2c (Debian i2c-tools udev rule)"; break;
+    case ENOENT: out.message += " — is i2c-dev loaded (modprobe i2c-dev)?"; break;
+    // i2c-stub says ENODEV for an address with no chip; a removed adapter says it too.
+    case ENODEV: out.message += " — no device at the address, or the adapter is gone"; break;
+    default: break;
   }
+  return out;
 }
 
 void I2cDevTransport::close_device() {

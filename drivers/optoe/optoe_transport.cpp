@@ -1,5 +1,7 @@
 #include "drivers/optoe/optoe_transport.hpp"
 
+#include "drivers/safe_file.hpp"
+
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -26,9 +28,10 @@ std::string parent_of(const std::string& path) {
 }
 
 std::optional<long> read_number(const std::string& file) {
-  std::ifstream in(file);
+  std::string error;
+  const auto text = drivers::read_regular_file(file, drivers::InputKind::Attribute, error);
   long v = 0;
-  if (!(in >> v)) return std::nullopt;
+  if (!text || std::sscanf(text->c_str(), "%ld", &v) != 1) return std::nullopt;
   return v;
 }
 
@@ -141,30 +144,15 @@ std::string OptoeTransport::where(const drivers::ReadRequest& r) const {
 Error OptoeTransport::errno_error(int err, const std::string& what) const {
   std::string text = what + ": " + std::strerror(err);
   if (const char* name = errno_name(err)) text += std::string(" (") + name + ")";
-  switch (err) {
-    case ENXIO:
-    case ENODEV:
-      return {ErrorKind::Absent, text + " — no module answering"};
-    case ETIMEDOUT:
-    case EIO:
-    case EAGAIN:
-    case EBUSY:
-      return {ErrorKind::Busy, text};
-    case EACCES:
-    case EPERM:
-      return {ErrorKind::Permission, text};
-    case ENOENT:
-      if (layout_ == OptoeLayout::SxCore) {
-        return {ErrorKind::Unsupported, text + " — sx_core does not expose this page"};
-      }
-      return {ErrorKind::Unsupported,
-              text + " — is the optoe device instantiated (echo optoe3 0x50 > "
-                     "/sys/bus/i2c/devices/i2c-N/new_device)?"};
-    case EINVAL:
-      return {ErrorKind::Unsupported, text};
-    default:
-      return {ErrorKind::Busy, text};
+  Error out{drivers::kind_of_errno(err, /*present=*/false), text};
+  if (err == ENXIO || err == ENODEV) out.message += " — no module answering";
+  if (err == ENOENT) {
+    out.message += layout_ == OptoeLayout::SxCore
+                       ? " — sx_core does not expose this page"
+                       : " — is the optoe device instantiated (echo optoe3 0x50 > "
+                         "/sys/bus/i2c/devices/i2c-N/new_device)?";
   }
+  return out;
 }
 
 std::variant<FileSpan, Error> OptoeTransport::locate(const drivers::ReadRequest& r) {
@@ -257,8 +245,14 @@ std::optional<Error> OptoeTransport::read(const drivers::ReadRequest& r, std::sp
   if (keep && fd_ >= 0) {
     fd = fd_;
   } else {
-    fd = ::open(span.file.c_str(), O_RDONLY | O_CLOEXEC);
+    // O_NONBLOCK, then fstat: a FIFO named as eeprom must not block the domain's worker.
+    fd = ::open(span.file.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
     if (fd < 0) return errno_error(errno, where(r) + ": open " + span.file);
+    struct stat st {};
+    if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+      ::close(fd);
+      return Error{ErrorKind::Unsupported, where(r) + ": " + span.file + " is not a regular (sysfs) file"};
+    }
     if (keep) fd_ = fd;
   }
   ++counters_.transactions;

@@ -4,6 +4,12 @@
 // loads is added to a small fixed fleet and played: every event is applied and every port's
 // memory read after it, so fuzzed fault parameters reach the injector and the emulated modules.
 //
+// A config that parses also goes through the reload path (daemon/service.cpp): a running Service
+// (a fixed base config) reloads it and must either take it or refuse it with a message, then
+// reload the base config again successfully. Only configs whose state_directory is the
+// fuzzer's own directory are committed (a reload creates that directory); others stop after
+// prepare_config (parse, catalog, sources built), which has no side effect.
+//
 // Fails on a crash, a sanitizer report (UBSan: overflowing casts and arithmetic on fuzzed
 // numbers), an error that does not name "file:line:col: message", or a config that loads with a
 // non-finite or non-positive interval, or a catalog range that is not finite min <= max.
@@ -20,8 +26,15 @@
 #include <variant>
 #include <vector>
 
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <memory>
+
 #include "daemon/catalog.hpp"
 #include "daemon/config.hpp"
+#include "daemon/service.hpp"
 #include "drivers/emulator/fleet.hpp"
 
 namespace {
@@ -132,6 +145,41 @@ void check_scenario(std::string_view text) {
   }
 }
 
+struct ReloadRig {
+  std::string dir = (std::filesystem::temp_directory_path() / ("xcvr-fuzz-reload-" + std::to_string(::getpid()))).string();
+  std::string path = dir + "/config.toml";
+  std::string base = "[daemon]\nstate_directory = \"" + dir + "/state\"\ncatalog = []\noui_registry = \"" + dir + "\"\n";
+  xcvr::daemon::ManualClock clock;
+  xcvr::daemon::SnapshotStore store;
+  std::unique_ptr<xcvr::daemon::Service> service;
+
+  ReloadRig() {
+    std::filesystem::create_directories(dir);
+    write(base);
+    service = std::make_unique<xcvr::daemon::Service>(clock, store);
+    if (!service->start(path).empty()) __builtin_trap();
+  }
+  void write(std::string_view text) const { std::ofstream(path, std::ios::binary | std::ios::trunc) << text; }
+};
+
+void check_reload(std::string_view text) {
+  static ReloadRig rig;
+  const auto parsed = xcvr::daemon::parse_config(text, rig.path);
+  if (!std::holds_alternative<xcvr::daemon::Config>(parsed)) return;
+  rig.write(text);
+  if (std::get<xcvr::daemon::Config>(parsed).state_directory != rig.dir + "/state") {
+    const auto prepared = xcvr::daemon::prepare_config(rig.path);
+    if (const auto* error = std::get_if<std::string>(&prepared); error && error->empty()) __builtin_trap();
+    return;
+  }
+  const uint64_t failed = rig.service->reloads_failed();
+  const std::string error = rig.service->reload();
+  if (!error.empty() && rig.service->reloads_failed() != failed + 1) __builtin_trap();  // refused = counted
+  if (error.empty() && rig.service->engine() != nullptr) rig.service->engine()->step();
+  rig.write(rig.base);
+  if (!rig.service->reload().empty()) __builtin_trap();  // and back
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
@@ -140,5 +188,6 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   check_catalog(text);
   check_fleet(text);
   check_scenario(text);
+  check_reload(text);
   return 0;
 }

@@ -92,12 +92,12 @@ TEST(EmulatorFaults, UnplugThenInsertADifferentModule) {
   EXPECT_EQ(cmis::decode(rig.image({kLower, kPage00})).id.part_number, "QSFP-100G-SR4-E");
 }
 
-TEST(EmulatorFaults, AddressNackOnAPresentModuleIsBusy) {
+TEST(EmulatorFaults, AddressNackOnAPresentModuleIsNack) {
   Rig rig;
   rig.apply(rig.fault(FaultKind::AddressNack));
   auto e = rig.error_reading(kLower);
   ASSERT_TRUE(e);
-  EXPECT_EQ(e->kind, ErrorKind::Busy);
+  EXPECT_EQ(e->kind, ErrorKind::Nack);
   EXPECT_EQ(rig.transport.presence(), drivers::Presence::Present);
   rig.clear(rig.fault(FaultKind::AddressNack));
   EXPECT_FALSE(rig.error_reading(kLower));
@@ -109,7 +109,7 @@ TEST(EmulatorFaults, TimeoutCostsTheAdapterTimeout) {
   const int64_t t0 = rig.clock.now_ns();
   auto e = rig.error_reading(kLower);
   ASSERT_TRUE(e);
-  EXPECT_EQ(e->kind, ErrorKind::Busy);
+  EXPECT_EQ(e->kind, ErrorKind::Timeout);
   EXPECT_EQ(rig.clock.now_ns() - t0, 25 * kMillisecond);
   EXPECT_EQ(rig.bus.stats().timeouts, 1u);
   rig.clear(rig.fault(FaultKind::Timeout));
@@ -123,7 +123,7 @@ TEST(EmulatorFaults, StuckBusTimesOutEveryCage) {
   uint8_t b[1];
   auto e = other.read({0x50, 0, 0, 0, 1}, b);
   ASSERT_TRUE(e);
-  EXPECT_EQ(e->kind, ErrorKind::Busy);
+  EXPECT_EQ(e->kind, ErrorKind::Timeout);
   EXPECT_TRUE(rig.error_reading(kLower));
   rig.clear(rig.fault(FaultKind::StuckBus));
   EXPECT_FALSE(other.read({0x50, 0, 0, 0, 1}, b));

@@ -79,7 +79,7 @@ TEST(PortLog, ThousandErrorsOnOnePortStayBoundedAndOtherPortsStillLog) {
   uint64_t errors = 0;
   while (errors < 1000) {
     f.run_for(20.0);
-    errors = f.port("sw/b1c0").read_errors_total.at("busy");
+    errors = f.port("sw/b1c0").read_errors_total.at("timeout");
   }
   const double elapsed = f.poll_clock.monotonic() - t0;
   const auto failing = [&] {

@@ -384,7 +384,7 @@ TEST(TransportI2c, ErrnoMapping) {
   const std::vector<ErrnoCase> cases{
       {Op::Rdwr, ENXIO, ErrorKind::Absent, "ENXIO"},
       {Op::Rdwr, EREMOTEIO, ErrorKind::Absent, "EREMOTEIO"},
-      {Op::Rdwr, ETIMEDOUT, ErrorKind::Busy, "ETIMEDOUT"},
+      {Op::Rdwr, ETIMEDOUT, ErrorKind::Timeout, "ETIMEDOUT"},
       {Op::Rdwr, EAGAIN, ErrorKind::Busy, "EAGAIN"},
       {Op::Rdwr, EIO, ErrorKind::Busy, "EIO"},
       {Op::Rdwr, EACCES, ErrorKind::Permission, "EACCES"},
@@ -418,7 +418,7 @@ TEST(TransportI2c, MissingDeviceNodeMessage) {
             "/dev/i2c-7: No such file or directory — is i2c-dev loaded (modprobe i2c-dev)?");
 }
 
-TEST(TransportI2c, EmptyCageIsAbsentAndNackMidSequenceIsBusy) {
+TEST(TransportI2c, EmptyCageIsAbsentAndNackMidSequenceIsNack) {
   Rig rig;
   rig.bus.remove(0);
   std::optional<drivers::Error> err;
@@ -432,24 +432,25 @@ TEST(TransportI2c, EmptyCageIsAbsentAndNackMidSequenceIsBusy) {
   busy.sys.inject(Op::Rdwr, ENXIO, 1, 1);
   busy.read(0, 0x11, 128, 8, &err);
   ASSERT_TRUE(err);
-  EXPECT_EQ(err->kind, ErrorKind::Busy) << err->message;
+  EXPECT_EQ(err->kind, ErrorKind::Nack) << err->message;
+  EXPECT_TRUE(drivers::is_retryable(err->kind));
   EXPECT_NE(err->message.find("page 11h"), std::string::npos) << err->message;
   // It still tried to put page 0 back.
   EXPECT_EQ(busy.module->writes().back().bytes, std::vector<uint8_t>{0});
 }
 
-TEST(TransportI2c, TimeoutOnStuckBusIsBusyAndRetryable) {
+TEST(TransportI2c, TimeoutOnStuckBusIsTimeoutAndRetryable) {
   Rig rig;
   rig.bus.stick(INT64_MAX);
   std::optional<drivers::Error> err;
   rig.read(0, 0, 0, 8, &err);
   ASSERT_TRUE(err);
-  EXPECT_EQ(err->kind, ErrorKind::Busy);
+  EXPECT_EQ(err->kind, ErrorKind::Timeout);
   EXPECT_TRUE(drivers::is_retryable(err->kind));
   EXPECT_NE(err->message.find("ETIMEDOUT"), std::string::npos);
 }
 
-TEST(TransportI2c, NackFromAnOccupiedCageIsBusyWhenThePresencePinSaysPresent) {
+TEST(TransportI2c, NackFromAnOccupiedCageIsNackWhenThePresencePinSaysPresent) {
   const fs::path dir = temp_dir("presence");
   const fs::path pin = dir / "qsfp_modprsL";
   std::ofstream(pin) << "0\n";  // active low: present
@@ -462,7 +463,7 @@ TEST(TransportI2c, NackFromAnOccupiedCageIsBusyWhenThePresencePinSaysPresent) {
   std::optional<drivers::Error> err;
   rig.read(0, 0, 0, 8, &err);
   ASSERT_TRUE(err);
-  EXPECT_EQ(err->kind, ErrorKind::Busy);
+  EXPECT_EQ(err->kind, ErrorKind::Nack);
   std::ofstream(pin) << "1\n";
   EXPECT_EQ(rig.transport->presence(), drivers::Presence::Absent);
   rig.read(0, 0, 0, 8, &err);

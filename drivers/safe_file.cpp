@@ -1,0 +1,177 @@
+#include "drivers/safe_file.hpp"
+
+#include "drivers/dumpfile/dump_parser.hpp"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+
+namespace xcvr::drivers {
+namespace {
+
+std::string mib(std::size_t bytes) {
+  return bytes >= (1u << 20) ? std::to_string(bytes >> 20) + " MiB" : std::to_string(bytes >> 10) + " KiB";
+}
+
+const char* file_type(mode_t mode) {
+  if (S_ISDIR(mode)) return "a directory";
+  if (S_ISFIFO(mode)) return "a FIFO";
+  if (S_ISCHR(mode)) return "a character device";
+  if (S_ISBLK(mode)) return "a block device";
+  if (S_ISSOCK(mode)) return "a socket";
+  return "not a regular file";
+}
+
+class Fd {
+ public:
+  explicit Fd(int fd) : fd_(fd) {}
+  ~Fd() {
+    if (fd_ >= 0) ::close(fd_);
+  }
+  Fd(const Fd&) = delete;
+  Fd& operator=(const Fd&) = delete;
+  int get() const { return fd_; }
+
+ private:
+  int fd_;
+};
+
+// Reads up to `want` bytes (fewer at end of file); -1 on error (errno set).
+ssize_t read_some(int fd, char* buf, std::size_t want) {
+  for (;;) {
+    const ssize_t n = ::read(fd, buf, want);
+    if (n >= 0 || errno != EINTR) return n;
+  }
+}
+
+std::string too_large(const std::string& path, InputKind kind) {
+  return path + ": larger than " + mib(max_input_bytes(kind)) + "; not a " + std::string(input_kind_name(kind));
+}
+
+}  // namespace
+
+std::size_t max_input_bytes(InputKind kind) {
+  switch (kind) {
+    case InputKind::Config: return std::size_t{1} << 20;
+    case InputKind::Catalog: return std::size_t{1} << 20;
+    case InputKind::Fleet: return std::size_t{4} << 20;
+    case InputKind::Scenario: return std::size_t{4} << 20;
+    case InputKind::Dump: return dumpfile::kMaxInputBytes;
+    case InputKind::State: return std::size_t{64} << 20;
+    case InputKind::Registry: return std::size_t{64} << 20;
+    case InputKind::Tls: return std::size_t{1} << 20;
+    case InputKind::Attribute: return std::size_t{4} << 10;
+  }
+  return 0;
+}
+
+std::string_view input_kind_name(InputKind kind) {
+  switch (kind) {
+    case InputKind::Config: return "config file";
+    case InputKind::Catalog: return "catalog";
+    case InputKind::Fleet: return "fleet file";
+    case InputKind::Scenario: return "scenario file";
+    case InputKind::Dump: return "module dump";
+    case InputKind::State: return "state file";
+    case InputKind::Registry: return "OUI registry";
+    case InputKind::Tls: return "PEM file";
+    case InputKind::Attribute: return "attribute file (sysfs, stamp)";
+  }
+  return "file";
+}
+
+int open_regular_file(const std::string& path, InputKind kind, std::string& error) {
+  // O_NONBLOCK: opening a FIFO for reading would otherwise wait for a writer (forever).
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+  if (fd < 0) {
+    error = path + ": cannot open " + std::string(input_kind_name(kind)) + ": " + std::strerror(errno);
+    return -1;
+  }
+  struct stat st {};
+  if (::fstat(fd, &st) != 0) {
+    error = path + ": cannot stat " + std::string(input_kind_name(kind)) + ": " + std::strerror(errno);
+    ::close(fd);
+    return -1;
+  }
+  if (!S_ISREG(st.st_mode)) {
+    error = path + ": " + file_type(st.st_mode) + ", not a regular file; a " + std::string(input_kind_name(kind)) +
+            " must be a regular file";
+    ::close(fd);
+    return -1;
+  }
+  const int flags = ::fcntl(fd, F_GETFL);
+  if (flags >= 0) ::fcntl(fd, F_SETFL, flags & ~O_NONBLOCK);
+  return fd;
+}
+
+std::optional<std::string> read_regular_file(const std::string& path, InputKind kind, std::string& error) {
+  Fd fd(open_regular_file(path, kind, error));
+  if (fd.get() < 0) return std::nullopt;
+  const std::size_t cap = max_input_bytes(kind);
+  struct stat st {};
+  if (::fstat(fd.get(), &st) == 0 && static_cast<std::size_t>(st.st_size) > cap) {
+    error = too_large(path, kind);
+    return std::nullopt;
+  }
+  std::string text;
+  // The size may change under us (or lie, as sysfs does): read in blocks, at most cap + 1.
+  constexpr std::size_t kBlock = 64 * 1024;
+  for (;;) {
+    const std::size_t had = text.size();
+    const std::size_t want = std::min(kBlock, cap + 1 - had);
+    text.resize(had + want);
+    const ssize_t n = read_some(fd.get(), text.data() + had, want);
+    if (n < 0) {
+      error = path + ": read error: " + std::strerror(errno);
+      return std::nullopt;
+    }
+    text.resize(had + static_cast<std::size_t>(n));
+    if (text.size() > cap) {
+      error = too_large(path, kind);
+      return std::nullopt;
+    }
+    if (n == 0) break;
+  }
+  return text;
+}
+
+bool read_regular_file_lines(const std::string& path, InputKind kind,
+                             const std::function<void(std::string_view)>& line, std::string& error) {
+  Fd fd(open_regular_file(path, kind, error));
+  if (fd.get() < 0) return false;
+  const std::size_t cap = max_input_bytes(kind);
+  std::size_t total = 0;
+  std::string pending;
+  char buf[64 * 1024];
+  for (;;) {
+    const ssize_t n = read_some(fd.get(), buf, sizeof buf);
+    if (n < 0) {
+      error = path + ": read error: " + std::strerror(errno);
+      return false;
+    }
+    if (n == 0) break;
+    total += static_cast<std::size_t>(n);
+    if (total > cap) {
+      error = too_large(path, kind);
+      return false;
+    }
+    std::string_view chunk(buf, static_cast<std::size_t>(n));
+    for (std::size_t nl; (nl = chunk.find('\n')) != std::string_view::npos; chunk.remove_prefix(nl + 1)) {
+      if (pending.empty()) {
+        line(chunk.substr(0, nl));
+      } else {
+        pending.append(chunk.substr(0, nl));
+        line(pending);
+        pending.clear();
+      }
+    }
+    pending.append(chunk);
+  }
+  if (!pending.empty()) line(pending);
+  return true;
+}
+
+}  // namespace xcvr::drivers

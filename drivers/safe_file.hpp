@@ -1,0 +1,35 @@
+// Safe reading of files a config names (the config itself, catalogs, fleets, scenarios, module
+// dumps, the OUI registry, TLS material, state): regular files only — a directory, FIFO, socket
+// or device is refused with an error naming the path, without ever blocking on it (opened
+// O_NONBLOCK, then fstat) — and never more than the cap of the file's kind is read.
+#pragma once
+
+#include <cstddef>
+#include <functional>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace xcvr::drivers {
+
+enum class InputKind { Config, Catalog, Fleet, Scenario, Dump, State, Registry, Tls, Attribute };
+
+// The size cap of a kind, in bytes (documented in docs/configuration.md, "Limits").
+std::size_t max_input_bytes(InputKind kind);
+// "config file", "catalog", "fleet file", ...: for messages.
+std::string_view input_kind_name(InputKind kind);
+
+// Opens `path` read-only if it is a regular file; returns the fd (O_CLOEXEC, blocking mode) or
+// -1 with `error` = "<path>: <why>".
+int open_regular_file(const std::string& path, InputKind kind, std::string& error);
+
+// The whole file, or nullopt with `error` = "<path>: <why>" (not a regular file, unreadable,
+// larger than max_input_bytes(kind)).
+std::optional<std::string> read_regular_file(const std::string& path, InputKind kind, std::string& error);
+
+// Calls `line` for each line (without '\n') of a regular file, holding one line at a time.
+// False with `error` set when the file cannot be read or exceeds the kind's cap.
+bool read_regular_file_lines(const std::string& path, InputKind kind,
+                             const std::function<void(std::string_view)>& line, std::string& error);
+
+}  // namespace xcvr::drivers

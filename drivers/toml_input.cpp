@@ -1,0 +1,206 @@
+#include "drivers/toml_input.hpp"
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace xcvr::drivers {
+namespace {
+
+// Just enough of TOML's lexical structure to know, for every key, how deep it nests: strings
+// and comments are skipped, brackets and braces tracked, dots counted only inside keys.
+class ShapeCheck {
+ public:
+  ShapeCheck(std::string_view text, std::string_view origin) : text_(text), origin_(origin) {}
+
+  void run() {
+    while (i_ < text_.size()) {
+      const char c = text_[i_];
+      if (c == '\n') {
+        newline();
+        continue;
+      }
+      if (c == '#') {
+        while (i_ < text_.size() && text_[i_] != '\n') advance();
+        continue;
+      }
+      if (c == '"' || c == '\'') {
+        string(c);
+        continue;
+      }
+      if (expect_key_) {
+        key_char(c);
+      } else {
+        value_char(c);
+      }
+      advance();
+    }
+  }
+
+ private:
+  struct Level {
+    bool inline_table;  // else an array
+    int depth;          // depth of the values it holds
+  };
+
+  [[noreturn]] void fail(const std::string& what) const {
+    throw toml::parse_error(what.c_str(), toml::source_position{static_cast<toml::source_index>(line_),
+                                                        static_cast<toml::source_index>(column_)},
+                            std::make_shared<const std::string>(origin_));
+  }
+
+  void advance() {
+    ++i_;
+    ++column_;
+    if (column_ > kMaxTomlLineBytes) fail("line longer than " + std::to_string(kMaxTomlLineBytes) + " bytes");
+  }
+
+  void newline() {
+    ++i_;
+    ++line_;
+    column_ = 1;
+    if (stack_.empty() && !in_header_) {  // a top-level key/value or header ends here
+      expect_key_ = true;
+      key_parts_ = 1;
+      at_line_start_ = true;
+    }
+  }
+
+  int base() const { return stack_.empty() ? header_parts_ : stack_.back().depth; }
+
+  void check(int depth) const {
+    if (key_parts_ > kMaxTomlKeyParts) {
+      fail("key of more than " + std::to_string(kMaxTomlKeyParts) + " dotted parts; refused before parsing");
+    }
+    if (depth > kMaxTomlDepth) {
+      fail("nested deeper than " + std::to_string(kMaxTomlDepth) +
+           " levels (tables, dotted keys, arrays together); refused before parsing");
+    }
+  }
+
+  void key_char(char c) {
+    if (c == ' ' || c == '\t' || c == '\r') return;
+    if (at_line_start_ && stack_.empty() && c == '[') {  // [table] or [[array.of.tables]]
+      at_line_start_ = false;
+      in_header_ = true;
+      key_parts_ = 1;
+      if (i_ + 1 < text_.size() && text_[i_ + 1] == '[') advance();
+      return;
+    }
+    at_line_start_ = false;
+    if (in_header_ && c == ']') {
+      in_header_ = false;
+      header_parts_ = key_parts_ + 1;  // the array of tables adds a level
+      check(header_parts_);
+      if (i_ + 1 < text_.size() && text_[i_ + 1] == ']') advance();
+      expect_key_ = true;
+      key_parts_ = 1;
+      return;
+    }
+    if (c == '.') {
+      ++key_parts_;
+      check(base() + key_parts_);
+      return;
+    }
+    if (c == '=' && !in_header_) {
+      expect_key_ = false;
+      value_depth_ = base() + key_parts_;
+      check(value_depth_);
+      return;
+    }
+    if (c == '}' && !stack_.empty() && stack_.back().inline_table) {  // empty inline table or trailing
+      close();
+    }
+  }
+
+  void value_char(char c) {
+    switch (c) {
+      case '[':
+      case '{': {
+        const int depth = (stack_.empty() || stack_.back().inline_table ? value_depth_ : stack_.back().depth) + 1;
+        check(depth);
+        stack_.push_back({c == '{', depth});
+        if (c == '{') {
+          expect_key_ = true;
+          key_parts_ = 1;
+        }
+        break;
+      }
+      case ']':
+      case '}':
+        if (!stack_.empty()) close();
+        break;
+      case ',':
+        if (!stack_.empty() && stack_.back().inline_table) {
+          expect_key_ = true;
+          key_parts_ = 1;
+        }
+        break;
+      default:
+        break;
+    }
+  }
+
+  void close() {
+    stack_.pop_back();
+    expect_key_ = false;  // the value of the enclosing key or array element continues
+    if (!stack_.empty()) value_depth_ = stack_.back().depth;
+  }
+
+  // Skips a basic ("…", """…""") or literal ('…', '''…''') string; newlines inside multi-line
+  // strings still count lines.
+  void string(char quote) {
+    const bool multi = text_.substr(i_, 3) == std::string(3, quote);
+    for (int k = 0; k < (multi ? 3 : 1); ++k) advance();
+    while (i_ < text_.size()) {
+      const char c = text_[i_];
+      if (quote == '"' && c == '\\') {
+        advance();
+        if (i_ < text_.size() && text_[i_] == '\n') {
+          ++i_;
+          ++line_;
+          column_ = 1;
+        } else if (i_ < text_.size()) {
+          advance();
+        }
+        continue;
+      }
+      if (c == '\n') {
+        if (!multi) return;  // unterminated: toml++ reports it
+        ++i_;
+        ++line_;
+        column_ = 1;
+        continue;
+      }
+      if (multi ? text_.substr(i_, 3) == std::string(3, quote) : c == quote) {
+        for (int k = 0; k < (multi ? 3 : 1); ++k) advance();
+        // Up to two more quotes may close a multi-line string ("""a"""" is a"+").
+        while (multi && i_ < text_.size() && text_[i_] == quote) advance();
+        at_line_start_ = false;
+        return;
+      }
+      advance();
+    }
+  }
+
+  std::string_view text_;
+  std::string origin_;
+  std::size_t i_ = 0;
+  std::size_t line_ = 1, column_ = 1;
+  std::vector<Level> stack_;
+  bool expect_key_ = true;
+  bool at_line_start_ = true;
+  bool in_header_ = false;
+  int key_parts_ = 1;
+  int header_parts_ = 0;
+  int value_depth_ = 0;
+};
+
+}  // namespace
+
+toml::table parse_toml(std::string_view text, std::string_view origin) {
+  ShapeCheck(text, origin).run();
+  return toml::parse(text, origin);
+}
+
+}  // namespace xcvr::drivers

@@ -8,6 +8,7 @@
 
 #include <toml++/toml.h>
 
+#include "daemon/bcrypt_hash.hpp"
 #include "daemon/coding.hpp"  // parse_style
 
 namespace xcvr::daemon {
@@ -165,8 +166,8 @@ WebConfig read_web(Table t) {
     for (const auto& [user, hash] : *users) {
       auto h = hash.value_exact<std::string>();
       require(h.has_value(), hash.source(), "web.basic_auth_users." + std::string(user.str()) + ": expected a bcrypt hash string");
-      require(h->rfind("$2", 0) == 0, hash.source(),
-              "web.basic_auth_users." + std::string(user.str()) + ": not a bcrypt hash (must start with $2a$, $2b$ or $2y$)");
+      const std::string problem = bcrypt_hash_problem(*h);
+      require(problem.empty(), hash.source(), "web.basic_auth_users." + std::string(user.str()) + ": " + problem);
       w.basic_auth_users[std::string(user.str())] = *h;
     }
   }

@@ -35,13 +35,19 @@ struct WebConfig {
   std::vector<std::string> unauthenticated_paths{"/healthz"};
 
   std::size_t max_request_bytes = 16 * 1024;  // request line + headers + body; larger is refused
-  std::chrono::milliseconds read_timeout{5000};     // silence allowed while a request arrives
-  std::chrono::milliseconds request_timeout{10000};  // whole request must arrive within this
+  // The TLS handshake and a whole request head must arrive within the smaller of these, counted
+  // from accept (first request) or from its first byte (later ones). Far below Prometheus'
+  // 10 s scrape timeout: a slow client is dropped long before it could matter.
+  std::chrono::milliseconds read_timeout{5000};
+  std::chrono::milliseconds request_timeout{3000};
   std::chrono::milliseconds write_timeout{10000};    // stall allowed while the client reads
-  std::chrono::milliseconds keep_alive_timeout{5000};
+  std::chrono::milliseconds keep_alive_timeout{5000};  // idle time between requests
   std::size_t keep_alive_max_requests = 100;
-  std::size_t max_threads = 8;       // requests served at once
-  std::size_t max_connections = 64;  // served + queued; beyond it accept() waits
+  std::size_t max_threads = 8;  // requests answered at once (complete requests only)
+  // Connections open at once; beyond it the oldest connection not being answered is closed.
+  std::size_t max_connections = 256;
+  // Connections from one client address; beyond it new ones are closed. 0 = max_connections / 2.
+  std::size_t max_connections_per_source = 0;
 
   double hot_headroom_celsius = 5.0;  // landing page: "hot" below this headroom
   std::string version;                // shown on the landing page if the snapshot has none

@@ -1,7 +1,5 @@
 #include "exporters/http_connections.hpp"
 
-#include <arpa/inet.h>
-#include <netinet/in.h>
 #include <openssl/err.h>
 #include <poll.h>
 #include <sys/eventfd.h>
@@ -21,19 +19,6 @@ namespace {
 struct SslFree {
   void operator()(SSL* ssl) const { SSL_free(ssl); }
 };
-
-std::string peer_address(int fd) {
-  sockaddr_storage addr{};
-  socklen_t len = sizeof addr;
-  if (::getpeername(fd, reinterpret_cast<sockaddr*>(&addr), &len) != 0) return "?";
-  std::array<char, INET6_ADDRSTRLEN> buf{};
-  if (addr.ss_family == AF_INET) {
-    ::inet_ntop(AF_INET, &reinterpret_cast<const sockaddr_in*>(&addr)->sin_addr, buf.data(), buf.size());
-  } else if (addr.ss_family == AF_INET6) {
-    ::inet_ntop(AF_INET6, &reinterpret_cast<const sockaddr_in6*>(&addr)->sin6_addr, buf.data(), buf.size());
-  }
-  return buf.data();
-}
 
 }  // namespace
 
@@ -77,7 +62,8 @@ void ConnectionReactor::adopt(int fd, GuardedServer* server, SSL_CTX* tls) {
   auto c = std::make_shared<Conn>();
   c->fd = fd;
   c->server = server;
-  c->source = peer_address(fd);
+  int port = 0;
+  address_of(fd, true, c->source, port);
   c->deadline = c->since + limits_.request_timeout;  // handshake and first head together
   {
     std::lock_guard lock(mutex_);

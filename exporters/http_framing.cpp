@@ -81,8 +81,10 @@ Framed frame_request(std::string_view input, const FramingLimits& limits) {
   while (input.substr(start, 2) == "\r\n" && start < limits.max_request_bytes) start += 2;
   const std::string_view rest = input.substr(start);
   const std::size_t line_end = rest.find('\n');
-  const std::size_t line_len = line_end == std::string_view::npos ? rest.size() : line_end;
-  if (line_len > limits.max_request_line) return error(414);
+  // Still no line end at the limit counts too: the reader never buffers past the budget.
+  if (line_end == std::string_view::npos ? rest.size() >= limits.max_request_line : line_end > limits.max_request_line) {
+    return error(414);
+  }
   const std::size_t end = rest.find("\r\n\r\n");
   if (end == std::string_view::npos) {
     if (input.size() >= limits.max_request_bytes) return error(431);

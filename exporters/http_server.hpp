@@ -46,7 +46,8 @@ struct WebConfig {
   std::size_t max_threads = 8;  // requests answered at once (complete requests only)
   // Connections open at once; beyond it the oldest connection not being answered is closed.
   std::size_t max_connections = 256;
-  // Connections from one client address; beyond it new ones are closed. 0 = max_connections / 2.
+  // Connections from one client address; beyond it new ones are closed.
+  // 0 = half of max_connections, at least 16 (or max_connections if smaller).
   std::size_t max_connections_per_source = 0;
 
   double hot_headroom_celsius = 5.0;  // landing page: "hot" below this headroom

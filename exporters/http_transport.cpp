@@ -131,6 +131,8 @@ bool wait_fd(int fd, short events, Clock::time_point deadline, const std::atomic
 
 thread_local const RequestFacts* t_facts = nullptr;
 
+}  // namespace
+
 void address_of(int fd, bool peer, std::string& ip, int& port) {
   sockaddr_storage addr{};
   socklen_t len = sizeof addr;
@@ -149,6 +151,8 @@ void address_of(int fd, bool peer, std::string& ip, int& port) {
   }
   ip = buf.data();
 }
+
+namespace {
 
 // httplib's view of one framed request: it reads exactly the head the framer produced (then
 // EOF) and writes the response to the socket, the TLS session or, offline, a string.

@@ -49,6 +49,9 @@ class ConnectionReactor;  // http_connections.hpp
 
 FramingLimits framing_limits(const TransportLimits& limits);
 
+// The numeric address and port of a socket's peer (peer) or its own end; unchanged on failure.
+void address_of(int fd, bool peer, std::string& ip, int& port);
+
 // Facts about the request the calling thread is serving (nullptr outside a request): what the
 // framer kept from httplib (Range, keep-alive), for the response side in http_server.cpp.
 const RequestFacts* current_request_facts();

@@ -239,27 +239,37 @@ void ConnectionReactor::give_back(const ConnPtr& c) {
 }
 
 void ConnectionReactor::evict_over_cap() {
-  auto open = [&] {
-    std::lock_guard lock(mutex_);
-    return stats_.open;
-  };
   const std::size_t cap = std::max<std::size_t>(1, limits_.max_connections);
-  while (open() > cap) {
-    // Victim order: lingering, idle between requests, mid-handshake, mid-head; oldest first.
+  for (;;) {
+    std::map<std::string, std::size_t> counts;
+    {
+      std::lock_guard lock(mutex_);
+      if (stats_.open <= cap) return;
+      counts = per_source_;
+    }
+    // The victim comes from the address holding the most connections (a flood, not the lone
+    // scraper); within it: lingering, idle between requests, mid-handshake, mid-head; oldest first.
     auto rank = [](const Conn& c) {
       if (c.state == Conn::State::Lingering) return 0;
       if (c.state == Conn::State::Reading && !c.started) return 1;
       if (c.state == Conn::State::Handshake) return 2;
       return 3;
     };
+    auto better = [&](const Conn& a, const Conn& b) {  // a is the better victim
+      if (rank(a) != rank(b)) return rank(a) < rank(b);
+      return a.since < b.since;
+    };
+    std::size_t most = 0;
+    for (const auto& [source, n] : counts) most = std::max(most, n);
     ConnPtr victim;
     for (const auto& c : conns_) {
-      if (c->where != Conn::Where::Reactor) continue;
-      if (!victim || rank(*c) < rank(*victim) || (rank(*c) == rank(*victim) && c->since < victim->since)) {
+      if (c->where == Conn::Where::Reactor && counts[c->source] == most && (!victim || better(*c, *victim))) {
         victim = c;
       }
     }
-    if (!victim) return;  // every connection is being answered: they finish soon
+    // Only the heaviest address pays; if all of its connections are being answered, the cap
+    // is exceeded until they come back (soon), rather than closing someone else's.
+    if (!victim) return;
     close_conn(*victim);
     std::lock_guard lock(mutex_);
     ++stats_.evicted;

@@ -4,8 +4,8 @@
 // time between requests), answers framing errors itself, and hands only complete requests to
 // the WorkerPool. So an idle, slowloris or stalled-TLS client costs one fd and a small buffer,
 // never a worker. Admission: at most max_connections_per_source from one address (beyond:
-// closed at accept) and max_connections in all (beyond: the oldest connection that is not
-// being answered is closed, idle ones first).
+// closed at accept) and max_connections in all (beyond: a connection that is not being
+// answered is closed, taken from the address that holds the most; done or idle ones first).
 #pragma once
 
 #include <openssl/ssl.h>

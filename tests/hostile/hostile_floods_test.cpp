@@ -9,6 +9,8 @@
 #include <openssl/ssl.h>
 
 #include <algorithm>
+#include <cerrno>
+#include <cstring>
 #include <atomic>
 #include <chrono>
 #include <filesystem>
@@ -36,7 +38,7 @@ struct SslCtxFree {
 // One scrape from 127.0.0.2 on a fresh connection (TLS when ctx is set); "" on failure.
 std::string scrape(int port, const std::string& auth, SSL_CTX* ctx = nullptr) {
   const int fd = testing::connect_from(port, "127.0.0.2");
-  if (fd < 0) return "";
+  if (fd < 0) return std::string("connect failed: ") + std::strerror(errno);
   const std::string req = "GET /metrics HTTP/1.1\r\nHost: x\r\nConnection: close\r\n" + auth + "\r\n";
   std::string out;
   if (ctx == nullptr) {

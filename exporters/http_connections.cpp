@@ -348,7 +348,7 @@ void ConnectionReactor::stop() {
   if (thread_.joinable()) thread_.join();
 }
 
-ConnectionReactor::Stats ConnectionReactor::stats() const {
+ConnectionStats ConnectionReactor::stats() const {
   std::lock_guard lock(mutex_);
   return stats_;
 }

@@ -20,6 +20,7 @@
 #include <thread>
 #include <vector>
 
+#include "exporters/http_server.hpp"
 #include "exporters/http_transport.hpp"
 
 namespace xcvr::exporters::detail {
@@ -38,14 +39,7 @@ class ConnectionReactor {
   // afterwards are closed at once. Idempotent.
   void stop();
 
-  struct Stats {
-    std::size_t open = 0;       // connections now open (reactor + workers)
-    std::size_t refused = 0;    // closed at accept: per-source cap
-    std::size_t evicted = 0;    // closed for a newcomer: total cap
-    std::size_t timed_out = 0;  // handshake, head or keep-alive deadline passed
-    std::size_t framing_errors = 0;  // answered 4xx/5xx by the framer
-  };
-  Stats stats() const;
+  ConnectionStats stats() const;
 
  private:
   struct Conn;
@@ -69,7 +63,7 @@ class ConnectionReactor {
   mutable std::mutex mutex_;                  // guards everything below but conns_
   std::vector<ConnPtr> incoming_;             // adopted or handed back, not yet polled
   std::map<std::string, std::size_t> per_source_;
-  Stats stats_;
+  ConnectionStats stats_;
   bool stopped_ = false;
 
   std::vector<ConnPtr> conns_;  // reactor thread only

@@ -347,6 +347,10 @@ std::string HttpServer::serve_bytes(std::string_view request) {
   return m.offline->serve_buffer(request);
 }
 
+ConnectionStats HttpServer::connection_stats() const {
+  return impl_->reactor ? impl_->reactor->stats() : ConnectionStats{};
+}
+
 const SnapshotCollector& HttpServer::collector() const { return impl_->collector; }
 
 }  // namespace xcvr::exporters

@@ -54,6 +54,15 @@ struct WebConfig {
   std::string version;                // shown on the landing page if the snapshot has none
 };
 
+// What the connection reactor did with connections since start() (docs/architecture.md, HTTP).
+struct ConnectionStats {
+  std::size_t open = 0;            // connections now open (waiting or being answered)
+  std::size_t refused = 0;         // closed at accept: the client address held its share
+  std::size_t evicted = 0;         // closed over max_connections (from the heaviest address)
+  std::size_t timed_out = 0;       // handshake, request head or keep-alive deadline passed
+  std::size_t framing_errors = 0;  // answered 4xx/5xx by the request framer, then closed
+};
+
 class HttpServer {
  public:
   HttpServer(WebConfig config, const daemon::SnapshotStore& store);
@@ -77,6 +86,9 @@ class HttpServer {
   // socket: the same limits, request parser, auth and routes as start()'s listeners. Returns
   // the bytes sent back. For tests and fuzzing; not to be called concurrently with itself.
   std::string serve_bytes(std::string_view request);
+
+  // Zero before start() and after stop().
+  ConnectionStats connection_stats() const;
 
   // The collector behind /metrics (e.g. for a textfile writer sharing its counters).
   const SnapshotCollector& collector() const;

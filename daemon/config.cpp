@@ -12,6 +12,7 @@
 #include "drivers/safe_file.hpp"
 #include "drivers/toml_input.hpp"
 
+#include "daemon/bcrypt_hash.hpp"
 #include "daemon/coding.hpp"  // parse_style
 
 namespace xcvr::daemon {
@@ -169,21 +170,6 @@ PollConfig read_poll(Table t) {
   return p;
 }
 
-// bcrypt's own format: $2a$/$2b$/$2y$, a two-digit cost, 53 characters of its base64. Costs
-// above kMaxBcryptCost are refused: each verification doubles per step (cost 10 ≈ 70 ms, 31 ≈
-// days), so one such hash would let any client pin a core.
-constexpr int kMaxBcryptCost = 15;
-bool bcrypt_shaped(const std::string& h, int& cost) {
-  static const std::string kAlphabet = "./ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
-  if (h.size() != 60 || h.compare(0, 2, "$2") != 0 || std::string("aby").find(h[2]) == std::string::npos ||
-      h[3] != '$' || !std::isdigit(static_cast<unsigned char>(h[4])) ||
-      !std::isdigit(static_cast<unsigned char>(h[5])) || h[6] != '$') {
-    return false;
-  }
-  cost = (h[4] - '0') * 10 + (h[5] - '0');
-  return h.find_first_not_of(kAlphabet, 7) == std::string::npos;
-}
-
 WebConfig read_web(Table t) {
   WebConfig w;
   w.locations["web"] = location(t.where());
@@ -205,13 +191,8 @@ WebConfig read_web(Table t) {
     for (const auto& [user, hash] : *users) {
       auto h = hash.value_exact<std::string>();
       require(h.has_value(), hash.source(), "web.basic_auth_users." + std::string(user.str()) + ": expected a bcrypt hash string");
-      int cost = 0;
-      require(bcrypt_shaped(*h, cost), hash.source(),
-              "web.basic_auth_users." + std::string(user.str()) +
-                  ": not a bcrypt hash ($2a$, $2b$ or $2y$, a two-digit cost, 53 characters: htpasswd -nBC 10 USER)");
-      require(cost >= 4 && cost <= kMaxBcryptCost, hash.source(),
-              "web.basic_auth_users." + std::string(user.str()) + ": bcrypt cost " + std::to_string(cost) +
-                  " is outside 4-" + std::to_string(kMaxBcryptCost) + " (10 is usual)");
+      const std::string problem = bcrypt_hash_problem(*h);
+      require(problem.empty(), hash.source(), "web.basic_auth_users." + std::string(user.str()) + ": " + problem);
       w.basic_auth_users[std::string(user.str())] = *h;
       w.locations["basic_auth_users." + std::string(user.str())] = location(hash.source());
     }

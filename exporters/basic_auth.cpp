@@ -3,6 +3,8 @@
 #include <crypt.h>
 #include <openssl/crypto.h>
 #include <openssl/evp.h>
+#include <openssl/hmac.h>
+#include <openssl/rand.h>
 
 #include <algorithm>
 #include <cstdlib>
@@ -24,13 +26,6 @@ std::optional<std::string> run_crypt(const std::string& phrase, const std::strin
 
 bool equal_constant_time(const std::string& a, const std::string& b) {
   return a.size() == b.size() && CRYPTO_memcmp(a.data(), b.data(), a.size()) == 0;
-}
-
-std::array<uint8_t, 32> sha256(const std::string& text) {
-  std::array<uint8_t, 32> out{};
-  unsigned int len = 0;
-  EVP_Digest(text.data(), text.size(), out.data(), &len, EVP_sha256(), nullptr);
-  return out;
 }
 
 int base64_value(char c) {
@@ -76,57 +71,102 @@ std::optional<std::string> bcrypt_hash(std::string_view password, int cost) {
   return run_crypt(std::string(password), s);
 }
 
-std::optional<int> bcrypt_cost(std::string_view hash) {
-  const bool prefix = hash.size() >= 7 && hash.substr(0, 2) == "$2" && hash[3] == '$' && hash[6] == '$' &&
-                      (hash[2] == 'a' || hash[2] == 'b' || hash[2] == 'y');
-  if (!prefix || hash[4] < '0' || hash[4] > '9' || hash[5] < '0' || hash[5] > '9') return std::nullopt;
-  return (hash[4] - '0') * 10 + (hash[5] - '0');
-}
-
-// The dummy costs what the dearest real hash costs: a cheaper one would tell unknown users
-// apart by response time.
 BasicAuth::BasicAuth(std::map<std::string, std::string> users) : users_(std::move(users)) {
-  if (!enabled()) return;
-  int cost = 0;
-  for (const auto& [user, hash] : users_) cost = std::max(cost, bcrypt_cost(hash).value_or(10));
-  dummy_hash_ = bcrypt_hash("dummy password for unknown users", std::clamp(cost, 4, 31)).value_or("");
+  for (const auto& [user, hash] : users_) {
+    if (const std::string p = daemon::bcrypt_hash_problem(hash); !p.empty() && problem_.empty()) {
+      problem_ = "basic auth user \"" + user + "\": " + p;
+    }
+    if (const auto cost = daemon::bcrypt_cost(hash)) max_cost_ = std::max(max_cost_, *cost);
+  }
+  max_cost_ = std::min(max_cost_, daemon::kMaxBcryptCost);
+  if (RAND_bytes(key_.data(), static_cast<int>(key_.size())) != 1) problem_ = "no random bytes for the auth cache key";
 }
 
-bool BasicAuth::verify(const std::string& user, const std::string& password) const {
+std::optional<std::string> BasicAuth::crypt(const std::string& password, const std::string& setting) const {
+  auto out = run_crypt(password, setting);
+  if (out) {  // counted only when bcrypt really ran (a failing setting returns at once)
+    ++runs_;
+    rounds_ += uint64_t{1} << daemon::bcrypt_cost(setting).value_or(0);
+  }
+  return out;
+}
+
+BasicAuth::Digest BasicAuth::digest(const std::string& user, const std::string& hash,
+                                    const std::string& password) const {
+  const std::string text = user + '\0' + hash + '\0' + password;
+  Digest out{};
+  unsigned int len = 0;
+  HMAC(EVP_sha256(), key_.data(), static_cast<int>(key_.size()), reinterpret_cast<const unsigned char*>(text.data()),
+       text.size(), out.data(), &len);
+  OPENSSL_cleanse(const_cast<char*>(text.data()), text.size());
+  return out;
+}
+
+bool BasicAuth::admit(const std::string& source) const {
+  std::unique_lock lock(gate_mutex_);
+  int& mine = per_source_[source];
+  if (mine >= kBcryptPerSource || (running_ >= kBcryptConcurrent && waiting_ >= kBcryptQueue)) {
+    if (mine == 0) per_source_.erase(source);
+    return false;
+  }
+  ++mine;
+  ++waiting_;
+  gate_cv_.wait(lock, [&] { return running_ < kBcryptConcurrent; });
+  --waiting_;
+  ++running_;
+  return true;
+}
+
+void BasicAuth::release(const std::string& source) const {
+  {
+    std::lock_guard lock(gate_mutex_);
+    --running_;
+    if (auto it = per_source_.find(source); it != per_source_.end() && --it->second <= 0) per_source_.erase(it);
+  }
+  gate_cv_.notify_one();
+}
+
+AuthResult BasicAuth::verify(const std::string& user, const std::string& password, const std::string& source) const {
+  if (!problem_.empty()) return AuthResult::Denied;
+  if (user.find('\0') != std::string::npos || password.find('\0') != std::string::npos) return AuthResult::Denied;
   const auto it = users_.find(user);
   const bool known = it != users_.end();
-  const std::string& hash = known ? it->second : dummy_hash_;
-  const auto digest = sha256(user + '\0' + hash + '\0' + password);
-  {
+  const auto d = digest(user, known ? it->second : std::string(), password);
+  if (known) {
     std::lock_guard lock(cache_mutex_);
-    if (known && verified_.count(digest) != 0) return true;
+    if (verified_.count(d) != 0) return AuthResult::Ok;
   }
-  std::optional<std::string> computed;
-  {
-    // One bcrypt at a time: a flood of wrong passwords costs one core, and cached checks
-    // (above) never wait behind it.
-    std::lock_guard lock(bcrypt_mutex_);
-    computed = run_crypt(password, hash);
+  if (!admit(source)) return AuthResult::Busy;
+  bool ok = false;
+  // Salt of the padding runs: any fixed 22 characters (only the work matters).
+  const std::string salt = "$abcdefghijklmnopqrstuu";
+  auto setting = [&](int cost) { return std::string("$2b$") + (cost < 10 ? "0" : "") + std::to_string(cost) + salt; };
+  if (known) {
+    const auto computed = crypt(password, it->second);
+    ok = computed && equal_constant_time(*computed, it->second);
+    for (int c = daemon::bcrypt_cost(it->second).value_or(max_cost_); c < max_cost_; ++c) (void)crypt(password, setting(c));
+  } else {
+    (void)crypt(password, setting(max_cost_));
   }
-  const bool ok = known && computed && equal_constant_time(*computed, hash);
+  release(source);
   if (ok) {
     std::lock_guard lock(cache_mutex_);
     if (verified_.size() >= kMaxCached) verified_.clear();
-    verified_.insert(digest);
+    verified_.insert(d);
   }
-  return ok;
+  return ok ? AuthResult::Ok : AuthResult::Denied;
 }
 
-bool BasicAuth::check_header(std::string_view authorization) const {
+AuthResult BasicAuth::check_header(std::string_view authorization, const std::string& source) const {
   constexpr std::string_view kScheme = "Basic ";
   if (authorization.size() <= kScheme.size() || authorization.substr(0, kScheme.size()) != kScheme) {
-    return false;
+    return AuthResult::Denied;
   }
   const auto decoded = base64_decode(authorization.substr(kScheme.size()));
-  if (!decoded) return false;
+  if (!decoded) return AuthResult::Denied;
   const auto colon = decoded->find(':');
-  if (colon == std::string::npos) return false;
-  return verify(decoded->substr(0, colon), decoded->substr(colon + 1));
+  if (colon == std::string::npos) return AuthResult::Denied;
+  return verify(decoded->substr(0, colon), decoded->substr(colon + 1), source);
 }
 
 }  // namespace xcvr::exporters

@@ -11,6 +11,7 @@
 #include "exporters/api_json.hpp"
 #include "exporters/basic_auth.hpp"
 #include "exporters/gzip.hpp"
+#include "exporters/http_connections.hpp"
 #include "exporters/http_transport.hpp"
 #include "exporters/landing_page.hpp"
 #include "exporters/metrics.hpp"
@@ -38,12 +39,86 @@ std::string dump(const nlohmann::json& j) {
 detail::TransportLimits limits_of(const WebConfig& c) {
   detail::TransportLimits l;
   l.max_request_bytes = std::max<std::size_t>(1024, c.max_request_bytes);
-  l.read_timeout = c.read_timeout;
-  l.request_timeout = c.request_timeout;
+  l.request_timeout = std::min(c.request_timeout, c.read_timeout);
   l.write_timeout = c.write_timeout;
   l.keep_alive_timeout = c.keep_alive_timeout;
   l.keep_alive_max_requests = c.keep_alive_max_requests;
+  l.max_connections = std::max<std::size_t>(1, c.max_connections);
+  l.max_connections_per_source = c.max_connections_per_source != 0
+                                     ? c.max_connections_per_source
+                                     : std::min(l.max_connections, std::max<std::size_t>(16, l.max_connections / 2));
   return l;
+}
+
+// Bodies below this size go out as they are: gzip would save little and cost a compression.
+constexpr std::size_t kGzipMinBytes = 1024;
+using Bytes = std::shared_ptr<const std::string>;
+
+// Every answer leaves through here, so Range and gzip agree on every route: one representation
+// is chosen (the cached gzip of /metrics, gzip made now for a large body, or the body as is),
+// Range is applied to that representation (RFC 9110 §14: Content-Range counts its bytes), and
+// it goes out through a sized content provider, which httplib neither copies nor re-encodes.
+void send(const Request& req, Response& res, Bytes identity, Bytes gzipped, const std::string& type) {
+  Bytes body = std::move(identity);
+  const bool negotiable = gzipped != nullptr || body->size() >= kGzipMinBytes;
+  if (negotiable) {
+    res.set_header("Vary", "Accept-Encoding");
+    if (accepts_gzip(req.get_header_value("Accept-Encoding"))) {
+      if (!gzipped) {
+        if (auto z = gzip_compress(*body)) gzipped = std::make_shared<const std::string>(std::move(*z));
+      }
+      if (gzipped && !gzipped->empty()) {
+        body = std::move(gzipped);
+        res.set_header("Content-Encoding", "gzip");
+      }
+    }
+  }
+  std::size_t first = 0, length = body->size();
+  const bool success = res.status == -1 || res.status == 200;
+  if (success) res.set_header("Accept-Ranges", "bytes");
+  const auto* facts = detail::current_request_facts();
+  if (success && req.method == "GET" && facts != nullptr && facts->range) {
+    const auto d = detail::decide_range(*facts->range, body->size());
+    if (d.kind != detail::RangeDecision::Kind::Full) {
+      res.set_header("Content-Range", detail::content_range(d, body->size()));
+    }
+    if (d.kind == detail::RangeDecision::Kind::Unsatisfiable) {
+      res.status = 416;
+      res.headers.erase("Content-Encoding");
+      res.body.clear();
+      return;
+    }
+    if (d.kind == detail::RangeDecision::Kind::Partial) {
+      res.status = 206;
+      first = d.first;
+      length = d.last - d.first + 1;
+    }
+  }
+  res.body.clear();
+  if (length == 0) {  // httplib frames an empty body itself (Content-Length: 0)
+    res.set_header("Content-Type", type);
+    return;
+  }
+  res.set_content_provider(length, type, [body, first, length](std::size_t offset, std::size_t want, httplib::DataSink& sink) {
+    if (offset >= length) return false;
+    return sink.write(body->data() + first + offset, std::min({want, length - offset, std::size_t{256 * 1024}}));
+  });
+}
+
+// Moves what a handler put in res.body into send().
+void send_body(const Request& req, Response& res) {
+  const std::string type = res.get_header_value("Content-Type");
+  res.headers.erase("Content-Type");
+  send(req, res, std::make_shared<const std::string>(std::move(res.body)), nullptr, type.empty() ? "text/plain" : type);
+}
+
+// A handler whose answer goes through send_body().
+template <typename Fn>
+httplib::Server::Handler sent(Fn fn) {
+  return [fn](const Request& req, Response& res) {
+    fn(req, res);
+    if (!res.body.empty()) send_body(req, res);
+  };
 }
 
 // OpenSSL writes to the socket with write(), so a client that disconnects mid-response would
@@ -80,6 +155,7 @@ struct HttpServer::Impl {
   std::atomic<bool> stopping{false};
   detail::SslCtxPtr tls;
   std::unique_ptr<detail::WorkerPool> pool;
+  std::unique_ptr<detail::ConnectionReactor> reactor;  // after pool: destroyed first
   std::vector<std::unique_ptr<detail::GuardedServer>> servers;
   std::vector<std::thread> listeners;
   std::vector<int> ports;
@@ -92,18 +168,30 @@ Routed HttpServer::Impl::before_routing(const Request& req, Response& res) const
   if (auth.enabled()) {
     const auto& open = config.unauthenticated_paths;
     const bool exempt = std::find(open.begin(), open.end(), req.path) != open.end();
-    if (!exempt && !auth.check_header(req.get_header_value("Authorization"))) {
+    const auto verdict = exempt ? AuthResult::Ok : auth.check_header(req.get_header_value("Authorization"), req.remote_addr);
+    if (verdict == AuthResult::Busy) {
+      // Too many password checks already waiting: refuse without bcrypt (a flood of wrong
+      // passwords must not queue up behind itself); a known good credential never gets here.
+      res.status = 429;
+      res.set_header("Retry-After", "1");
+      res.set_content("Too Many Requests\n", "text/plain");
+      send_body(req, res);
+      return Routed::Handled;
+    }
+    if (verdict != AuthResult::Ok) {
       res.status = 401;
       res.set_header("WWW-Authenticate", "Basic realm=\"transceiver-exporter\"");
       res.set_content("Unauthorized\n", "text/plain");
+      send_body(req, res);
       return Routed::Handled;
     }
   }
   if (req.method != "GET" && req.method != "HEAD") {
+    // The framer has already consumed any body: the connection stays usable.
     res.status = 405;
     res.set_header("Allow", "GET, HEAD");
-    res.set_header("Connection", "close");
     res.set_content("Method Not Allowed\n", "text/plain");
+    send_body(req, res);
     return Routed::Handled;
   }
   return Routed::Unhandled;
@@ -118,14 +206,22 @@ void HttpServer::Impl::install_routes(httplib::Server& server) const {
                               {"Cache-Control", "no-store"},
                               {"Content-Security-Policy",
                                "default-src 'none'; style-src 'unsafe-inline'; img-src data:"}});
-  server.Get("/", [this](const Request&, Response& res) {
+  // An HTTP/1.0 client keeps the connection only if told so (httplib sends no Connection
+  // header unless it closes).
+  server.set_post_routing_handler([](const Request&, Response& res) {
+    const auto* facts = detail::current_request_facts();
+    if (facts != nullptr && facts->http10 && facts->keep_alive && !res.has_header("Connection")) {
+      res.set_header("Connection", "keep-alive");
+    }
+  });
+  server.Get("/", sent([this](const Request&, Response& res) {
     res.set_content(landing_page_html(*store.current(), landing), kHtml);
-  });
+  }));
   server.Get("/metrics", [this](const Request& req, Response& res) { serve_metrics(req, res); });
-  server.Get("/api/v1/modules", [this](const Request&, Response& res) {
+  server.Get("/api/v1/modules", sent([this](const Request&, Response& res) {
     res.set_content(dump(modules_json(*store.current(), landing.health)), kJson);
-  });
-  server.Get(R"(/api/v1/modules/(.+))", [this](const Request& req, Response& res) {
+  }));
+  server.Get(R"(/api/v1/modules/(.+))", sent([this](const Request& req, Response& res) {
     const auto snapshot = store.current();
     const auto* port = find_port(*snapshot, req.matches[1].str());
     if (port == nullptr) {
@@ -134,8 +230,8 @@ void HttpServer::Impl::install_routes(httplib::Server& server) const {
       return;
     }
     res.set_content(dump(port_json(*snapshot, *port, landing.health)), kJson);
-  });
-  server.Get(R"(/port/(.+))", [this](const Request& req, Response& res) {
+  }));
+  server.Get(R"(/port/(.+))", sent([this](const Request& req, Response& res) {
     const auto page = port_page_html(*store.current(), req.matches[1].str(), landing);
     if (!page) {
       res.status = 404;
@@ -143,12 +239,11 @@ void HttpServer::Impl::install_routes(httplib::Server& server) const {
       return;
     }
     res.set_content(*page, kHtml);
-  });
-  server.Get("/healthz", [](const Request&, Response& res) { res.set_content("ok\n", "text/plain"); });
+  }));
+  server.Get("/healthz", sent([](const Request&, Response& res) { res.set_content("ok\n", "text/plain"); }));
 }
 
-// The cached body goes out through a sized content provider: httplib then neither copies it
-// nor compresses it again per request (it would gzip or brotli a plain res.body every time).
+// The cached body and its cached gzip go to send() as they are: no copy, no compression per scrape.
 void HttpServer::Impl::serve_metrics(const Request& req, Response& res) const {
   auto rendered = collector.render();
   if (!rendered) {
@@ -156,32 +251,15 @@ void HttpServer::Impl::serve_metrics(const Request& req, Response& res) const {
     res.set_content("cannot render metrics\n", "text/plain");
     return;
   }
-  res.set_header("Vary", "Accept-Encoding");
-  if (!req.ranges.empty()) {
-    // httplib checks Range bounds (416 when unsatisfiable) only for a plain body, which it
-    // may compress itself; scrapers never send Range, so this copy costs nothing in practice.
-    res.set_content(rendered->text, kMetricsContentType);
-    return;
-  }
-  const bool gzip = !rendered->gzip.empty() && accepts_gzip(req.get_header_value("Accept-Encoding"));
-  const std::string& body = gzip ? rendered->gzip : rendered->text;
-  if (gzip) res.set_header("Content-Encoding", "gzip");
-  res.set_content_provider(
-      body.size(), kMetricsContentType,
-      [rendered, &body](std::size_t offset, std::size_t length, httplib::DataSink& sink) {
-        // httplib 0.11 passes a Range header's bounds unclamped (bytes=0-10000000): never read
-        // past the body (found by fuzz_http_request: it sent heap memory to the client).
-        if (offset >= body.size()) return false;
-        return sink.write(body.data() + offset,
-                          std::min({length, body.size() - offset, std::size_t{256 * 1024}}));
-      });
+  send(req, res, Bytes(rendered, &rendered->text),
+       rendered->gzip.empty() ? nullptr : Bytes(rendered, &rendered->gzip), kMetricsContentType);
 }
 
 void HttpServer::Impl::listen_on(const std::string& text) {
   std::string error;
   const auto address = detail::parse_listen_address(text, error);
   if (!address) throw std::runtime_error(error);
-  auto server = std::make_unique<detail::GuardedServer>(limits, pool.get(), tls.get(), stopping);
+  auto server = std::make_unique<detail::GuardedServer>(limits, reactor.get(), tls.get(), stopping);
   install_routes(*server);
   auto bind = [&](const std::string& host) {
     errno = 0;
@@ -194,6 +272,7 @@ void HttpServer::Impl::listen_on(const std::string& text) {
     throw std::runtime_error("cannot listen on " + text +
                              (errno != 0 ? std::string(": ") + std::strerror(errno) : ""));
   }
+  server->widen_backlog();
   auto* raw = server.get();
   servers.push_back(std::move(server));
   listeners.emplace_back([raw] { raw->listen_after_bind(); });
@@ -210,9 +289,12 @@ void HttpServer::Impl::shutdown() {
   for (auto& t : listeners) {
     if (t.joinable()) t.join();
   }
+  // Reactor first (it feeds the pool); workers still answering then close their connections.
+  if (reactor) reactor->stop();
   if (pool) pool->shutdown();
   listeners.clear();
   servers.clear();
+  reactor.reset();
   pool.reset();
 }
 
@@ -234,8 +316,11 @@ void HttpServer::start() {
   ignore_sigpipe();
   m.stopping = false;
   m.ports.clear();
+  if (const std::string problem = m.auth.problem(); !problem.empty()) throw std::runtime_error(problem);
+  // Each connection has at most one request queued, so the queue never blocks the reactor.
   m.pool = std::make_unique<detail::WorkerPool>(std::max<std::size_t>(1, m.config.max_threads),
-                                                m.config.max_connections);
+                                                2 * m.limits.max_connections + 16);
+  m.reactor = std::make_unique<detail::ConnectionReactor>(m.limits, *m.pool, m.stopping);
   try {
     for (const auto& address : m.config.listen_addresses) m.listen_on(address);
   } catch (...) {
@@ -260,6 +345,10 @@ std::string HttpServer::serve_bytes(std::string_view request) {
     m.install_routes(*m.offline);
   }
   return m.offline->serve_buffer(request);
+}
+
+ConnectionStats HttpServer::connection_stats() const {
+  return impl_->reactor ? impl_->reactor->stats() : ConnectionStats{};
 }
 
 const SnapshotCollector& HttpServer::collector() const { return impl_->collector; }

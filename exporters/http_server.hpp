@@ -35,16 +35,32 @@ struct WebConfig {
   std::vector<std::string> unauthenticated_paths{"/healthz"};
 
   std::size_t max_request_bytes = 16 * 1024;  // request line + headers + body; larger is refused
-  std::chrono::milliseconds read_timeout{5000};     // silence allowed while a request arrives
-  std::chrono::milliseconds request_timeout{10000};  // whole request must arrive within this
+  // The TLS handshake and a whole request head must arrive within the smaller of these, counted
+  // from accept (first request) or from its first byte (later ones). Far below Prometheus'
+  // 10 s scrape timeout: a slow client is dropped long before it could matter.
+  std::chrono::milliseconds read_timeout{5000};
+  std::chrono::milliseconds request_timeout{3000};
   std::chrono::milliseconds write_timeout{10000};    // stall allowed while the client reads
-  std::chrono::milliseconds keep_alive_timeout{5000};
+  std::chrono::milliseconds keep_alive_timeout{5000};  // idle time between requests
   std::size_t keep_alive_max_requests = 100;
-  std::size_t max_threads = 8;       // requests served at once
-  std::size_t max_connections = 64;  // served + queued; beyond it accept() waits
+  std::size_t max_threads = 8;  // requests answered at once (complete requests only)
+  // Connections open at once; beyond it the oldest connection not being answered is closed.
+  std::size_t max_connections = 256;
+  // Connections from one client address; beyond it new ones are closed.
+  // 0 = half of max_connections, at least 16 (or max_connections if smaller).
+  std::size_t max_connections_per_source = 0;
 
   double hot_headroom_celsius = 5.0;  // landing page: "hot" below this headroom
   std::string version;                // shown on the landing page if the snapshot has none
+};
+
+// What the connection reactor did with connections since start() (docs/architecture.md, HTTP).
+struct ConnectionStats {
+  std::size_t open = 0;            // connections now open (waiting or being answered)
+  std::size_t refused = 0;         // closed at accept: the client address held its share
+  std::size_t evicted = 0;         // closed over max_connections (from the heaviest address)
+  std::size_t timed_out = 0;       // handshake, request head or keep-alive deadline passed
+  std::size_t framing_errors = 0;  // answered 4xx/5xx by the request framer, then closed
 };
 
 class HttpServer {
@@ -70,6 +86,9 @@ class HttpServer {
   // socket: the same limits, request parser, auth and routes as start()'s listeners. Returns
   // the bytes sent back. For tests and fuzzing; not to be called concurrently with itself.
   std::string serve_bytes(std::string_view request);
+
+  // Zero before start() and after stop().
+  ConnectionStats connection_stats() const;
 
   // The collector behind /metrics (e.g. for a textfile writer sharing its counters).
   const SnapshotCollector& collector() const;

@@ -15,6 +15,8 @@
 #include <climits>
 #include <cstring>
 
+#include "exporters/http_connections.hpp"
+
 namespace xcvr::exporters::detail {
 
 using Clock = std::chrono::steady_clock;
@@ -40,7 +42,6 @@ void WorkerPool::submit(std::function<void()> job) {
   }
   jobs_.push_back(std::move(job));
   ++in_flight_;
-  ++queued_;
   work_cv_.notify_one();
 }
 
@@ -51,7 +52,6 @@ void WorkerPool::run() {
     if (jobs_.empty()) return;  // stopping and drained
     auto job = std::move(jobs_.front());
     jobs_.pop_front();
-    --queued_;
     lock.unlock();
     job();
     lock.lock();
@@ -129,6 +129,10 @@ bool wait_fd(int fd, short events, Clock::time_point deadline, const std::atomic
   }
 }
 
+thread_local const RequestFacts* t_facts = nullptr;
+
+}  // namespace
+
 void address_of(int fd, bool peer, std::string& ip, int& port) {
   sockaddr_storage addr{};
   socklen_t len = sizeof addr;
@@ -148,59 +152,43 @@ void address_of(int fd, bool peer, std::string& ip, int& port) {
   ip = buf.data();
 }
 
-}  // namespace
+namespace {
 
+// httplib's view of one framed request: it reads exactly the head the framer produced (then
+// EOF) and writes the response to the socket, the TLS session or, offline, a string.
 class ConnStream : public httplib::Stream {
  public:
-  ConnStream(int fd, SSL* ssl, const TransportLimits& limits, const std::atomic<bool>& stopping)
-      : fd_(fd), ssl_(ssl), limits_(limits), stopping_(stopping) {}
-  // In memory: `input` is what the client sent before closing; responses go to `output`.
-  ConnStream(std::string_view input, std::string& output, const TransportLimits& limits,
-             const std::atomic<bool>& stopping)
-      : fd_(-1), ssl_(nullptr), limits_(limits), stopping_(stopping), input_(input), output_(&output) {}
+  ConnStream(int fd, SSL* ssl, std::string_view request, std::string* output,
+             const TransportLimits& limits, const std::atomic<bool>& stopping)
+      : fd_(fd), ssl_(ssl), limits_(limits), stopping_(stopping), input_(request), output_(output) {}
 
   using httplib::Stream::write;
 
-  void begin_request() {
-    request_bytes_ = 0;
-    request_deadline_ = Clock::now() + limits_.request_timeout;
-    status_ = 0;
-  }
-  // Status code of the response written for the current request (0 if none yet).
-  int status() const { return status_; }
-  bool has_pending() const { return off_ < len_ || (ssl_ != nullptr && SSL_pending(ssl_) > 0); }
-  bool in_memory() const { return output_ != nullptr; }
+  // The response head said "Connection: close".
+  bool said_close() const { return said_close_; }
 
-  bool is_readable() const override {
-    if (has_pending()) return true;
-    if (in_memory()) return !input_.empty();
-    pollfd p{fd_, POLLIN, 0};
-    return ::poll(&p, 1, static_cast<int>(limits_.read_timeout.count())) > 0;
-  }
+  bool is_readable() const override { return !input_.empty(); }
   bool is_writable() const override {
-    if (in_memory()) return true;
-    pollfd p{fd_, POLLOUT, 0};
-    return ::poll(&p, 1, static_cast<int>(limits_.write_timeout.count())) > 0;
+    if (output_ != nullptr) return true;
+    return wait_fd(fd_, POLLOUT, Clock::now() + limits_.write_timeout, stopping_);
   }
 
   ssize_t read(char* ptr, size_t size) override {
-    if (off_ == len_) {
-      if (request_bytes_ >= limits_.max_request_bytes) return -1;  // too large: refuse
-      const ssize_t n = fill(std::min(Clock::now() + limits_.read_timeout, request_deadline_));
-      if (n <= 0) return n;
-    }
-    const std::size_t n = std::min(size, len_ - off_);
-    std::memcpy(ptr, buf_.data() + off_, n);
-    off_ += n;
+    const std::size_t n = std::min(size, input_.size());
+    std::memcpy(ptr, input_.data(), n);
+    input_.remove_prefix(n);
     return static_cast<ssize_t>(n);
   }
 
   ssize_t write(const char* ptr, size_t size) override {
-    // httplib writes the status line with one call; remember the code (see serve()).
-    if (status_ == 0 && size >= 12 && std::memcmp(ptr, "HTTP/1.", 7) == 0) {
-      status_ = (ptr[9] - '0') * 100 + (ptr[10] - '0') * 10 + (ptr[11] - '0');
+    // httplib writes the status line and headers with one call: note what they promise.
+    if (!head_seen_ && size >= 12 && std::memcmp(ptr, "HTTP/1.", 7) == 0) {
+      head_seen_ = true;
+      const std::string_view text(ptr, size);
+      said_close_ = text.substr(0, text.find("\r\n\r\n")).find("\r\nConnection: close\r\n") !=
+                    std::string_view::npos;
     }
-    if (in_memory()) {
+    if (output_ != nullptr) {
       output_->append(ptr, size);
       return static_cast<ssize_t>(size);
     }
@@ -211,7 +199,9 @@ class ConnStream : public httplib::Stream {
         ERR_clear_error();
         const int r = SSL_write(ssl_, ptr, len);
         if (r > 0) return r;
-        if (!wait_ssl(SSL_get_error(ssl_, r), deadline)) return -1;
+        const int err = SSL_get_error(ssl_, r);
+        const short events = err == SSL_ERROR_WANT_READ ? POLLIN : err == SSL_ERROR_WANT_WRITE ? POLLOUT : 0;
+        if (events == 0 || !wait_fd(fd_, events, deadline, stopping_)) return -1;
       } else {
         const ssize_t r = ::send(fd_, ptr, size, MSG_NOSIGNAL);
         if (r >= 0) return r;
@@ -231,75 +221,39 @@ class ConnStream : public httplib::Stream {
   socket_t socket() const override { return fd_; }
 
  private:
-  // One recv/SSL_read into the buffer, never past the request's byte budget.
-  ssize_t fill(Clock::time_point deadline) {
-    const std::size_t want = std::min(buf_.size(), limits_.max_request_bytes - request_bytes_);
-    off_ = len_ = 0;
-    if (in_memory()) {  // what a recv() of `want` bytes would return; 0 at the client's close
-      len_ = std::min(want, input_.size());
-      std::memcpy(buf_.data(), input_.data(), len_);
-      input_.remove_prefix(len_);
-      request_bytes_ += len_;
-      return static_cast<ssize_t>(len_);
-    }
-    for (;;) {
-      ssize_t r = 0;
-      if (ssl_ != nullptr) {
-        ERR_clear_error();
-        r = SSL_read(ssl_, buf_.data(), static_cast<int>(want));
-        if (r <= 0) {
-          const int err = SSL_get_error(ssl_, static_cast<int>(r));
-          if (err == SSL_ERROR_ZERO_RETURN) return 0;
-          if (!wait_ssl(err, deadline)) return -1;
-          continue;
-        }
-      } else {
-        r = ::recv(fd_, buf_.data(), want, 0);
-        if (r == 0) return 0;
-        if (r < 0) {
-          if (errno == EINTR) continue;
-          if (errno != EAGAIN && errno != EWOULDBLOCK) return -1;
-          if (!wait_fd(fd_, POLLIN, deadline, stopping_)) return -1;
-          continue;
-        }
-      }
-      len_ = static_cast<std::size_t>(r);
-      request_bytes_ += len_;
-      return r;
-    }
-  }
-
-  bool wait_ssl(int err, Clock::time_point deadline) {
-    if (err == SSL_ERROR_WANT_READ) return wait_fd(fd_, POLLIN, deadline, stopping_);
-    if (err == SSL_ERROR_WANT_WRITE) return wait_fd(fd_, POLLOUT, deadline, stopping_);
-    return false;
-  }
-
   int fd_;
   SSL* ssl_;
   const TransportLimits& limits_;
   const std::atomic<bool>& stopping_;
-  std::array<char, 4096> buf_{};
-  std::size_t off_ = 0, len_ = 0;
-  std::size_t request_bytes_ = 0;
-  Clock::time_point request_deadline_ = Clock::now();
-  int status_ = 0;
-  std::string_view input_;          // in memory: bytes not yet "received"
-  std::string* output_ = nullptr;   // in memory: bytes "sent"
+  std::string_view input_;
+  std::string* output_;
+  bool head_seen_ = false;
+  bool said_close_ = false;
 };
+
+}  // namespace
+
+const RequestFacts* current_request_facts() { return t_facts; }
+
+FramingLimits framing_limits(const TransportLimits& l) {
+  FramingLimits f;
+  f.max_request_bytes = l.max_request_bytes;
+  f.max_request_line = std::min(f.max_request_line, l.max_request_bytes);
+  return f;
+}
 
 // ---- GuardedServer ----------------------------------------------------------------------
 
-GuardedServer::GuardedServer(const TransportLimits& limits, WorkerPool* pool, SSL_CTX* tls,
+GuardedServer::GuardedServer(const TransportLimits& limits, ConnectionReactor* reactor, SSL_CTX* tls,
                              const std::atomic<bool>& stopping)
-    : limits_(limits), pool_(pool), tls_(tls), stopping_(stopping) {
-  struct PoolQueue : httplib::TaskQueue {
-    explicit PoolQueue(WorkerPool& p) : pool(p) {}
-    void enqueue(std::function<void()> fn) override { pool.submit(std::move(fn)); }
-    void shutdown() override {}  // the pool outlives the listener; HttpServer shuts it down
-    WorkerPool& pool;
+    : limits_(limits), reactor_(reactor), tls_(tls), stopping_(stopping) {
+  // httplib's accept loop "queues" each socket; it goes straight to the reactor, so no
+  // connection ever waits for (or holds) a worker before its request is complete.
+  struct Inline : httplib::TaskQueue {
+    void enqueue(std::function<void()> fn) override { fn(); }
+    void shutdown() override {}
   };
-  if (pool_ != nullptr) new_task_queue = [this] { return new PoolQueue(*pool_); };
+  if (reactor_ != nullptr) new_task_queue = [] { return new Inline; };
   // SO_REUSEADDR only: httplib's default SO_REUSEPORT would let a second daemon share the port.
   set_socket_options([](socket_t fd) {
     int yes = 1;
@@ -310,74 +264,37 @@ GuardedServer::GuardedServer(const TransportLimits& limits, WorkerPool* pool, SS
   set_payload_max_length(limits.max_request_bytes);
 }
 
-// Before the first request we wait as long as a request may take; between requests only the
-// keep-alive time, and not at all while other connections wait for a worker.
-bool GuardedServer::wait_for_request(int fd, ConnStream& stream, bool first) {
-  if (stream.has_pending()) return true;
-  if (stream.in_memory()) return stream.is_readable();
-  const auto deadline = Clock::now() + (first ? limits_.request_timeout : limits_.keep_alive_timeout);
-  while (Clock::now() < deadline) {
-    if (stopping_.load() || svr_sock_ == INVALID_SOCKET) return false;
-    if (!first && pool_ != nullptr && pool_->has_waiting()) return false;
-    pollfd p{fd, POLLIN, 0};
-    const int r = ::poll(&p, 1, 50);
-    if (r > 0) return true;
-    if (r < 0 && errno != EINTR) return false;
-  }
-  return false;
+bool GuardedServer::serve_framed(int fd, SSL* ssl, const Framed& request, bool last, std::string* output) {
+  ConnStream stream(fd, ssl, request.head, output, limits_, stopping_);
+  t_facts = &request.facts;
+  bool closed = false;
+  const bool ok = process_request(stream, last, closed, nullptr);
+  t_facts = nullptr;
+  return ok && !closed && !last && !stream.said_close() && request.facts.keep_alive;
 }
-
-bool GuardedServer::serve(ConnStream& stream) {
-  bool ok = false;
-  const std::size_t max_requests = std::max<std::size_t>(1, limits_.keep_alive_max_requests);
-  for (std::size_t n = 0; n < max_requests; ++n) {
-    if (!wait_for_request(stream.socket(), stream, n == 0)) break;
-    stream.begin_request();
-    bool closed = false;
-    ok = process_request(stream, n + 1 == max_requests, closed, nullptr);
-    // After an error response the rest of the stream cannot be trusted (an unread body, a
-    // request cut at the size limit): close instead of parsing on.
-    if (!ok || closed || stream.status() >= 400) break;
-  }
-  return ok;
-}
-
-namespace {
-
-struct SslFree {
-  void operator()(SSL* ssl) const { SSL_free(ssl); }
-};
-
-std::unique_ptr<SSL, SslFree> tls_accept(SSL_CTX* ctx, int fd, Clock::time_point deadline,
-                                         const std::atomic<bool>& stopping) {
-  std::unique_ptr<SSL, SslFree> ssl(SSL_new(ctx));
-  if (!ssl || SSL_set_fd(ssl.get(), fd) != 1) return nullptr;
-  for (;;) {
-    ERR_clear_error();
-    const int r = SSL_accept(ssl.get());
-    if (r == 1) return ssl;
-    const int err = SSL_get_error(ssl.get(), r);
-    const short events = err == SSL_ERROR_WANT_READ ? POLLIN : err == SSL_ERROR_WANT_WRITE ? POLLOUT : 0;
-    if (events == 0 || !wait_fd(fd, events, deadline, stopping)) {
-      ERR_clear_error();
-      return nullptr;  // not TLS (e.g. plain HTTP), bad handshake, or too slow
-    }
-  }
-}
-
-}  // namespace
 
 std::string GuardedServer::serve_buffer(std::string_view input) {
   std::string output;
-  ConnStream stream(input, output, limits_, stopping_);
-  // httplib stops writing a content provider's body (/metrics) once svr_sock_ is invalid, its
-  // "shutting down" test; an offline server has no listener, so a stand-in (never an fd that
-  // is used) marks it as serving for the call.
+  // httplib stops writing a content provider's body (every body here) once svr_sock_ is
+  // invalid, its "shutting down" test; an offline server has no listener, so a stand-in (never
+  // an fd that is used) marks it as serving for the call.
   socket_t listener = INVALID_SOCKET;
-  if (pool_ == nullptr) listener = svr_sock_.exchange(INT_MAX);
-  serve(stream);
-  if (pool_ == nullptr) svr_sock_ = listener;
+  if (reactor_ == nullptr) listener = svr_sock_.exchange(INT_MAX);
+  const FramingLimits framing = framing_limits(limits_);
+  const std::size_t max_requests = std::max<std::size_t>(1, limits_.keep_alive_max_requests);
+  for (std::size_t n = 0; n < max_requests; ++n) {
+    const Framed f = frame_request(input, framing);
+    if (f.kind == Framed::Kind::Error) output += error_response(f.status);
+    if (f.kind != Framed::Kind::Ready) break;  // an error, or the client closed mid-request
+    input.remove_prefix(f.consumed);
+    if (!serve_framed(-1, nullptr, f, n + 1 == max_requests, &output)) break;
+  }
+  if (reactor_ == nullptr) svr_sock_ = listener;
   return output;
+}
+
+void GuardedServer::widen_backlog() {
+  if (svr_sock_ != INVALID_SOCKET) ::listen(svr_sock_, SOMAXCONN);
 }
 
 bool GuardedServer::process_and_close_socket(socket_t sock) {
@@ -385,23 +302,12 @@ bool GuardedServer::process_and_close_socket(socket_t sock) {
   ::fcntl(sock, F_SETFL, ::fcntl(sock, F_GETFL) | O_NONBLOCK);
   int yes = 1;
   ::setsockopt(sock, IPPROTO_TCP, TCP_NODELAY, &yes, sizeof yes);
-  bool ok = false;
-  if (svr_sock_ != INVALID_SOCKET && !stopping_.load()) {
-    if (tls_ != nullptr) {
-      auto ssl = tls_accept(tls_, sock, Clock::now() + limits_.request_timeout, stopping_);
-      if (ssl) {
-        ConnStream stream(sock, ssl.get(), limits_, stopping_);
-        ok = serve(stream);
-        if (ok) SSL_shutdown(ssl.get());  // best effort close_notify; never wait for the peer's
-      }
-    } else {
-      ConnStream stream(sock, nullptr, limits_, stopping_);
-      ok = serve(stream);
-    }
+  if (reactor_ == nullptr || svr_sock_ == INVALID_SOCKET || stopping_.load()) {
+    ::close(sock);
+    return false;
   }
-  ::shutdown(sock, SHUT_RDWR);
-  ::close(sock);
-  return ok;
+  reactor_->adopt(sock, this, tls_);
+  return true;
 }
 
 // ---- listen addresses -------------------------------------------------------------------

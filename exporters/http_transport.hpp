@@ -1,13 +1,13 @@
 // Connection handling under cpp-httplib's request parser (internal to exporters/).
 //
-// cpp-httplib 0.11 bounds a header line and the URI, but not the number of header lines, the
-// total time a request may take to arrive, or the number of queued connections; its stock
-// SSLServer also allows TLS 1.1. So each connection is served here instead: a GuardedServer
-// overrides process_and_close_socket(), does the TLS handshake itself (our SSL_CTX), and hands
-// httplib a ConnStream that refuses a request once it exceeds max_request_bytes or
-// request_timeout. Workers come from one WorkerPool shared by all listeners; when it is full
-// the accept loop waits (the kernel backlog absorbs bursts) and idle keep-alive connections are
-// closed so queued scrapes get a worker.
+// cpp-httplib 0.11 runs one thread per connection from the moment it is accepted, so idle,
+// slowloris and stalled-TLS clients each hold a worker. Here httplib only accepts: every socket
+// goes to the ConnectionReactor (http_connections.hpp), one poll() thread that does the TLS
+// handshake, reads request heads against deadlines and frames them (http_framing.hpp). Only a
+// complete request reaches a WorkerPool thread, which runs httplib's process_request on a
+// ConnStream holding exactly that request and writes the response; the connection then goes
+// back to the reactor to wait for the next request. Workers are thus busy only while a handler
+// runs or a response is written.
 #pragma once
 
 #include <openssl/ssl.h>
@@ -28,18 +28,33 @@
 
 #include <httplib.h>
 
+#include "exporters/http_framing.hpp"
+
 namespace xcvr::exporters::detail {
 
 using Millis = std::chrono::milliseconds;
 
 struct TransportLimits {
   std::size_t max_request_bytes = 16 * 1024;  // request line + headers + body
-  Millis read_timeout{5000};                  // longest silence while a request arrives
-  Millis request_timeout{10000};              // whole request (and TLS handshake) must arrive
+  Millis request_timeout{3000};               // TLS handshake + whole request head must arrive
   Millis write_timeout{10000};                // longest stall while the client reads
   Millis keep_alive_timeout{5000};            // idle time between requests
+  Millis linger{1000};                        // after a final response: drain, then close
   std::size_t keep_alive_max_requests = 100;
+  std::size_t max_connections = 256;          // open at once (idle ones are evicted first)
+  std::size_t max_connections_per_source = 128;  // per client address; beyond: refused
 };
+
+class ConnectionReactor;  // http_connections.hpp
+
+FramingLimits framing_limits(const TransportLimits& limits);
+
+// The numeric address and port of a socket's peer (peer) or its own end; unchanged on failure.
+void address_of(int fd, bool peer, std::string& ip, int& port);
+
+// Facts about the request the calling thread is serving (nullptr outside a request): what the
+// framer kept from httplib (Range, keep-alive), for the response side in http_server.cpp.
+const RequestFacts* current_request_facts();
 
 class WorkerPool {
  public:
@@ -48,9 +63,8 @@ class WorkerPool {
   WorkerPool(const WorkerPool&) = delete;
   WorkerPool& operator=(const WorkerPool&) = delete;
 
-  // Queues a connection; blocks while max_connections are queued or being served.
+  // Queues a job (a framed request); blocks while max_connections are queued or running.
   void submit(std::function<void()> job);
-  bool has_waiting() const { return queued_.load() > 0; }
   void shutdown();  // runs what is queued, then joins the workers
 
  private:
@@ -59,7 +73,6 @@ class WorkerPool {
   std::mutex mutex_;
   std::condition_variable work_cv_, space_cv_;
   std::deque<std::function<void()>> jobs_;
-  std::atomic<std::size_t> queued_{0};
   std::size_t in_flight_ = 0;  // queued + running
   std::size_t max_in_flight_;
   bool stopping_ = false;
@@ -75,26 +88,30 @@ using SslCtxPtr = std::unique_ptr<SSL_CTX, SslCtxFree>;
 SslCtxPtr make_tls_context(const std::string& cert_file, const std::string& key_file,
                            const std::string& min_version, std::string& error);
 
-class ConnStream;  // http_transport.cpp
-
 class GuardedServer : public httplib::Server {
  public:
-  // pool == nullptr: an offline server that only answers serve_buffer().
-  GuardedServer(const TransportLimits& limits, WorkerPool* pool, SSL_CTX* tls,
+  // reactor == nullptr: an offline server that only answers serve_buffer().
+  GuardedServer(const TransportLimits& limits, ConnectionReactor* reactor, SSL_CTX* tls,
                 const std::atomic<bool>& stopping);
 
   // One plain-HTTP connection whose client sent `input` and then closed, served without a socket
-  // by the same loop, limits, parser and handlers as a real one (tests and fuzzing).
+  // by the same framer, limits, parser and handlers as a real one (tests and fuzzing).
   // Returns every byte the server would have sent.
   std::string serve_buffer(std::string_view input);
 
+  // Serves one framed request on a connection (fd, ssl) or into `output` (fd < 0); `last`: no
+  // further request will be read. True if the connection may carry another request.
+  bool serve_framed(int fd, SSL* ssl, const Framed& request, bool last, std::string* output = nullptr);
+
+  // httplib listens with a backlog of 5: a burst of connections (a flood) would then drop SYNs
+  // and delay a scraper's connect by the 1 s SYN retry. Call after binding.
+  void widen_backlog();
+
  private:
-  bool process_and_close_socket(socket_t sock) override;
-  bool serve(ConnStream& stream);
-  bool wait_for_request(int fd, ConnStream& stream, bool first);
+  bool process_and_close_socket(socket_t sock) override;  // hands the socket to the reactor
 
   const TransportLimits& limits_;
-  WorkerPool* pool_;
+  ConnectionReactor* reactor_;
   SSL_CTX* tls_;  // not owned; nullptr = plain HTTP
   const std::atomic<bool>& stopping_;
 };

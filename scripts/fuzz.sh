@@ -48,6 +48,10 @@ http_seed chunked 'PUT / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhell
 http_seed range 'GET /metrics HTTP/1.1\r\nRange: bytes=0-10,20-30,-5\r\n\r\nGET / HTTP/1.1\r\nRange: bytes=100-\r\n\r\n'
 http_seed expect 'GET /healthz HTTP/1.1\r\nExpect: 100-continue\r\nContent-Length: 2\r\n\r\nhi'
 http_seed http10 'GET /healthz HTTP/1.0\r\n\r\n'
+http_seed range_gzip 'GET /metrics HTTP/1.1\r\nAccept-Encoding: gzip;q=0.5, br\r\nRange: bytes=-100\r\n\r\nGET / HTTP/1.1\r\nAccept-Encoding: *\r\nRange: bytes=0-0\r\n\r\n'
+http_seed range_forms 'GET /metrics HTTP/1.1\r\nRange: items=0-5\r\n\r\nGET /metrics HTTP/1.1\r\nRange: bytes=99999999-\r\n\r\nGET /api/v1/modules HTTP/1.1\r\nRange: bytes=5-2\r\nIf-Range: x\r\n\r\n'
+http_seed keepalive10 'GET /healthz HTTP/1.0\r\nConnection: Keep-Alive\r\n\r\nGET /metrics HTTP/1.0\r\nconnection: keep-alive, TE\r\n\r\n'
+http_seed get_body 'GET /healthz HTTP/1.1\r\nContent-Length: 34\r\n\r\nGET /metrics HTTP/1.1\r\nHost: x\r\n\r\nGET / HTTP/1.1\r\n\r\n'
 http_seed options 'OPTIONS * HTTP/1.1\r\nHost: a\r\n\r\nGET http://a/metrics HTTP/1.1\r\n\r\n'
 printf 'GET /%s HTTP/1.1\r\nX: %s\r\n\r\n' "$(head -c 3000 /dev/zero | tr '\0' a)" \
   "$(head -c 15000 /dev/zero | tr '\0' b)" > "$seeds/http/oversized"

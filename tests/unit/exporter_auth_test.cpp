@@ -25,13 +25,13 @@ TEST(ExporterAuth, BcryptHashesVerify) {
   EXPECT_EQ(hash->rfind("$2b$04$", 0), 0u);
   const std::string y = "$2y$" + hash->substr(4);  // htpasswd's spelling of the same hash
   BasicAuth auth({{"prom", *hash}, {"ops", y}});
-  EXPECT_TRUE(auth.verify("prom", "s3cret"));
-  EXPECT_TRUE(auth.verify("prom", "s3cret"));  // cached
-  EXPECT_FALSE(auth.verify("prom", "s3cret "));
-  EXPECT_TRUE(auth.verify("ops", "s3cret"));
-  EXPECT_FALSE(auth.verify("nobody", "s3cret"));
-  EXPECT_FALSE(auth.check_header("Basic cHJvbQ=="));  // no colon
-  EXPECT_FALSE(auth.check_header("Bearer x"));
+  EXPECT_EQ(auth.verify("prom", "s3cret"), AuthResult::Ok);
+  EXPECT_EQ(auth.verify("prom", "s3cret"), AuthResult::Ok);  // cached
+  EXPECT_EQ(auth.verify("prom", "s3cret "), AuthResult::Denied);
+  EXPECT_EQ(auth.verify("ops", "s3cret"), AuthResult::Ok);
+  EXPECT_EQ(auth.verify("nobody", "s3cret"), AuthResult::Denied);
+  EXPECT_EQ(auth.check_header("Basic cHJvbQ=="), AuthResult::Denied);  // no colon
+  EXPECT_EQ(auth.check_header("Bearer x"), AuthResult::Denied);
 }
 
 TEST(ExporterAuth, ServerAsksForCredentials) {

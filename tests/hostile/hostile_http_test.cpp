@@ -1,0 +1,217 @@
+// Hostile inputs against the HTTP server (ctest label "hostile"): the issue-16 findings, each
+// reproduced and bounded. Range and framing cases go through serve_bytes() (the listeners' own
+// framer, parser and routes); floods use real loopback sockets against a started server while
+// a scraper, from another loopback address (127.0.0.2) as Prometheus would be, keeps scraping.
+// Each case is bounded by count; latencies are printed as figures, never asserted.
+#include <gtest/gtest.h>
+
+#include <openssl/ssl.h>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <fstream>
+#include <thread>
+#include <vector>
+
+#include "exporters/basic_auth.hpp"
+#include "exporters/gzip.hpp"
+#include "tests/hostile/hostile_support.hpp"
+
+namespace xcvr::exporters {
+namespace {
+
+using namespace std::chrono_literals;
+using testing::connect_from;
+using testing::send_all;
+
+struct Offline {
+  explicit Offline(WebConfig cfg = {}, daemon::Snapshot snap = testing::make_fleet(72)) {
+    store.publish(std::make_shared<const daemon::Snapshot>(std::move(snap)));
+    server = std::make_unique<HttpServer>(std::move(cfg), store);
+  }
+  std::string get(const std::string& headers, const std::string& path = "/metrics") {
+    return server->serve_bytes("GET " + path + " HTTP/1.1\r\nHost: x\r\n" + headers + "\r\n");
+  }
+  daemon::SnapshotStore store;
+  std::unique_ptr<HttpServer> server;
+};
+
+std::string head_of(const std::string& r) { return r.substr(0, r.find("\r\n\r\n") + 2); }
+std::string body_of(const std::string& r) { return r.substr(r.find("\r\n\r\n") + 4); }
+std::string header(const std::string& r, const std::string& name) {
+  const std::string h = head_of(r);
+  const auto p = h.find("\r\n" + name + ": ");
+  if (p == std::string::npos) return "";
+  const auto s = p + name.size() + 4;
+  return h.substr(s, h.find("\r\n", s) - s);
+}
+int status_of(const std::string& r) { return r.size() >= 12 ? std::stoi(r.substr(9, 3)) : 0; }
+
+// ---- Range ------------------------------------------------------------------------------
+
+TEST(HostileRange, ThousandsOfRangesGetOneBodyAndRssStaysBounded) {
+  WebConfig cfg;
+  cfg.listen_addresses = {"127.0.0.1:0"};
+  testing::TestServer t{cfg, testing::make_fleet(72)};
+  std::string ranges = "bytes=0-";
+  for (int i = 0; i < 1999; ++i) ranges += ",0-";  // 2000 ranges, a 6 KB header
+  const std::string request = "GET /metrics HTTP/1.1\r\nHost: x\r\nRange: " + ranges + "\r\nConnection: close\r\n\r\n";
+  const std::string plain = testing::raw_exchange(t.port, "GET /metrics HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
+  const std::size_t full = body_of(plain).size();
+  ASSERT_GT(full, 100000u);
+  const long before = testing::rss_kib();
+  std::vector<std::string> replies(4);
+  std::vector<std::thread> clients;
+  for (int round = 0; round < 5; ++round) {
+    for (auto& r : replies) clients.emplace_back([&] { r = testing::raw_exchange(t.port, request, 10000ms); });
+    for (auto& c : clients) c.join();
+    clients.clear();
+    for (const auto& r : replies) {
+      EXPECT_EQ(status_of(r), 200) << head_of(r);  // multi-range is ignored: one body
+      EXPECT_EQ(body_of(r).size(), full);
+    }
+  }
+  const long after = testing::rss_kib();
+  std::printf("figure: multi-range x4 x5 rounds, body %zu B, RSS %ld -> %ld KiB\n", full, before, after);
+  EXPECT_LT(after - before, 32 * 1024) << "RSS grew by more than 32 MiB";  // was GBs
+}
+
+TEST(HostileRange, FormsAndStatuses) {
+  Offline o;
+  const std::string full = body_of(o.get(""));
+  const std::size_t n = full.size();
+  const std::string len = std::to_string(n);
+
+  std::string r = o.get("Range: items=0-5\r\n");  // unknown unit: ignored
+  EXPECT_EQ(status_of(r), 200);
+  EXPECT_EQ(body_of(r), full);
+
+  r = o.get("Range: bytes=0-9\r\n");
+  EXPECT_EQ(status_of(r), 206);
+  EXPECT_EQ(header(r, "Content-Range"), "bytes 0-9/" + len);
+  EXPECT_EQ(body_of(r), full.substr(0, 10));
+
+  r = o.get("Range: bytes=10-10000000000\r\n");  // clamped, and said so
+  EXPECT_EQ(status_of(r), 206);
+  EXPECT_EQ(header(r, "Content-Range"), "bytes 10-" + std::to_string(n - 1) + "/" + len);
+  EXPECT_EQ(header(r, "Content-Length"), std::to_string(n - 10));
+  EXPECT_EQ(body_of(r), full.substr(10));
+
+  r = o.get("Range: bytes=-7\r\n");
+  EXPECT_EQ(status_of(r), 206);
+  EXPECT_EQ(body_of(r), full.substr(n - 7));
+
+  for (const std::string& past : {"bytes=" + len + "-", std::string("bytes=99999999-99999999"), std::string("bytes=-0")}) {
+    r = o.get("Range: " + past + "\r\n");
+    EXPECT_EQ(status_of(r), 416) << past;
+    EXPECT_EQ(header(r, "Content-Range"), "bytes */" + len) << past;
+    EXPECT_EQ(header(r, "Content-Length"), "0") << past;
+    EXPECT_EQ(body_of(r), "") << past;
+  }
+  for (const char* ignored : {"bytes=5-2", "bytes=0-1,3-4", "bytes=x-y", "bytes=", "bytes 0-1"}) {
+    r = o.get(std::string("Range: ") + ignored + "\r\n");
+    EXPECT_EQ(status_of(r), 200) << ignored;
+    EXPECT_EQ(body_of(r).size(), n) << ignored;
+  }
+  // Two Range headers, or If-Range (no validators here): the full body.
+  EXPECT_EQ(status_of(o.get("Range: bytes=0-1\r\nRange: bytes=2-3\r\n")), 200);
+  EXPECT_EQ(status_of(o.get("Range: bytes=0-1\r\nIf-Range: \"x\"\r\n")), 200);
+}
+
+TEST(HostileRange, GzipAndRangeAgree) {
+  Offline o;
+  const std::string zipped = o.get("Accept-Encoding: gzip\r\n");
+  ASSERT_EQ(header(zipped, "Content-Encoding"), "gzip");
+  const std::string gz = body_of(zipped);
+  // The range is of the gzip representation, announced as such (RFC 9110 §14.1.1).
+  const std::string r = o.get("Accept-Encoding: gzip\r\nRange: bytes=0-99\r\n");
+  EXPECT_EQ(status_of(r), 206);
+  EXPECT_EQ(header(r, "Content-Encoding"), "gzip");
+  EXPECT_EQ(header(r, "Content-Range"), "bytes 0-99/" + std::to_string(gz.size()));
+  EXPECT_EQ(body_of(r), gz.substr(0, 100));
+  // Every route: a large landing page is gzip'd by the same path, and sliced the same way.
+  const std::string page = o.get("Accept-Encoding: gzip\r\n", "/");
+  EXPECT_EQ(header(page, "Content-Encoding"), "gzip");
+  const std::string part = o.get("Accept-Encoding: gzip\r\nRange: bytes=-20\r\n", "/");
+  EXPECT_EQ(status_of(part), 206);
+  EXPECT_EQ(body_of(part), body_of(page).substr(body_of(page).size() - 20));
+  // Without Accept-Encoding a slice is plain text.
+  const std::string plain = o.get("Range: bytes=0-5\r\n");
+  EXPECT_EQ(header(plain, "Content-Encoding"), "");
+  EXPECT_EQ(body_of(plain), "# HELP");
+}
+
+// ---- Framing ----------------------------------------------------------------------------
+
+TEST(HostileFraming, GetBodyIsConsumedNotParsedAsARequest) {
+  Offline o;
+  const std::string smuggled = "GET /metrics HTTP/1.1\r\nHost: x\r\n\r\n";
+  const std::string out = o.server->serve_bytes("GET /healthz HTTP/1.1\r\nHost: x\r\nContent-Length: " +
+                                                std::to_string(smuggled.size()) + "\r\n\r\n" + smuggled +
+                                                "GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n");
+  std::size_t responses = 0;
+  for (auto p = out.find("HTTP/1.1 "); p != std::string::npos; p = out.find("HTTP/1.1 ", p + 1)) ++responses;
+  EXPECT_EQ(responses, 2u) << out.substr(0, 400);
+  EXPECT_EQ(out.find("# HELP"), std::string::npos) << "the body was served as a request";
+  // Chunked framing is refused outright, and the connection closed.
+  const std::string chunked = o.server->serve_bytes(
+      "GET /healthz HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\nGET /healthz HTTP/1.1\r\n\r\n");
+  EXPECT_EQ(status_of(chunked), 400);
+  EXPECT_EQ(header(chunked, "Connection"), "close");
+  EXPECT_EQ(chunked.find("HTTP/1.1 ", 1), std::string::npos);
+  // Conflicting lengths, a body over the budget, a bare LF: refused.
+  EXPECT_EQ(status_of(o.server->serve_bytes("GET / HTTP/1.1\r\nContent-Length: 1\r\nContent-Length: 2\r\n\r\nab")), 400);
+  EXPECT_EQ(status_of(o.server->serve_bytes("GET / HTTP/1.1\r\nContent-Length: 99999999\r\n\r\n")), 413);
+  EXPECT_EQ(status_of(o.server->serve_bytes("GET / HTTP/1.1\nHost: x\r\n\r\n")), 400);
+  EXPECT_EQ(status_of(o.server->serve_bytes("GET / HTTP/2.0\r\n\r\n")), 505);
+  EXPECT_EQ(status_of(o.server->serve_bytes("BREW / HTTP/1.1\r\n\r\n")), 501);
+}
+
+TEST(HostileFraming, OverlongUrlGets414AndErrorsSayClose) {
+  WebConfig cfg;
+  cfg.listen_addresses = {"127.0.0.1:0"};
+  testing::TestServer t{cfg};
+  for (std::size_t len : {9000u, 20000u, 200000u}) {
+    const std::string r = testing::raw_exchange(t.port, "GET /" + std::string(len, 'a') + " HTTP/1.1\r\nHost: x\r\n\r\n");
+    EXPECT_EQ(status_of(r), 414) << len << ": " << r.substr(0, 60);
+    EXPECT_EQ(header(r, "Connection"), "close") << len;
+  }
+  std::string big = "GET / HTTP/1.1\r\n";
+  for (int i = 0; i < 200; ++i) big += "X-" + std::to_string(i) + ": a\r\n";
+  for (const std::string& bad : {std::string("BLAH\r\n\r\n"), std::string("\x16\x03\x01 garbage\r\n\r\n"), big + "\r\n"}) {
+    const int fd = testing::connect_from(t.port, "127.0.0.1");
+    ASSERT_GE(fd, 0);
+    send_all(fd, bad);
+    const std::string r = testing::read_until_close(fd, 5000ms);
+    ::close(fd);
+    EXPECT_GE(status_of(r), 400) << r.substr(0, 60);
+    EXPECT_EQ(header(r, "Connection"), "close") << r.substr(0, 200);  // what it says, it does
+    EXPECT_EQ(header(r, "Keep-Alive"), "");
+  }
+}
+
+TEST(HostileFraming, Http10KeepAlivePairIsServed) {
+  WebConfig cfg;
+  cfg.listen_addresses = {"127.0.0.1:0"};
+  testing::TestServer t{cfg};
+  const std::string req = "GET /healthz HTTP/1.0\r\nConnection: keep-alive\r\n\r\n";
+  const int fd = connect_from(t.port, "127.0.0.1");
+  ASSERT_GE(fd, 0);
+  send_all(fd, req);
+  const std::string first = testing::read_response(fd, 5000ms);
+  EXPECT_EQ(status_of(first), 200);
+  EXPECT_EQ(header(first, "Connection"), "keep-alive");
+  send_all(fd, req);  // the second request of the pair, on the same connection
+  const std::string second = testing::read_response(fd, 5000ms);
+  EXPECT_EQ(status_of(second), 200) << second;
+  ::close(fd);
+  // Plain HTTP/1.0 gets one answer that says close.
+  const std::string once = testing::raw_exchange(t.port, "GET /healthz HTTP/1.0\r\n\r\nGET /healthz HTTP/1.0\r\n\r\n");
+  EXPECT_EQ(status_of(once), 200);
+  EXPECT_EQ(header(once, "Connection"), "close");
+  EXPECT_EQ(once.find("HTTP/1.1", 1), std::string::npos);
+}
+
+}  // namespace
+}  // namespace xcvr::exporters

@@ -94,7 +94,12 @@ void AgingStore::load_locked(double wall) {
     return;
   }
   ParsedAging parsed = parse_aging(path_, r.data);
-  for (const std::string& d : parsed.dropped) spdlog::warn("{}", d);
+  // A file of thousands of bad entries must not flood the log: the first few, then a count.
+  constexpr std::size_t kLoggedDrops = 20;
+  for (std::size_t i = 0; i < std::min(kLoggedDrops, parsed.dropped.size()); ++i) spdlog::warn("{}", parsed.dropped[i]);
+  if (parsed.dropped.size() > kLoggedDrops) {
+    spdlog::warn("{}: {} more bad entries dropped (not logged)", path_, parsed.dropped.size() - kLoggedDrops);
+  }
   for (auto& [serial, b] : parsed.entries) insert_locked(serial, std::move(b));
   // What was in memory and what the file holds, in one order: least recently seen first.
   lru_.sort([this](const std::string* a, const std::string* b) {

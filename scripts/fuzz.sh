@@ -56,8 +56,16 @@ http_seed options 'OPTIONS * HTTP/1.1\r\nHost: a\r\n\r\nGET http://a/metrics HTT
 printf 'GET /%s HTTP/1.1\r\nX: %s\r\n\r\n' "$(head -c 3000 /dev/zero | tr '\0' a)" \
   "$(head -c 15000 /dev/zero | tr '\0' b)" > "$seeds/http/oversized"
 
+# The state target (fuzz_state): a saved aging.json with a good and a bad entry.
+mkdir -p "$seeds/state"
+printf '%s' '{"version":2,"modules":{
+"A1":{"vendor":"NVIDIA","part_number":"MMA4Z00-NS400","first_seen_unix":1700000000.5,"last_seen_unix":1700000100,"lanes":{"1":{"tx_bias_amperes":0.0065,"tx_power_watts":0.0011},"2":{}}},
+"B2":{"vendor":"V","part_number":"P","first_seen_unix":1,"lanes":{"1":{"tx_bias_amperes":"x"}}}
+}}' > "$seeds/state/aging.json"
+
 seeds_of() {
   case "$1" in
+    fuzz_state) echo "$seeds/state" ;;
     fuzz_config) echo "$seeds/toml" ;;
     fuzz_http*) echo "$seeds/http" ;;
     *) echo "$seeds/dumps" ;;

@@ -250,6 +250,15 @@ TEST(HostileState, EveryKindOfBadEntryIsDroppedAlone) {
   EXPECT_NE(twice.dropped[0].find("appears twice"), std::string::npos);
 }
 
+TEST(HostileState, ThousandsOfBadEntriesDoNotFloodTheLog) {
+  std::string text = "{\"modules\":{";
+  for (int i = 0; i < 5000; ++i) text += (i ? ",\n" : "\n") + std::string("\"S") + std::to_string(i) + "\":5";
+  LoadedFrom loaded(text + "}}");
+  EXPECT_EQ(loaded.store.size(), 0u);
+  EXPECT_EQ(loaded.log.matching("entry dropped").size(), 20u);
+  EXPECT_EQ(loaded.log.matching("4980 more bad entries dropped (not logged)").size(), 1u) << loaded.log.all();
+}
+
 TEST(HostileState, UnparseableFileIsKeptAsideAndNeverOverwritten) {
   for (const std::string garbage : {"not json at all {", "[1,2,3]", "{\"modules\":[1]}", "{\"other\":{}}", ""}) {
     SCOPED_TRACE(garbage);

@@ -5,6 +5,7 @@ Python standard library only (Debian's python3)."""
 
 import json
 import os
+import re
 import shutil
 import signal
 import socket
@@ -206,8 +207,10 @@ total_watts = 40
             self.alive()
             status, body = http_get(f"http://127.0.0.1:{self.port}/metrics")
             text = body.decode(errors="replace")
+            los = re.compile(rf'transceiver_flag\{{port="{re.escape(LOS_PORT)}",lane="{LOS_LANE}",'
+                             rf'(data_path="[0-9]+",)?flag="rx_los"\}} 1\n')  # data_path on CMIS lanes
             return status == 200 and f'transceiver_temperature_celsius{{port="{HOT_PORT}"}}' in text and \
-                f'transceiver_flag{{port="{LOS_PORT}",lane="{LOS_LANE}",flag="rx_los"}} 1' in text
+                los.search(text) is not None
 
         wait_for("the daemon to serve the faulty fleet", ready, timeout_s)
 

@@ -5,6 +5,7 @@ Python standard library only (Debian's python3)."""
 
 import json
 import os
+import re
 import shutil
 import re
 import signal

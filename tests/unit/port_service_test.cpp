@@ -63,6 +63,22 @@ TEST(FlagEvents, APersistingLosCountsOnceHoweverManyPolls) {
   EXPECT_EQ(flag_total(f.port("sw/b0c0"), "rx_los", 1), 2u);
 }
 
+TEST(FlagEvents, Sff8636LatchesCountAsEventsToo) {
+  Fleet f(1, 1, "qsfp28-100g-sr4");
+  f.run_for(4.0);
+  set_rx_los(f, true);
+  for (int i = 0; i < 100; ++i) f.run_for(1.0);  // persisting
+  EXPECT_EQ(flag_total(f.port("sw/b0c0"), "rx_los", 1), 1u);
+  set_rx_los(f, false);
+  f.run_for(1.0);  // the poll that sees it end (an end and a new start in one interval are one)
+  for (int i = 0; i < 100; ++i) {
+    set_rx_los(f, true);  // transients between polls
+    set_rx_los(f, false);
+    f.run_for(1.0);
+  }
+  EXPECT_EQ(flag_total(f.port("sw/b0c0"), "rx_los", 1), 101u);
+}
+
 TEST(FlagEvents, FlappingEveryOtherPollCountsEachFlap) {
   Fleet f(1, 1);
   f.run_for(4.0);

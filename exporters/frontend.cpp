@@ -180,7 +180,14 @@ std::string Frontend::reconfigure(const daemon::WebConfig& web) {
         spdlog::critical("web: cannot serve the previous settings again either: {}", again.what());
       }
     }
-    return std::string("web: ") + e.what() + "; the previous web settings keep serving";
+    // Name the config line of the address that failed (the message quotes it), else the table.
+    std::string at = web.location_of("web");
+    for (std::size_t i = 0; i < web.listen_addresses.size(); ++i) {
+      if (std::string(e.what()).find("listen on " + web.listen_addresses[i]) != std::string::npos) {
+        at = web.location_of("listen_addresses[" + std::to_string(i) + "]");
+      }
+    }
+    return (at.empty() ? "" : at + ": ") + "web: " + e.what() + "; the previous web settings keep serving";
   }
   if (!shared) server_->stop();
   server_ = std::move(next);

@@ -35,6 +35,20 @@ done
 for f in "$root"/config/*.toml "$root"/config/*/*.toml; do
   cp "$f" "$seeds/toml/$(basename "$(dirname "$f")")-$(basename "$f")"
 done
+# A config that fuzz_config commits through a reload (its state_directory is the target's own).
+cat > "$seeds/toml/reload-file-source.toml" <<SEED
+[daemon]
+state_directory = "/tmp/xcvr-fuzz-reload/state"
+catalog = []
+[poll]
+dynamic_interval = "2s"
+settle_delay = 0
+[[source]]
+type = "file"
+[[source.port]]
+name = "a"
+path = "$root/tests/data/qsfp28-lr4-dell-3mfxg/raw.txt"
+SEED
 # Requests a scraper, a browser or an attacker sends: keep-alive pipelines, HEAD, bodies,
 # ranges, 100-continue, encoded paths, queries, credentials, HTTP/1.0, oversized headers.
 http_seed() { printf "$2" > "$seeds/http/$1"; }

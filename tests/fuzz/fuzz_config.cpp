@@ -7,8 +7,8 @@
 // A config that parses also goes through the reload path (daemon/service.cpp): a running Service
 // (a fixed base config) reloads it and must either take it or refuse it with a message, then
 // reload the base config again successfully. Only configs whose state_directory is the
-// fuzzer's own directory are committed (a reload creates that directory); others stop after
-// prepare_config (parse, catalog, sources built), which has no side effect.
+// fuzzer's own (/tmp/xcvr-fuzz-reload/state; a reload creates it) are committed; the others
+// stop after prepare_config (parse, catalog, sources built), which has no side effect.
 //
 // Fails on a crash, a sanitizer report (UBSan: overflowing casts and arithmetic on fuzzed
 // numbers), an error that does not name "file:line:col: message", or a config that loads with a
@@ -25,8 +25,6 @@
 #include <utility>
 #include <variant>
 #include <vector>
-
-#include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
@@ -146,7 +144,8 @@ void check_scenario(std::string_view text) {
 }
 
 struct ReloadRig {
-  std::string dir = (std::filesystem::temp_directory_path() / ("xcvr-fuzz-reload-" + std::to_string(::getpid()))).string();
+  // Fixed, so that a seed (scripts/fuzz.sh) can name it as its state_directory.
+  std::string dir = "/tmp/xcvr-fuzz-reload";
   std::string path = dir + "/config.toml";
   std::string base = "[daemon]\nstate_directory = \"" + dir + "/state\"\ncatalog = []\noui_registry = \"" + dir + "\"\n";
   xcvr::daemon::ManualClock clock;

@@ -129,7 +129,7 @@ def web_changes(procs, binary, helper):
     make_cert(w, "server")
     hashes = {pw: subprocess.run([helper, "--bcrypt", pw], check=True, capture_output=True, text=True).stdout.strip()
               for pw in ("pw-prom", "pw-old", "pw-new")}
-    p1, p2 = free_port(), free_port()
+    p1 = free_port()
     d = Daemon(procs, binary, w)
     users = {"prom": hashes["pw-prom"], "old": hashes["pw-old"]}
     d.start(config(w, p1, users))
@@ -180,6 +180,9 @@ def web_changes(procs, binary, helper):
     log("ok: refused web change keeps the old settings")
 
     # The listen address changed: the old port stops answering, the new one answers.
+    p2 = free_port()
+    while p2 == p1:  # the kernel may hand out the same free port twice
+        p2 = free_port()
     d.reload(config(w, p2, users), True)
     if get(p1, "prom", "pw-new")[0] != 0:
         fail(f"after moving to port {p2} the old port {p1} still answers")
@@ -192,6 +195,18 @@ def web_changes(procs, binary, helper):
     if attempts != 6 or failures != 1:
         fail(f"config_reloads_total {attempts} (expected 6 attempts), failures {failures} (expected 1)")
     log("ok: reload counters: 6 attempts, 1 failure")
+
+    # A new listen address someone else holds: refused with the config line, the old port serves.
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen(1)
+        p3 = taken.getsockname()[1]
+        line = d.reload(config(w, p3, users), False)
+        if "cannot listen" not in line or not re.search(r"config\.toml:\d+:\d+: ", line):
+            fail(f"a taken listen address: the failure does not name the address and line: {line}")
+        if get(p2, "prom", "pw-new")[0] != 200:
+            fail("a failed rebind stopped the old listener")
+    log("ok: taken listen address refused on reload, old one serving")
 
     # Hostile inputs named by a reload: refused, daemon alive, RSS bounded.
     good = config(w, p2, users)

@@ -1,6 +1,7 @@
 #include "drivers/safe_file.hpp"
 
 #include "drivers/dumpfile/dump_parser.hpp"
+#include "drivers/files/files.hpp"
 
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -14,15 +15,6 @@ namespace {
 
 std::string mib(std::size_t bytes) {
   return bytes >= (1u << 20) ? std::to_string(bytes >> 20) + " MiB" : std::to_string(bytes >> 10) + " KiB";
-}
-
-const char* file_type(mode_t mode) {
-  if (S_ISDIR(mode)) return "a directory";
-  if (S_ISFIFO(mode)) return "a FIFO";
-  if (S_ISCHR(mode)) return "a character device";
-  if (S_ISBLK(mode)) return "a block device";
-  if (S_ISSOCK(mode)) return "a socket";
-  return "not a regular file";
 }
 
 class Fd {
@@ -60,7 +52,6 @@ std::size_t max_input_bytes(InputKind kind) {
     case InputKind::Fleet: return std::size_t{4} << 20;
     case InputKind::Scenario: return std::size_t{4} << 20;
     case InputKind::Dump: return dumpfile::kMaxInputBytes;
-    case InputKind::State: return std::size_t{64} << 20;
     case InputKind::Registry: return std::size_t{64} << 20;
     case InputKind::Tls: return std::size_t{1} << 20;
     case InputKind::Attribute: return std::size_t{4} << 10;
@@ -75,7 +66,6 @@ std::string_view input_kind_name(InputKind kind) {
     case InputKind::Fleet: return "fleet file";
     case InputKind::Scenario: return "scenario file";
     case InputKind::Dump: return "module dump";
-    case InputKind::State: return "state file";
     case InputKind::Registry: return "OUI registry";
     case InputKind::Tls: return "PEM file";
     case InputKind::Attribute: return "attribute file (sysfs, stamp)";
@@ -97,7 +87,7 @@ int open_regular_file(const std::string& path, InputKind kind, std::string& erro
     return -1;
   }
   if (!S_ISREG(st.st_mode)) {
-    error = path + ": " + file_type(st.st_mode) + ", not a regular file; a " + std::string(input_kind_name(kind)) +
+    error = path + ": " + files::file_type_name(st.st_mode) + ", not a regular file; a " + std::string(input_kind_name(kind)) +
             " must be a regular file";
     ::close(fd);
     return -1;
@@ -108,34 +98,19 @@ int open_regular_file(const std::string& path, InputKind kind, std::string& erro
 }
 
 std::optional<std::string> read_regular_file(const std::string& path, InputKind kind, std::string& error) {
-  Fd fd(open_regular_file(path, kind, error));
-  if (fd.get() < 0) return std::nullopt;
-  const std::size_t cap = max_input_bytes(kind);
-  struct stat st {};
-  if (::fstat(fd.get(), &st) == 0 && static_cast<std::size_t>(st.st_size) > cap) {
-    error = too_large(path, kind);
-    return std::nullopt;
+  files::ReadResult r = files::read_regular_file(path, max_input_bytes(kind));
+  switch (r.status) {
+    case files::ReadStatus::Ok: return std::move(r.data);
+    case files::ReadStatus::Missing:
+      error = path + ": cannot open " + std::string(input_kind_name(kind)) + ": " + files::errno_text(ENOENT);
+      break;
+    case files::ReadStatus::NotRegular:
+      error = r.error.message + "; a " + std::string(input_kind_name(kind)) + " must be a regular file";
+      break;
+    case files::ReadStatus::TooLarge: error = too_large(path, kind); break;
+    case files::ReadStatus::Failed: error = r.error.message; break;
   }
-  std::string text;
-  // The size may change under us (or lie, as sysfs does): read in blocks, at most cap + 1.
-  constexpr std::size_t kBlock = 64 * 1024;
-  for (;;) {
-    const std::size_t had = text.size();
-    const std::size_t want = std::min(kBlock, cap + 1 - had);
-    text.resize(had + want);
-    const ssize_t n = read_some(fd.get(), text.data() + had, want);
-    if (n < 0) {
-      error = path + ": read error: " + std::strerror(errno);
-      return std::nullopt;
-    }
-    text.resize(had + static_cast<std::size_t>(n));
-    if (text.size() > cap) {
-      error = too_large(path, kind);
-      return std::nullopt;
-    }
-    if (n == 0) break;
-  }
-  return text;
+  return std::nullopt;
 }
 
 bool read_regular_file_lines(const std::string& path, InputKind kind,

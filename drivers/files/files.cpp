@@ -30,6 +30,15 @@ std::string temp_name(const std::string& path) {
 
 }  // namespace
 
+const char* file_type_name(mode_t mode) {
+  if (S_ISDIR(mode)) return "a directory";
+  if (S_ISFIFO(mode)) return "a FIFO";
+  if (S_ISCHR(mode)) return "a character device";
+  if (S_ISBLK(mode)) return "a block device";
+  if (S_ISSOCK(mode)) return "a socket";
+  return "not a regular file";
+}
+
 std::string errno_text(int err) {
   const char* name = ::strerrorname_np(err);
   return std::string(std::strerror(err)) + " (" + (name ? name : std::to_string(err).c_str()) + ")";
@@ -51,7 +60,7 @@ ReadResult read_regular_file(const std::string& path, uint64_t max_bytes, FileSy
     r.error = fail(-rc, "cannot stat", path);
   } else if (!S_ISREG(st.st_mode)) {
     r.status = ReadStatus::NotRegular;
-    r.error = {0, path + ": not a regular file"};
+    r.error = {0, path + ": " + file_type_name(st.st_mode) + ", not a regular file"};
   } else if (r.size = static_cast<uint64_t>(st.st_size); r.size > max_bytes) {
     r.status = ReadStatus::TooLarge;
     r.error = {0, path + ": " + std::to_string(r.size) + " bytes, above the cap of " +

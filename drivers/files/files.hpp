@@ -15,6 +15,9 @@ namespace xcvr::files {
 // "No space left on device (ENOSPC)": errno text with its symbolic name, for log lines.
 std::string errno_text(int err);
 
+// "a directory", "a FIFO", "a character device", ...: what a file that is not regular is.
+const char* file_type_name(mode_t mode);
+
 struct FileError {
   int err = 0;          // errno of the failed call (0: not an OS error)
   std::string message;  // names the path and the errno; "" when the operation succeeded

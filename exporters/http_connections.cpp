@@ -20,6 +20,15 @@ struct SslFree {
   void operator()(SSL* ssl) const { SSL_free(ssl); }
 };
 
+// The client has closed its end (EOF or an error pending): the connection only waits to be reaped.
+bool peer_closed(int fd) {
+  pollfd p{fd, POLLIN, 0};
+  if (::poll(&p, 1, 0) <= 0) return false;
+  if ((p.revents & (POLLHUP | POLLERR)) != 0) return true;
+  char byte = 0;
+  return (p.revents & POLLIN) != 0 && ::recv(fd, &byte, 1, MSG_PEEK | MSG_DONTWAIT) == 0;
+}
+
 }  // namespace
 
 struct ConnectionReactor::Conn {
@@ -36,6 +45,8 @@ struct ConnectionReactor::Conn {
   bool eof = false;        // the client closed (or the connection failed)
   bool want_write = false; // TLS needs POLLOUT to go on
   bool recheck = false;    // handed back with buffered bytes: frame them before polling
+  bool admitted = true;    // false: arrived while its address held its share (see admit())
+  SSL_CTX* tls = nullptr;  // handshake first (not owned)
   Clock::time_point since = Clock::now();
   Clock::time_point deadline;
   std::size_t served = 0;
@@ -62,35 +73,68 @@ void ConnectionReactor::adopt(int fd, GuardedServer* server, SSL_CTX* tls) {
   auto c = std::make_shared<Conn>();
   c->fd = fd;
   c->server = server;
+  c->tls = tls;
   int port = 0;
   address_of(fd, true, c->source, port);
   c->deadline = c->since + limits_.request_timeout;  // handshake and first head together
   {
     std::lock_guard lock(mutex_);
-    std::size_t& mine = per_source_[c->source];
-    if (stopped_ || mine >= std::max<std::size_t>(1, limits_.max_connections_per_source)) {
-      if (!stopped_) ++stats_.refused;
-      if (mine == 0) per_source_.erase(c->source);
+    if (stopped_) {
       ::close(fd);
       return;
     }
-    ++mine;
-    ++stats_.open;
-  }
-  if (tls != nullptr) {
-    c->ssl.reset(SSL_new(tls));
-    if (!c->ssl || SSL_set_fd(c->ssl.get(), fd) != 1) {
-      close_conn(*c);
-      return;
+    std::size_t& mine = per_source_[c->source];
+    // At its share: the reactor decides, after reaping connections that client already closed
+    // (a scraper reconnecting right after a burst of its own must not be refused for ghosts).
+    c->admitted = mine < std::max<std::size_t>(1, limits_.max_connections_per_source);
+    if (c->admitted) {
+      ++mine;
+      ++stats_.open;
+    } else if (mine == 0) {
+      per_source_.erase(c->source);
     }
-    SSL_set_accept_state(c->ssl.get());
-    c->state = Conn::State::Handshake;
   }
+  if (c->admitted && !start_tls(*c)) return;
   {
     std::lock_guard lock(mutex_);
     incoming_.push_back(std::move(c));
   }
   wake();
+}
+
+bool ConnectionReactor::start_tls(Conn& c) {
+  if (c.tls == nullptr) return true;
+  c.ssl.reset(SSL_new(c.tls));
+  if (!c.ssl || SSL_set_fd(c.ssl.get(), c.fd) != 1) {
+    close_conn(c);
+    return false;
+  }
+  SSL_set_accept_state(c.ssl.get());
+  c.state = Conn::State::Handshake;
+  return true;
+}
+
+bool ConnectionReactor::admit(Conn& c) {
+  for (const auto& other : conns_) {
+    if (other->where == Conn::Where::Reactor && other->source == c.source && peer_closed(other->fd)) {
+      close_conn(*other);
+    }
+  }
+  {
+    std::lock_guard lock(mutex_);
+    std::size_t& mine = per_source_[c.source];
+    if (mine >= std::max<std::size_t>(1, limits_.max_connections_per_source)) {
+      ++stats_.refused;
+      ::close(c.fd);
+      c.fd = -1;
+      c.where = Conn::Where::Closed;
+      return false;
+    }
+    ++mine;
+    ++stats_.open;
+    c.admitted = true;
+  }
+  return start_tls(c);
 }
 
 void ConnectionReactor::close_conn(Conn& c) {
@@ -99,6 +143,7 @@ void ConnectionReactor::close_conn(Conn& c) {
   ::close(c.fd);
   c.fd = -1;
   c.where = Conn::Where::Closed;
+  if (!c.admitted) return;  // never counted
   std::lock_guard lock(mutex_);
   --stats_.open;
   if (auto it = per_source_.find(c.source); it != per_source_.end() && --it->second == 0) {
@@ -287,7 +332,7 @@ void ConnectionReactor::run() {
       arrived.swap(incoming_);
     }
     for (auto& c : arrived) {
-      if (c->fd < 0) continue;
+      if (c->fd < 0 || (!c->admitted && !admit(*c))) continue;
       conns_.push_back(c);
       if (c->recheck) {
         c->recheck = false;

@@ -4,7 +4,7 @@
 // time between requests), answers framing errors itself, and hands only complete requests to
 // the WorkerPool. So an idle, slowloris or stalled-TLS client costs one fd and a small buffer,
 // never a worker. Admission: at most max_connections_per_source from one address (beyond:
-// closed at accept) and max_connections in all (beyond: a connection that is not being
+// closed, once that address's connections its client already closed are reaped) and max_connections in all (beyond: a connection that is not being
 // answered is closed, taken from the address that holds the most; done or idle ones first).
 #pragma once
 
@@ -52,6 +52,8 @@ class ConnectionReactor {
   void give_back(const ConnPtr& c);
   void begin_linger(Conn& c);
   void close_conn(Conn& c);
+  bool start_tls(Conn& c);  // false: failed, closed
+  bool admit(Conn& c);      // over its address's share: reap, then take it or refuse it
   void evict_over_cap();
   void wake();
 

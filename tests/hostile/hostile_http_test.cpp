@@ -74,7 +74,14 @@ TEST(HostileRange, ThousandsOfRangesGetOneBodyAndRssStaysBounded) {
   }
   const long after = testing::rss_kib();
   std::printf("figure: multi-range x4 x5 rounds, body %zu B, RSS %ld -> %ld KiB\n", full, before, after);
-  EXPECT_LT(after - before, 32 * 1024) << "RSS grew by more than 32 MiB";  // was GBs
+#if defined(__SANITIZE_ADDRESS__)  // GCC, the sanitizer build's compiler
+  // ASan's quarantine (256 MiB by default) keeps freed blocks resident: a looser bound, which
+  // still fails the old behaviour (882 MB per reply, four at once).
+  constexpr long kBoundKib = 512 * 1024;
+#else
+  constexpr long kBoundKib = 32 * 1024;
+#endif
+  EXPECT_LT(after - before, kBoundKib) << "RSS grew by more than " << kBoundKib / 1024 << " MiB";  // was GBs
 }
 
 TEST(HostileRange, FormsAndStatuses) {

@@ -15,7 +15,7 @@ TransceiverModuleRemoved instead of silence; clearing the faults (SIGHUP with a 
 the scenario) resolves every alert, each group's last notification being "resolved".
 
 What the test changes, so that it takes two minutes instead of hours: every `for:` of the rules
-becomes 5s and recording intervals 1s (as prometheus_scrape.py does), and in the Alertmanager
+becomes 5s (TransceiverExporterAbsent 2m, so Prometheus' start is not an absence) and recording intervals 1s (as prometheus_scrape.py does), and in the Alertmanager
 configuration only the receiver URL and group_wait/group_interval/repeat_interval. Routing and
 inhibition are the shipped ones.
 

@@ -47,14 +47,18 @@ Labels lane_labels(const Labels& base, int lane) { return plus(base, "lane", lan
 // Live per-lane series also carry data_path (CMIS: the lane's data path, i.e. host port, in the
 // module's active configuration) when the decoder knows it. Counters do not: their identity
 // must survive the module being pulled.
-Labels live_lane_labels(const Labels& base, const cmis::ModuleReport& r, int lane) {
+Labels live_lane_labels(const Labels& base, int lane, const std::optional<int>& data_path) {
   Labels l = lane_labels(base, lane);
-  for (const cmis::LaneReport& x : r.lanes) {
-    if (x.lane != lane) continue;
-    if (x.data_path) l.push_back({"data_path", lane_name(*x.data_path)});
-    break;
-  }
+  if (data_path) l.push_back({"data_path", lane_name(*data_path)});
   return l;
+}
+
+std::optional<int> data_path_of(const cmis::ModuleReport* r, int lane) {
+  if (r == nullptr) return std::nullopt;
+  for (const cmis::LaneReport& x : r->lanes) {
+    if (x.lane == lane) return x.data_path;
+  }
+  return std::nullopt;
 }
 
 void gauge_if(FamilySet& out, Fam id, const Labels& labels, const std::optional<double>& v) {
@@ -103,8 +107,7 @@ void add_lanes(FamilySet& out, const Labels& base, const cmis::ModuleReport& r) 
   std::set<int> seen;
   for (const cmis::LaneReport& lane : r.lanes) {
     if (lane.lane <= 0 || !seen.insert(lane.lane).second) continue;  // never a duplicate series
-    Labels l = lane_labels(base, lane.lane);
-    if (lane.data_path) l.push_back({"data_path", lane_name(*lane.data_path)});
+    const Labels l = live_lane_labels(base, lane.lane, lane.data_path);
     gauge_if(out, Fam::LaneRxPower, l, lane.rx_power_watts);
     gauge_if(out, Fam::LaneTxPower, l, lane.tx_power_watts);
     gauge_if(out, Fam::LaneTxBias, l, lane.tx_bias_amperes);
@@ -119,14 +122,15 @@ void add_aging(FamilySet& out, const Labels& base, const PortSnapshot& p) {
   std::set<int> seen;
   for (const daemon::LaneAging& a : p.aging) {
     if (a.lane <= 0 || !seen.insert(a.lane).second) continue;
-    const Labels l = p.report ? live_lane_labels(base, *p.report, a.lane) : lane_labels(base, a.lane);
+    const Labels l = live_lane_labels(base, a.lane, data_path_of(p.report.get(), a.lane));
     gauge_if(out, Fam::LaneTxBiasDrift, l, a.tx_bias_ratio);
     gauge_if(out, Fam::LaneTxPowerDrift, l, a.tx_power_ratio);
   }
 }
 
-Labels flag_labels(const Labels& base, int lane, const std::string& flag) {
-  return lane > 0 ? plus(lane_labels(base, lane), "flag", flag) : plus(base, "flag", flag);
+// Flag series: module-level ones carry no lane; live gauges carry the lane's data path too.
+Labels flag_labels(const Labels& base, int lane, const std::string& flag, const std::optional<int>& data_path = {}) {
+  return lane > 0 ? plus(live_lane_labels(base, lane, data_path), "flag", flag) : plus(base, "flag", flag);
 }
 
 // Live values: only while the module is present and its last read is recent.
@@ -143,7 +147,7 @@ void add_live(FamilySet& out, const Labels& base, const PortSnapshot& p) {
   gauge_if(out, Fam::TemperatureHeadroom, base, temperature_headroom(p));
   add_aging(out, base, p);
   for (const RaisedFlag& f : raised_flags(p)) {
-    out.gauge(Fam::Flag, f.lane > 0 ? plus(live_lane_labels(base, r, f.lane), "flag", f.flag) : plus(base, "flag", f.flag), 1);
+    out.gauge(Fam::Flag, flag_labels(base, f.lane, f.flag, data_path_of(&r, f.lane)), 1);
   }
 }
 

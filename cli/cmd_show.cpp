@@ -1,5 +1,5 @@
 // xcvrctl show: read one module live through the same transports and read plan the daemon uses
-// (daemon::next_static_reads until complete), decode it and print it.
+// (cmis::next_static_reads until complete), decode it and print it.
 //   xcvrctl show --i2c /dev/i2c-N [--address 0x50]   raw i2c-dev (takes the daemon's bus lock)
 //   xcvrctl show --optoe PATH                          optoe eeprom file or sx_core module dir
 //   xcvrctl show --netdev IFACE                        ethtool netlink (CAP_NET_ADMIN)

@@ -3,7 +3,8 @@
 #include <algorithm>
 
 #include "cli/commands.hpp"
-#include "daemon/read_plan.hpp"
+#include "cmis/read_plan.hpp"
+#include "drivers/module_reader.hpp"
 #include "drivers/dumpfile/file_transport.hpp"
 #include "drivers/ethtool/ethtool_transport.hpp"
 #include "drivers/i2c/i2c_dev_transport.hpp"
@@ -21,10 +22,6 @@ std::optional<uint8_t> parse_address(const std::string& text) {
   } catch (const std::exception&) {
     return std::nullopt;
   }
-}
-
-uint8_t wire_page(const daemon::ReadRange& r) {
-  return static_cast<uint8_t>(r.page.page == cmis::kLowerPage ? 0 : r.page.page);
 }
 
 }  // namespace
@@ -85,45 +82,19 @@ std::optional<OpenedSource> open_source(const SourceArgs& a, std::string& error)
 }
 
 void refresh_dynamic(drivers::Transport& t, cmis::ModuleImage& image) {
-  for (const daemon::ReadRange& r : daemon::dynamic_reads(image)) {
-    if (!image.has(r.page)) continue;
-    std::vector<uint8_t> buf(r.length);
-    if (!t.read({r.page.device, r.page.bank, wire_page(r), r.offset, r.length}, buf)) {
-      image.update(r.page, r.offset, buf);
-    }
-  }
+  // Only pages the static read got; an error leaves the bytes of the static read.
+  std::vector<cmis::ReadRange> plan = cmis::dynamic_reads(image);
+  std::erase_if(plan, [&](const cmis::ReadRange& r) { return !image.has(r.page); });
+  drivers::UnreachablePages unreachable;
+  drivers::read_ranges(t, plan, image, unreachable, {});
 }
 
 std::optional<drivers::Error> read_module(drivers::Transport& t, cmis::ModuleImage& image,
                                           std::vector<std::string>& skipped) {
-  std::vector<cmis::PageKey> unavailable;
-  for (int round = 0; round < 6; ++round) {
-    auto plan = daemon::next_static_reads(image);
-    std::erase_if(plan, [&](const daemon::ReadRange& r) {
-      return std::find(unavailable.begin(), unavailable.end(), r.page) != unavailable.end();
-    });
-    if (plan.empty()) break;
-    for (const daemon::ReadRange& r : plan) {
-      std::vector<uint8_t> buf(r.length);
-      const auto page = wire_page(r);
-      std::optional<drivers::Error> err;
-      for (int attempt = 0; attempt < 3; ++attempt) {  // as the daemon retries busy reads
-        err = t.read({r.page.device, r.page.bank, page, r.offset, r.length}, buf);
-        if (!err || !drivers::is_retryable(err->kind)) break;
-      }
-      if (err && err->kind == drivers::ErrorKind::Unsupported && !image.empty()) {
-        unavailable.push_back(r.page);
-        skipped.push_back(err->message);
-        continue;
-      }
-      if (err) return err;
-      std::vector<uint8_t> half(cmis::kPageSize, 0);
-      const uint16_t base = r.page.page == cmis::kLowerPage ? 0 : cmis::kPageSize;
-      std::copy(buf.begin(), buf.end(), half.begin() + (r.offset - base));
-      if (!image.update(r.page, r.offset, buf)) image.set_page(r.page, half);
-    }
-  }
-  return std::nullopt;
+  drivers::UnreachablePages unreachable;
+  drivers::ReadResult r = drivers::read_static(t, image, unreachable, {});
+  for (const drivers::Error& e : r.skipped) skipped.push_back(e.message);
+  return std::move(r.error);
 }
 
 int report_exit_code(const cmis::ModuleReport& report) {

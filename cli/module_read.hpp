@@ -33,11 +33,12 @@ struct OpenedSource {
 std::optional<OpenedSource> open_source(const SourceArgs& args, std::string& error);
 
 // Re-reads the bytes a daemon's steady-state poll reads (monitors, flags, states) into
-// `image`, so checks against live values see the current ones. Read errors leave the bytes
-// of the static read.
+// `image`, so checks against live values see the current ones. A read error ends the refresh:
+// bytes not yet re-read stay those of the static read (a page that stopped answering is
+// dropped, as the daemon drops it).
 void refresh_dynamic(drivers::Transport& t, cmis::ModuleImage& image);
 
-// Rounds of daemon::next_static_reads until the plan is complete. A page the source cannot give
+// The static read (drivers::read_static, as the daemon's). A page the source cannot give
 // (Unsupported: not in a dump, not mapped by a driver, bank unreachable) is noted in `skipped`
 // and left out; any other error stops the read and is returned.
 std::optional<drivers::Error> read_module(drivers::Transport& t, cmis::ModuleImage& image,

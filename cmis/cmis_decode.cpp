@@ -16,9 +16,6 @@ namespace {
 using F = CmisField;
 
 // Observable scales of the Aux monitors (CMIS 00h:18-23, chosen by 01h:145).
-constexpr double kTempLsb = 1.0 / 256;
-constexpr double kVoltLsb = 100e-6;
-constexpr double kTecLsb = 1.0 / 32767;
 
 class CmisDecoder {
  public:
@@ -100,7 +97,7 @@ class CmisDecoder {
     const uint8_t state = static_cast<uint8_t>(u(F::ModuleState).value_or(0));
     if (!r_.module_state || r_.module_state->code != state) r_.module_state = Coded{state, codes::module_state(state)};
     r_.module_fault_cause.reset();
-    if (state == 5) {
+    if (state == codes::code_of(codes::ModuleState::Fault)) {
       const uint8_t cause = static_cast<uint8_t>(u(F::ModuleFaultCause).value_or(0));
       r_.module_fault_cause = Coded{cause, codes::module_fault_cause(cause)};
     }
@@ -161,7 +158,7 @@ class CmisDecoder {
     for (const auto& [name, field] : fibers) {
       if (auto len = read_scaled(img_, f(field)); len && *len > 0) r_.lengths_meters[name] = *len;
     }
-    const bool copper = r_.media_interface_technology && r_.media_interface_technology->code >= 0x0A;
+    const bool copper = r_.media_interface_technology && codes::technology_is_copper(r_.media_interface_technology->code);
     if (auto wl = read_scaled(img_, f(F::NominalWavelength)); wl && *wl > 0 && !copper) {
       r_.wavelength_meters = wl;
     }
@@ -217,23 +214,22 @@ class CmisDecoder {
       return read_int(img_, f(value));
     };
     if (auto a1 = aux(F::Aux1, F::Aux1MonitorSupported); a1 && bit(F::Aux1Observable)) {
-      r_.tec_current_ratio = *a1 * kTecLsb;
+      r_.tec_current_ratio = *a1 * kTecCurrentLsb;
     }
     if (auto a2 = aux(F::Aux2, F::Aux2MonitorSupported)) {
-      if (bit(F::Aux2Observable)) r_.tec_current_ratio = *a2 * kTecLsb;
-      else r_.laser_temperature_celsius = *a2 * kTempLsb;
+      if (bit(F::Aux2Observable)) r_.tec_current_ratio = *a2 * kTecCurrentLsb;
+      else r_.laser_temperature_celsius = *a2 * kTemperatureLsb;
     }
     if (auto a3 = aux(F::Aux3, F::Aux3MonitorSupported)) {
       // Aux3 is a signed field but carries an unsigned voltage when it is Vcc2.
-      if (bit(F::Aux3Observable)) r_.supply_voltage2_volts = static_cast<uint16_t>(*a3) * kVoltLsb;
-      else r_.laser_temperature_celsius = *a3 * kTempLsb;
+      if (bit(F::Aux3Observable)) r_.supply_voltage2_volts = static_cast<uint16_t>(*a3) * kVoltageLsb;
+      else r_.laser_temperature_celsius = *a3 * kTemperatureLsb;
     }
   }
 
   int bank_count() const {
     if (!advertised_) return 1;
-    const uint32_t code = u(F::BanksSupported).value_or(0);
-    return code == 0 ? 1 : code == 1 ? 2 : code == 2 ? 4 : 1;  // code 3 is reserved: read bank 0 only (was 4)
+    return cmis_bank_count(u(F::BanksSupported).value_or(0));
   }
 
   bool media_lane_supported(int lane) const {

@@ -7,11 +7,10 @@ namespace {
 
 using F = CmisField;
 constexpr int16_t L = kLowerPage;
-constexpr double kTemp = 1.0 / 256;       // °C per LSB
-constexpr double kVolt = 100e-6;          // V per LSB
-constexpr double kPower = 0.1e-6;         // W per LSB (0.1 µW)
-constexpr double kBias = 2e-6;            // A per LSB (before the 01h:160 multiplier)
-constexpr double kNanometer = 1e-9;
+constexpr double kTemp = kTemperatureLsb;
+constexpr double kVolt = kVoltageLsb;
+constexpr double kPower = kOpticalPowerLsb;
+constexpr double kBias = kBiasLsb;
 
 // Lane layouts on banked pages: 8 lanes per bank, 32 lanes in all.
 constexpr LaneLayout kLaneBits{32, 8, 0, 8, 1};    // one bit per lane, bit 0 = lane 1

@@ -79,4 +79,10 @@ inline constexpr int kCmisLanesPerBank = 8;
 inline constexpr int kCmisMaxLanes = 32;
 inline constexpr int kCmisVdmInstancesPerPage = 64;
 
+// Banks a module has from its BanksSupported code (01h:142 bits 1-0): 0 = bank 0 only, 1 = banks
+// 0-1, 2 = banks 0-3; 3 is reserved and read as bank 0 only (nothing beyond it is promised).
+constexpr int cmis_bank_count(uint32_t banks_supported_code) {
+  return banks_supported_code == 1 ? 2 : banks_supported_code == 2 ? 4 : 1;
+}
+
 }  // namespace xcvr::cmis

@@ -3,6 +3,7 @@
 // constexpr array of {code, name}; codes not in a table fall back to "<class> (0xNN)" where the
 // class word ("reserved", "vendor specific", "custom") follows the spec's range for that table.
 #include "cmis/codes.hpp"
+#include "cmis/field.hpp"
 
 #include <algorithm>
 #include <array>
@@ -17,6 +18,7 @@ namespace {
 struct Entry {
   uint8_t code;
   std::string_view name;
+  uint8_t lanes = 0;  // interface tables: lanes the interface uses; 0 = not fixed by the spec
 };
 
 template <std::size_t N>
@@ -27,11 +29,15 @@ constexpr bool sorted_unique(const std::array<Entry, N>& table) {
   return true;
 }
 
-std::optional<std::string_view> find(std::span<const Entry> table, uint8_t code) {
+const Entry* find_entry(std::span<const Entry> table, uint8_t code) {
   auto it = std::lower_bound(table.begin(), table.end(), code,
                              [](const Entry& e, uint8_t c) { return e.code < c; });
-  if (it == table.end() || it->code != code) return std::nullopt;
-  return it->name;
+  return it == table.end() || it->code != code ? nullptr : &*it;
+}
+
+std::optional<std::string_view> find(std::span<const Entry> table, uint8_t code) {
+  const Entry* e = find_entry(table, code);
+  return e ? std::optional(e->name) : std::nullopt;
 }
 
 // "reserved (0x2a)": the class word, then the code in lower-case hex.
@@ -124,48 +130,51 @@ constexpr std::array kExtendedCompliance{
 
 // ---- SFF-8024 Table 4-5: Host electrical interface IDs (§14.4) -----------------------------
 constexpr std::array kHostInterfaces{
-    Entry{0x00, "Undefined"}, Entry{0x01, "1000BASE-CX"}, Entry{0x02, "XAUI"}, Entry{0x03, "XFI"},
-    Entry{0x04, "SFI"}, Entry{0x05, "25GAUI C2M"}, Entry{0x06, "XLAUI C2M"}, Entry{0x07, "XLPPI"},
-    Entry{0x08, "LAUI-2 C2M"}, Entry{0x09, "50GAUI-2 C2M"}, Entry{0x0A, "50GAUI-1 C2M"},
-    Entry{0x0B, "CAUI-4 C2M"}, Entry{0x0C, "100GAUI-4 C2M"}, Entry{0x0D, "100GAUI-2 C2M"},
-    Entry{0x0E, "200GAUI-8 C2M"}, Entry{0x0F, "200GAUI-4 C2M"}, Entry{0x10, "400GAUI-16 C2M"},
-    Entry{0x11, "400GAUI-8 C2M"}, Entry{0x13, "10GBASE-CX4"}, Entry{0x14, "25GBASE-CR CA-L"},
-    Entry{0x15, "25GBASE-CR CA-S"}, Entry{0x16, "25GBASE-CR CA-N"}, Entry{0x17, "40GBASE-CR4"},
-    Entry{0x18, "50GBASE-CR"}, Entry{0x19, "100GBASE-CR10"}, Entry{0x1A, "100GBASE-CR4"},
-    Entry{0x1B, "100GBASE-CR2"}, Entry{0x1C, "200GBASE-CR4"}, Entry{0x1D, "400G CR8"},
-    Entry{0x25, "8GFC"}, Entry{0x26, "10GFC"}, Entry{0x27, "16GFC"}, Entry{0x28, "32GFC"},
-    Entry{0x29, "64GFC"}, Entry{0x2A, "128GFC (FC-PI-6P)"}, Entry{0x2B, "256GFC (FC-PI-7P)"},
-    Entry{0x2C, "IB SDR"}, Entry{0x2D, "IB DDR"}, Entry{0x2E, "IB QDR"}, Entry{0x2F, "IB FDR"},
-    Entry{0x30, "IB EDR"}, Entry{0x31, "IB HDR"}, Entry{0x32, "IB NDR"},
-    Entry{0x41, "CAUI-4 C2M without FEC"}, Entry{0x42, "CAUI-4 C2M with RS(528,514) FEC"},
-    Entry{0x43, "50GBASE-CR2 with RS(528,514) FEC"}, Entry{0x44, "50GBASE-CR2 with Firecode FEC"},
-    Entry{0x45, "50GBASE-CR2 with no FEC"}, Entry{0x46, "100GBASE-CR1"},
-    Entry{0x47, "200GBASE-CR2"}, Entry{0x48, "400GBASE-CR4"}, Entry{0x49, "800G-ETC-CR8"},
-    Entry{0x4A, "128GFC (FC-PI-8)"}, Entry{0x4B, "100GAUI-1-S C2M"}, Entry{0x4C, "100GAUI-1-L C2M"},
-    Entry{0x4D, "200GAUI-2-S C2M"}, Entry{0x4E, "200GAUI-2-L C2M"}, Entry{0x4F, "400GAUI-4-S C2M"},
-    Entry{0x50, "400GAUI-4-L C2M"}, Entry{0x51, "800G S C2M"}, Entry{0x52, "800G L C2M"},
-    Entry{0x57, "800GBASE-CR4"}, Entry{0x58, "1.6TBASE-CR8"}, Entry{0x80, "200GAUI-1"},
-    Entry{0x81, "400GAUI-2"}, Entry{0x82, "800GAUI-4"}, Entry{0x83, "1.6TAUI-8"},
-    Entry{0x90, "EEI-100G-RTLR-1-S"}, Entry{0x91, "EEI-100G-RTLR-1-L"},
-    Entry{0x92, "EEI-200G-RTLR-2-S"}, Entry{0x93, "EEI-200G-RTLR-2-L"},
-    Entry{0x94, "EEI-400G-RTLR-4-S"}, Entry{0x95, "EEI-400G-RTLR-4-L"},
-    Entry{0x96, "EEI-800G-RTLR-8-S"}, Entry{0x97, "EEI-800G-RTLR-8-L"}, Entry{0xA0, "IB XDR"},
-    Entry{0xFF, "Unused/end of list"},
+    Entry{0x00, "Undefined"}, Entry{0x01, "1000BASE-CX", 1}, Entry{0x02, "XAUI", 4},
+    Entry{0x03, "XFI", 1}, Entry{0x04, "SFI", 1}, Entry{0x05, "25GAUI C2M", 1},
+    Entry{0x06, "XLAUI C2M", 4}, Entry{0x07, "XLPPI", 4}, Entry{0x08, "LAUI-2 C2M", 2},
+    Entry{0x09, "50GAUI-2 C2M", 2}, Entry{0x0A, "50GAUI-1 C2M", 1}, Entry{0x0B, "CAUI-4 C2M", 4},
+    Entry{0x0C, "100GAUI-4 C2M", 4}, Entry{0x0D, "100GAUI-2 C2M", 2},
+    Entry{0x0E, "200GAUI-8 C2M", 8}, Entry{0x0F, "200GAUI-4 C2M", 4}, Entry{0x10, "400GAUI-16 C2M"},
+    Entry{0x11, "400GAUI-8 C2M", 8}, Entry{0x13, "10GBASE-CX4", 4},
+    Entry{0x14, "25GBASE-CR CA-L", 1}, Entry{0x15, "25GBASE-CR CA-S", 1},
+    Entry{0x16, "25GBASE-CR CA-N", 1}, Entry{0x17, "40GBASE-CR4", 4}, Entry{0x18, "50GBASE-CR", 1},
+    Entry{0x19, "100GBASE-CR10"}, Entry{0x1A, "100GBASE-CR4", 4}, Entry{0x1B, "100GBASE-CR2", 2},
+    Entry{0x1C, "200GBASE-CR4", 4}, Entry{0x1D, "400G CR8", 8}, Entry{0x25, "8GFC"},
+    Entry{0x26, "10GFC"}, Entry{0x27, "16GFC"}, Entry{0x28, "32GFC"}, Entry{0x29, "64GFC"},
+    Entry{0x2A, "128GFC (FC-PI-6P)"}, Entry{0x2B, "256GFC (FC-PI-7P)"}, Entry{0x2C, "IB SDR"},
+    Entry{0x2D, "IB DDR"}, Entry{0x2E, "IB QDR"}, Entry{0x2F, "IB FDR"}, Entry{0x30, "IB EDR"},
+    Entry{0x31, "IB HDR"}, Entry{0x32, "IB NDR"}, Entry{0x41, "CAUI-4 C2M without FEC", 4},
+    Entry{0x42, "CAUI-4 C2M with RS(528,514) FEC", 4},
+    Entry{0x43, "50GBASE-CR2 with RS(528,514) FEC", 2},
+    Entry{0x44, "50GBASE-CR2 with Firecode FEC", 2}, Entry{0x45, "50GBASE-CR2 with no FEC", 2},
+    Entry{0x46, "100GBASE-CR1", 1}, Entry{0x47, "200GBASE-CR2", 2}, Entry{0x48, "400GBASE-CR4", 4},
+    Entry{0x49, "800G-ETC-CR8", 8}, Entry{0x4A, "128GFC (FC-PI-8)"},
+    Entry{0x4B, "100GAUI-1-S C2M", 1}, Entry{0x4C, "100GAUI-1-L C2M", 1},
+    Entry{0x4D, "200GAUI-2-S C2M", 2}, Entry{0x4E, "200GAUI-2-L C2M", 2},
+    Entry{0x4F, "400GAUI-4-S C2M", 4}, Entry{0x50, "400GAUI-4-L C2M", 4},
+    Entry{0x51, "800G S C2M", 8}, Entry{0x52, "800G L C2M", 8}, Entry{0x57, "800GBASE-CR4"},
+    Entry{0x58, "1.6TBASE-CR8"}, Entry{0x80, "200GAUI-1"}, Entry{0x81, "400GAUI-2"},
+    Entry{0x82, "800GAUI-4"}, Entry{0x83, "1.6TAUI-8"}, Entry{0x90, "EEI-100G-RTLR-1-S"},
+    Entry{0x91, "EEI-100G-RTLR-1-L"}, Entry{0x92, "EEI-200G-RTLR-2-S"},
+    Entry{0x93, "EEI-200G-RTLR-2-L"}, Entry{0x94, "EEI-400G-RTLR-4-S"},
+    Entry{0x95, "EEI-400G-RTLR-4-L"}, Entry{0x96, "EEI-800G-RTLR-8-S"},
+    Entry{0x97, "EEI-800G-RTLR-8-L"}, Entry{0xA0, "IB XDR"}, Entry{0xFF, "Unused/end of list"},
 };
 
 // ---- SFF-8024 Table 4-6: MMF media interface IDs, MediaType 01h (§14.5) --------------------
 constexpr std::array kMmfMedia{
-    Entry{0x00, "Undefined"}, Entry{0x01, "10GBASE-SW"}, Entry{0x02, "10GBASE-SR"},
-    Entry{0x03, "25GBASE-SR"}, Entry{0x04, "40GBASE-SR4"}, Entry{0x05, "40GE SWDM4"},
-    Entry{0x06, "40GE BiDi"}, Entry{0x07, "50GBASE-SR"}, Entry{0x08, "100GBASE-SR10"},
-    Entry{0x09, "100GBASE-SR4"}, Entry{0x0A, "100GE SWDM4"}, Entry{0x0B, "100GE BiDi"},
-    Entry{0x0C, "100GBASE-SR2"}, Entry{0x0D, "100GBASE-SR1"}, Entry{0x0E, "200GBASE-SR4"},
-    Entry{0x0F, "400GBASE-SR16"}, Entry{0x10, "400GBASE-SR8"}, Entry{0x11, "400GBASE-SR4"},
-    Entry{0x12, "800G-SR8"}, Entry{0x13, "8GFC-MM"}, Entry{0x14, "10GFC-MM"},
+    Entry{0x00, "Undefined"}, Entry{0x01, "10GBASE-SW", 1}, Entry{0x02, "10GBASE-SR", 1},
+    Entry{0x03, "25GBASE-SR", 1}, Entry{0x04, "40GBASE-SR4", 4}, Entry{0x05, "40GE SWDM4"},
+    Entry{0x06, "40GE BiDi"}, Entry{0x07, "50GBASE-SR", 1}, Entry{0x08, "100GBASE-SR10", 10},
+    Entry{0x09, "100GBASE-SR4", 4}, Entry{0x0A, "100GE SWDM4"}, Entry{0x0B, "100GE BiDi"},
+    Entry{0x0C, "100GBASE-SR2", 2}, Entry{0x0D, "100GBASE-SR1", 1}, Entry{0x0E, "200GBASE-SR4", 4},
+    Entry{0x0F, "400GBASE-SR16"}, Entry{0x10, "400GBASE-SR8", 8}, Entry{0x11, "400GBASE-SR4", 4},
+    Entry{0x12, "800G-SR8", 8}, Entry{0x13, "8GFC-MM"}, Entry{0x14, "10GFC-MM"},
     Entry{0x15, "16GFC-MM"}, Entry{0x16, "32GFC-MM"}, Entry{0x17, "64GFC-MM"},
     Entry{0x18, "128GFC-MM4"}, Entry{0x19, "256GFC-MM4"}, Entry{0x1A, "400GBASE-SR4.2"},
-    Entry{0x1B, "200GBASE-SR2"}, Entry{0x1C, "128GFC-MM"}, Entry{0x1D, "100GBASE-VR1"},
-    Entry{0x1E, "200GBASE-VR2"}, Entry{0x1F, "400GBASE-VR4"}, Entry{0x20, "800G-VR8"},
+    Entry{0x1B, "200GBASE-SR2", 2}, Entry{0x1C, "128GFC-MM"}, Entry{0x1D, "100GBASE-VR1", 1},
+    Entry{0x1E, "200GBASE-VR2", 2}, Entry{0x1F, "400GBASE-VR4", 4}, Entry{0x20, "800G-VR8", 8},
     Entry{0x21, "800G-VR4.2"}, Entry{0x22, "800G-SR4.2"}, Entry{0x23, "1.6T-VR8.2"},
     Entry{0x24, "1.6T-SR8.2"},
 };
@@ -173,25 +182,25 @@ constexpr std::array kMmfMedia{
 // ---- SFF-8024 Table 4-7: SMF media interface IDs, MediaType 02h (§14.6) --------------------
 constexpr std::array kSmfMedia{
     Entry{0x00, "Undefined"}, Entry{0x01, "10GBASE-LW"}, Entry{0x02, "10GBASE-EW"},
-    Entry{0x03, "10G-ZW"}, Entry{0x04, "10GBASE-LR"}, Entry{0x05, "10GBASE-ER"},
-    Entry{0x06, "10G-ZR"}, Entry{0x07, "25GBASE-LR"}, Entry{0x08, "25GBASE-ER"},
-    Entry{0x09, "40GBASE-LR4"}, Entry{0x0A, "40GBASE-FR"}, Entry{0x0B, "50GBASE-FR"},
-    Entry{0x0C, "50GBASE-LR"}, Entry{0x0D, "100GBASE-LR4"}, Entry{0x0E, "100GBASE-ER4"},
-    Entry{0x0F, "100G PSM4"}, Entry{0x10, "100G CWDM4"}, Entry{0x11, "100G 4WDM-10"},
-    Entry{0x12, "100G 4WDM-20"}, Entry{0x13, "100G 4WDM-40"}, Entry{0x14, "100GBASE-DR"},
-    Entry{0x15, "100G-FR/100GBASE-FR1"}, Entry{0x16, "100G-LR/100GBASE-LR1"},
-    Entry{0x17, "200GBASE-DR4"}, Entry{0x18, "200GBASE-FR4"}, Entry{0x19, "200GBASE-LR4"},
-    Entry{0x1A, "400GBASE-FR8"}, Entry{0x1B, "400GBASE-LR8"}, Entry{0x1C, "400GBASE-DR4"},
-    Entry{0x1D, "400G-FR4/400GBASE-FR4"}, Entry{0x1E, "400G-LR4-10"}, Entry{0x1F, "8GFC-SM"},
+    Entry{0x03, "10G-ZW"}, Entry{0x04, "10GBASE-LR", 1}, Entry{0x05, "10GBASE-ER"},
+    Entry{0x06, "10G-ZR"}, Entry{0x07, "25GBASE-LR", 1}, Entry{0x08, "25GBASE-ER"},
+    Entry{0x09, "40GBASE-LR4", 4}, Entry{0x0A, "40GBASE-FR", 1}, Entry{0x0B, "50GBASE-FR", 1},
+    Entry{0x0C, "50GBASE-LR", 1}, Entry{0x0D, "100GBASE-LR4", 4}, Entry{0x0E, "100GBASE-ER4", 4},
+    Entry{0x0F, "100G PSM4", 4}, Entry{0x10, "100G CWDM4", 4}, Entry{0x11, "100G 4WDM-10"},
+    Entry{0x12, "100G 4WDM-20"}, Entry{0x13, "100G 4WDM-40"}, Entry{0x14, "100GBASE-DR", 1},
+    Entry{0x15, "100G-FR/100GBASE-FR1", 1}, Entry{0x16, "100G-LR/100GBASE-LR1", 1},
+    Entry{0x17, "200GBASE-DR4", 4}, Entry{0x18, "200GBASE-FR4", 4}, Entry{0x19, "200GBASE-LR4", 4},
+    Entry{0x1A, "400GBASE-FR8", 8}, Entry{0x1B, "400GBASE-LR8", 8}, Entry{0x1C, "400GBASE-DR4", 4},
+    Entry{0x1D, "400G-FR4/400GBASE-FR4", 4}, Entry{0x1E, "400G-LR4-10", 4}, Entry{0x1F, "8GFC-SM"},
     Entry{0x20, "10GFC-SM"}, Entry{0x21, "16GFC-SM"}, Entry{0x22, "32GFC-SM"},
     Entry{0x23, "64GFC-SM"}, Entry{0x24, "128GFC-PSM4"}, Entry{0x26, "128GFC-CWDM4"},
     Entry{0x34, "100G CWDM4-OCP"}, Entry{0x3E, "400ZR, DWDM, amplified"},
     Entry{0x3F, "400ZR, single wavelength, unamplified"}, Entry{0x40, "50GBASE-ER"},
-    Entry{0x41, "200GBASE-ER4"}, Entry{0x42, "400GBASE-ER8"}, Entry{0x43, "400GBASE-LR4-6"},
+    Entry{0x41, "200GBASE-ER4"}, Entry{0x42, "400GBASE-ER8"}, Entry{0x43, "400GBASE-LR4-6", 4},
     Entry{0x44, "100GBASE-ZR"}, Entry{0x45, "128GFC-SM"}, Entry{0x4A, "100G-LR1-20"},
     Entry{0x4B, "100G-ER1-30"}, Entry{0x4C, "100G-ER1-40"}, Entry{0x4D, "400GBASE-ZR"},
     Entry{0x4E, "10GBASE-BR"}, Entry{0x4F, "25GBASE-BR"}, Entry{0x50, "50GBASE-BR"},
-    Entry{0x55, "400GBASE-DR4-2"}, Entry{0x56, "800GBASE-DR8"}, Entry{0x57, "800GBASE-DR8-2"},
+    Entry{0x55, "400GBASE-DR4-2"}, Entry{0x56, "800GBASE-DR8", 8}, Entry{0x57, "800GBASE-DR8-2"},
 };
 
 // ---- SFF-8024 Tables 4-8 .. 4-10: passive copper, active cable, BASE-T (§14.7) -------------
@@ -229,13 +238,16 @@ constexpr std::array kMediaTechnologies{
 };
 
 constexpr std::array kModuleStates{
-    Entry{1, "ModuleLowPwr"}, Entry{2, "ModulePwrUp"}, Entry{3, "ModuleReady"},
-    Entry{4, "ModulePwrDn"}, Entry{5, "ModuleFault"},
+    Entry{code_of(ModuleState::LowPwr), "ModuleLowPwr"}, Entry{code_of(ModuleState::PwrUp), "ModulePwrUp"},
+    Entry{code_of(ModuleState::Ready), "ModuleReady"}, Entry{code_of(ModuleState::PwrDn), "ModulePwrDn"},
+    Entry{code_of(ModuleState::Fault), "ModuleFault"},
 };
 
 constexpr std::array kDataPathStates{
-    Entry{1, "DPDeactivated"}, Entry{2, "DPInit"}, Entry{3, "DPDeinit"}, Entry{4, "DPActivated"},
-    Entry{5, "DPTxTurnOn"}, Entry{6, "DPTxTurnOff"}, Entry{7, "DPInitialized"},
+    Entry{code_of(DataPathState::Deactivated), "DPDeactivated"}, Entry{code_of(DataPathState::Init), "DPInit"},
+    Entry{code_of(DataPathState::Deinit), "DPDeinit"}, Entry{code_of(DataPathState::Activated), "DPActivated"},
+    Entry{code_of(DataPathState::TxTurnOn), "DPTxTurnOn"}, Entry{code_of(DataPathState::TxTurnOff), "DPTxTurnOff"},
+    Entry{code_of(DataPathState::Initialized), "DPInitialized"},
 };
 
 constexpr std::array kModuleFaultCauses{
@@ -285,12 +297,11 @@ struct VdmRow {
   std::string_view unit;
 };
 
-constexpr double kVoltLsb = 100e-6;  // 100 uV
 constexpr std::array kVdmTypes{
     VdmRow{1, "laser_age", VdmEncoding::U16, 0.01, "ratio"},
-    VdmRow{2, "tec_current", VdmEncoding::S16, 1.0 / 32767.0, "ratio"},
+    VdmRow{2, "tec_current", VdmEncoding::S16, kTecCurrentLsb, "ratio"},
     VdmRow{3, "laser_frequency_error", VdmEncoding::S16, 10e6, "hertz"},
-    VdmRow{4, "laser_temperature", VdmEncoding::S16, 1.0 / 256.0, "celsius"},
+    VdmRow{4, "laser_temperature", VdmEncoding::S16, kTemperatureLsb, "celsius"},
     VdmRow{5, "esnr_media_input", VdmEncoding::U16, 1.0 / 256.0, "decibels"},
     VdmRow{6, "esnr_host_input", VdmEncoding::U16, 1.0 / 256.0, "decibels"},
     VdmRow{7, "ltp_media_input", VdmEncoding::U16, 1.0 / 256.0, "decibels"},
@@ -321,12 +332,12 @@ constexpr std::array kVdmTypes{
     VdmRow{32, "sewmax_avg_host", VdmEncoding::U16, 1.0, "count"},
     VdmRow{33, "sewmax_current_media", VdmEncoding::U16, 1.0, "count"},
     VdmRow{34, "sewmax_current_host", VdmEncoding::U16, 1.0, "count"},
-    VdmRow{77, "vcc_2p6", VdmEncoding::U16, kVoltLsb, "volts"},
-    VdmRow{78, "vcc_1p8", VdmEncoding::U16, kVoltLsb, "volts"},
-    VdmRow{79, "vcc_1p2", VdmEncoding::U16, kVoltLsb, "volts"},
-    VdmRow{80, "vcc_0p9", VdmEncoding::U16, kVoltLsb, "volts"},
-    VdmRow{81, "vcc_0p7a", VdmEncoding::U16, kVoltLsb, "volts"},
-    VdmRow{82, "vcc_0p7b", VdmEncoding::U16, kVoltLsb, "volts"},
+    VdmRow{77, "vcc_2p6", VdmEncoding::U16, kVoltageLsb, "volts"},
+    VdmRow{78, "vcc_1p8", VdmEncoding::U16, kVoltageLsb, "volts"},
+    VdmRow{79, "vcc_1p2", VdmEncoding::U16, kVoltageLsb, "volts"},
+    VdmRow{80, "vcc_0p9", VdmEncoding::U16, kVoltageLsb, "volts"},
+    VdmRow{81, "vcc_0p7a", VdmEncoding::U16, kVoltageLsb, "volts"},
+    VdmRow{82, "vcc_0p7b", VdmEncoding::U16, kVoltageLsb, "volts"},
     VdmRow{83, "vcc_12", VdmEncoding::U16, 250e-6, "volts"},
     VdmRow{84, "els_input_power", VdmEncoding::S16, 0.01, "dbm"},
 };
@@ -364,17 +375,36 @@ std::string media_type(uint8_t code) {
   });
 }
 
-std::string media_interface(uint8_t media_type_code, uint8_t code) {
-  std::span<const Entry> table;
+namespace {
+std::span<const Entry> media_table(uint8_t media_type_code) {
   switch (media_type_code) {
-    case 0x01: table = kMmfMedia; break;
-    case 0x02: table = kSmfMedia; break;
-    case 0x03: table = kPassiveCopperMedia; break;
-    case 0x04: table = kActiveCableMedia; break;
-    case 0x05: table = kBaseTMedia; break;
-    default: return tagged("unknown", code);  // undefined, reserved or custom media type
+    case 0x01: return kMmfMedia;
+    case 0x02: return kSmfMedia;
+    case 0x03: return kPassiveCopperMedia;
+    case 0x04: return kActiveCableMedia;
+    case 0x05: return kBaseTMedia;
+    default: return {};  // undefined, reserved or custom media type
   }
+}
+}  // namespace
+
+std::string media_interface(uint8_t media_type_code, uint8_t code) {
+  const std::span<const Entry> table = media_table(media_type_code);
+  if (table.empty()) return tagged("unknown", code);
   return lookup(table, code, reserved_or_custom_c0);
+}
+
+bool technology_is_copper(uint32_t code) { return code >= 0x0A && code <= 0x0F; }
+bool technology_is_passive_copper(uint32_t code) { return code == 0x0A || code == 0x0B; }
+
+int host_interface_lanes(uint8_t code) {
+  const Entry* e = find_entry(kHostInterfaces, code);
+  return e ? e->lanes : 0;
+}
+
+int media_interface_lanes(uint8_t media_type_code, uint8_t code) {
+  const Entry* e = find_entry(media_table(media_type_code), code);
+  return e ? e->lanes : 0;
 }
 
 std::string media_interface_technology(uint8_t code) {

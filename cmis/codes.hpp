@@ -17,12 +17,30 @@ std::string media_type(uint8_t code);                // CMIS 00h:85: 0x01 "MMF"
 std::string media_interface(uint8_t media_type, uint8_t code);
 std::string media_interface_technology(uint8_t code);  // CMIS 00h:212 / SFF-8636 147[7:4]
 std::string extended_compliance(uint8_t code);         // Table 4-4 (SFF-8636 192, SFF-8472 36)
+// CMIS module state (00h:3 bits 3-1) and data path state (11h:128-131 nibbles) encodings.
+enum class ModuleState : uint8_t { LowPwr = 1, PwrUp = 2, Ready = 3, PwrDn = 4, Fault = 5 };
+enum class DataPathState : uint8_t {
+  Deactivated = 1, Init = 2, Deinit = 3, Activated = 4, TxTurnOn = 5, TxTurnOff = 6, Initialized = 7
+};
+constexpr uint8_t code_of(ModuleState s) { return static_cast<uint8_t>(s); }
+constexpr uint8_t code_of(DataPathState s) { return static_cast<uint8_t>(s); }
 std::string module_state(uint8_t code);                // CMIS: 3 "ModuleReady"
 std::string data_path_state(uint8_t code);             // CMIS: 4 "DPActivated"
 std::string module_fault_cause(uint8_t code);          // CMIS 00h:41
 std::string config_status(uint8_t code);               // CMIS 11h:202-205 nibbles
 std::string sff8636_revision(uint8_t code);            // SFF-8636 byte 1: 0x07 "SFF-8636 rev 2.5-2.7"
 std::string sff8472_compliance(uint8_t code);          // SFF-8472 A0h byte 94
+
+// Lanes an interface uses, from the same SFF-8024 rows as its name (Table 4-5 host, 4-6/4-7
+// media per media type); 0 where the spec does not fix a count.
+int host_interface_lanes(uint8_t code);
+int media_interface_lanes(uint8_t media_type, uint8_t code);
+
+// Media interface technology classes (CMIS 00h:212, SFF-8636 147 bits 7-4;
+// §9.7 of the reference digest): 0Ah-0Fh are copper cables (0Ah, 0Bh passive); everything else,
+// the tunable lasers 10h/11h included, is a light source with a nominal wavelength.
+bool technology_is_copper(uint32_t code);
+bool technology_is_passive_copper(uint32_t code);
 
 // True for host interface code 0xFF / 0x00 that ends or pads the application list.
 bool is_application_terminator(uint8_t host_interface_code);

@@ -24,6 +24,15 @@ enum class Type : uint8_t {
   Bytes,  // `size` raw bytes (OUI, calibration floats, ...)
 };
 
+// Monitor encodings the three specs share (SFF-8472 §9.2, SFF-8636 §6.2.4, CMIS §8.2.4 and its
+// VDM/aux monitors): the value of one LSB in base units.
+inline constexpr double kTemperatureLsb = 1.0 / 256;  // °C, signed 8.8
+inline constexpr double kVoltageLsb = 100e-6;         // V (100 µV)
+inline constexpr double kOpticalPowerLsb = 0.1e-6;    // W (0.1 µW)
+inline constexpr double kBiasLsb = 2e-6;              // A (before a CMIS 01h:160 multiplier)
+inline constexpr double kTecCurrentLsb = 1.0 / 32767; // fraction of full-scale TEC current, signed
+inline constexpr double kNanometer = 1e-9;
+
 enum class Unit : uint8_t { None, Celsius, Volts, Watts, Amperes, Meters, Seconds, Ratio, Decibels };
 std::string_view unit_name(Unit unit);  // "celsius", "volts", ... ("" for None)
 

@@ -7,12 +7,11 @@ namespace {
 
 using F = Sff8472Field;
 constexpr int16_t L = kLowerPage;  // SFF-8472 fields all live in the lower half of A0h or A2h
-constexpr double kTemp = 1.0 / 256;   // °C per LSB
-constexpr double kVolt = 100e-6;      // V per LSB
-constexpr double kPower = 0.1e-6;     // W per LSB (0.1 µW)
-constexpr double kBias = 2e-6;        // A per LSB
+constexpr double kTemp = kTemperatureLsb;
+constexpr double kVolt = kVoltageLsb;
+constexpr double kPower = kOpticalPowerLsb;
+constexpr double kBias = kBiasLsb;
 constexpr double kSlope = 1.0 / 256;  // calibration slopes are unsigned 8.8 fixed point
-constexpr double kNanometer = 1e-9;
 
 constexpr LaneLayout kOneLane{1, 0, 0, 0, 0};  // single-lane module: lane 1 only
 

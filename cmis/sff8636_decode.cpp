@@ -18,10 +18,8 @@ bool is_set(const ModuleImage& image, F id) { return get(image, id).value_or(0) 
 struct Kind {
   std::optional<uint32_t> technology;  // transmitter technology, nullopt without page 00h
 
-  bool copper() const { return technology && *technology >= kSff8636FirstCopperTechnology; }
-  bool passive_copper() const {
-    return copper() && *technology <= kSff8636LastPassiveCopperTechnology;
-  }
+  bool copper() const { return technology && codes::technology_is_copper(*technology); }
+  bool passive_copper() const { return technology && codes::technology_is_passive_copper(*technology); }
 };
 
 void decode_identity(const ModuleImage& image, ModuleReport& r) {

@@ -8,11 +8,10 @@ namespace {
 using F = Sff8636Field;
 constexpr int16_t L = kLowerPage;
 constexpr int16_t P03 = kSff8636PageThresholds;
-constexpr double kTemp = 1.0 / 256;  // °C per LSB
-constexpr double kVolt = 100e-6;     // V per LSB
-constexpr double kPower = 0.1e-6;    // W per LSB (0.1 µW)
-constexpr double kBias = 2e-6;       // A per LSB (SFF-8636 has no bias multiplier)
-constexpr double kNanometer = 1e-9;
+constexpr double kTemp = kTemperatureLsb;
+constexpr double kVolt = kVoltageLsb;
+constexpr double kPower = kOpticalPowerLsb;
+constexpr double kBias = kBiasLsb;
 
 // Lane layouts. SFF-8636 has four lanes and no banks.
 constexpr LaneLayout kLaneBits{4, 0, 0, 4, 1};     // bits 3-0 (or 7-4) of one byte, lowest = lane 1

@@ -45,10 +45,6 @@ const Field& sff8636_field(Sff8636Field id);
 
 inline constexpr int16_t kSff8636PageThresholds = 0x03;
 inline constexpr int kSff8636Lanes = 4;
-// Transmitter technology codes (00h:147 bits 7-4) from 0x0A up are copper cables (no optics);
-// 0x0A (unequalized) and 0x0B (passive equalized) are passive copper (no monitors at all).
-inline constexpr uint32_t kSff8636FirstCopperTechnology = 0x0A;
-inline constexpr uint32_t kSff8636LastPassiveCopperTechnology = 0x0B;
 // Maximum power of power classes 1-7 (00h:129); class 8 gives its own in lower byte 107.
 inline constexpr std::array<double, 7> kSff8636PowerClassWatts = {1.5, 2.0, 2.5, 3.5, 4.0, 4.5, 5.0};
 // Below this revision (byte 1) modules may leave the 00h:220 monitor bits clear.

@@ -32,44 +32,6 @@ std::string fmt(double v, const char* spec = "%.3g") {
   return buf;
 }
 
-// Host lanes an SFF-8024 host electrical interface uses (Table 4-5); 0 = not fixed / unknown.
-int host_lanes_of(uint32_t id) {
-  switch (id) {
-    case 0x01: case 0x03: case 0x04: case 0x05: case 0x0A: case 0x14: case 0x15: case 0x16:
-    case 0x18: case 0x46: case 0x4B: case 0x4C: return 1;
-    case 0x08: case 0x09: case 0x0D: case 0x1B: case 0x43: case 0x44: case 0x45: case 0x47:
-    case 0x4D: case 0x4E: return 2;
-    case 0x02: case 0x06: case 0x07: case 0x0B: case 0x0C: case 0x0F: case 0x13: case 0x17:
-    case 0x1A: case 0x1C: case 0x41: case 0x42: case 0x48: case 0x4F: case 0x50: return 4;
-    case 0x0E: case 0x11: case 0x1D: case 0x49: case 0x51: case 0x52: return 8;
-    default: return 0;
-  }
-}
-
-// Media lanes of a media interface ID (Tables 4-6, 4-7); 0 = not fixed / unknown.
-int media_lanes_of(uint32_t media_type, uint32_t id) {
-  if (media_type == 0x01) {  // MMF
-    switch (id) {
-      case 0x01: case 0x02: case 0x03: case 0x07: case 0x0D: case 0x1D: return 1;
-      case 0x0C: case 0x1B: case 0x1E: return 2;
-      case 0x04: case 0x09: case 0x0E: case 0x11: case 0x1F: return 4;
-      case 0x10: case 0x12: case 0x20: return 8;
-      case 0x08: return 10;
-      default: return 0;
-    }
-  }
-  if (media_type == 0x02) {  // SMF
-    switch (id) {
-      case 0x04: case 0x07: case 0x0A: case 0x0B: case 0x0C: case 0x14: case 0x15: case 0x16: return 1;
-      case 0x09: case 0x0D: case 0x0E: case 0x0F: case 0x10: case 0x17: case 0x18: case 0x19:
-      case 0x1C: case 0x1D: case 0x1E: case 0x43: return 4;
-      case 0x1A: case 0x1B: case 0x56: return 8;
-      default: return 0;
-    }
-  }
-  return 0;
-}
-
 // ----- application advertisement (CMIS) -------------------------------------------------------
 
 struct Descriptor {
@@ -152,13 +114,13 @@ CheckResult check_applications(const Subject& s) {
     }
     if (d.host_lanes == 0) {
       b.fail(at + ": host lane count is 0");
-    } else if (const int want = host_lanes_of(d.host); want != 0 && static_cast<uint32_t>(want) != d.host_lanes) {
+    } else if (const int want = cmis::codes::host_interface_lanes(static_cast<uint8_t>(d.host)); want != 0 && static_cast<uint32_t>(want) != d.host_lanes) {
       b.fail(at + ": " + host_name + " uses " + std::to_string(want) + " host lanes but the descriptor says " +
              std::to_string(d.host_lanes));
     }
     if (d.media_lanes == 0) {
       b.fail(at + ": media lane count is 0");
-    } else if (const int want = media_lanes_of(media_type, d.media); want != 0 && static_cast<uint32_t>(want) != d.media_lanes) {
+    } else if (const int want = cmis::codes::media_interface_lanes(static_cast<uint8_t>(media_type), static_cast<uint8_t>(d.media)); want != 0 && static_cast<uint32_t>(want) != d.media_lanes) {
       b.fail(at + ": " + media_name + " uses " + std::to_string(want) + " media lanes but the descriptor says " +
              std::to_string(d.media_lanes));
     }
@@ -206,10 +168,10 @@ CheckResult check_applications(const Subject& s) {
 
 // ----- media type --------------------------------------------------------------------------------
 
-bool tech_is_copper(uint32_t t) { return t >= 0x0A && t <= 0x0F; }
-bool tech_is_passive_copper(uint32_t t) { return t == 0x0A || t == 0x0B; }
+using cmis::codes::technology_is_copper;
+using cmis::codes::technology_is_passive_copper;
 bool tech_fits_mmf(uint32_t t) { return t == 0x00 || t == 0x01 || t == 0x02 || t == 0x08; }
-bool tech_fits_smf(uint32_t t) { return t != 0x00 && !tech_is_copper(t) && t <= 0x11; }
+bool tech_fits_smf(uint32_t t) { return t != 0x00 && !technology_is_copper(t) && t <= 0x11; }
 
 std::string tech_text(uint32_t t) {
   return hex2(t) + " (" + cmis::codes::media_interface_technology(static_cast<uint8_t>(t)) + ")";
@@ -252,7 +214,7 @@ CheckResult check_media_cmis(const Subject& s) {
   const std::string tech_at = where(cf(CmisField::MediaInterfaceTechnology), Spec::Cmis);
   const bool mmf = *type == 0x01, smf = *type == 0x02, passive = *type == 0x03, active = *type == 0x04;
   if ((mmf && !tech_fits_mmf(*tech)) || (smf && !tech_fits_smf(*tech)) ||
-      (passive && !tech_is_passive_copper(*tech)) || (active && tech_is_passive_copper(*tech))) {
+      (passive && !technology_is_passive_copper(*tech)) || (active && technology_is_passive_copper(*tech))) {
     b.fail(type_at + " " + type_name + " but " + tech_at + " is " + tech_text(*tech));
   }
   if (connector) {
@@ -296,7 +258,7 @@ CheckResult check_media_sff8636(const Subject& s) {
   const Medium m = medium_of_compliance(*ext);
   const std::string ext_name = hex2(*ext) + " (" + cmis::codes::extended_compliance(static_cast<uint8_t>(*ext)) + ")";
   if ((m == Medium::Mmf && !tech_fits_mmf(*tech)) || (m == Medium::Smf && !tech_fits_smf(*tech)) ||
-      (m == Medium::Copper && !tech_is_copper(*tech))) {
+      (m == Medium::Copper && !technology_is_copper(*tech))) {
     b.fail(ext_at + " " + ext_name + " but " + tech_at + " is " + tech_text(*tech));
   }
   check_wavelength(b, sf(Sff8636Field::Wavelength), Spec::Sff8636, s.report.wavelength_meters, m == Medium::Mmf,
@@ -536,8 +498,7 @@ struct LaneMonitor {
 void cmis_lane_monitors(Builder& b, const Subject& s) {
   const cmis::ModuleImage& img = s.image;
   if (!img.has({cmis::kDeviceA0, 0, cmis::kCmisPageAdvertising})) return;
-  const uint32_t banks_code = cmis::read_uint(img, cf(CmisField::BanksSupported)).value_or(0);
-  const int banks = banks_code == 1 ? 2 : banks_code == 2 ? 4 : 1;
+  const int banks = cmis::cmis_bank_count(cmis::read_uint(img, cf(CmisField::BanksSupported)).value_or(0));
   const std::array<LaneMonitor, 3> monitors = {{{"rx power", CmisField::RxPowerMonitorSupported, CmisField::RxPower, false},
                                                 {"tx power", CmisField::TxPowerMonitorSupported, CmisField::TxPower, true},
                                                 {"tx bias", CmisField::TxBiasMonitorSupported, CmisField::TxBias, true}}};

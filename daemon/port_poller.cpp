@@ -15,60 +15,21 @@ PortPoller::PortPoller(PortIdentity id, std::unique_ptr<drivers::Transport> tran
     : id_(std::move(id)), transport_(std::move(transport)), poll_(poll), log_(id_.port),
       coding_setup_(std::move(coding)) {}
 
-std::optional<drivers::Error> PortPoller::read_ranges(const std::vector<ReadRange>& plan, double wall) {
-  std::vector<uint8_t> buf;
-  for (const ReadRange& r : plan) {
-    if (unavailable_.count(r.page) != 0) continue;
-    buf.assign(r.length, 0);
-    const drivers::ReadRequest req{r.page.device, r.page.bank,
-                                   static_cast<uint8_t>(r.page.page == cmis::kLowerPage ? 0 : r.page.page),
-                                   r.offset, r.length};
-    std::optional<drivers::Error> err;
-    for (int attempt = 0; attempt <= poll_.retries; ++attempt) {
-      err = transport_->read(req, buf);
-      if (!err || !drivers::is_retryable(err->kind)) break;
-    }
-    const bool essential = r.page == cmis::PageKey{cmis::kDeviceA0, 0, cmis::kLowerPage};
-    if (err && err->kind == drivers::ErrorKind::Unsupported && !essential) {
-      if (image_.has(r.page)) {
-        // A page that used to answer stopped: an error, and its old bytes must not be served
-        // as fresh.
-        image_.erase(r.page);
-        full_decode_due_ = true;
-        return err;
-      }
-      // The path cannot reach this page (a dump without it, a driver that ignores banks): the
-      // decoder reports it missing; we stop asking until the module changes.
-      unavailable_.insert(r.page);
-      full_decode_due_ = true;
-      continue;
-    }
-    if (err) {
-      full_decode_due_ = true;  // pages may have been dropped: the next report is decoded whole
-      return err;
-    }
-    const int64_t at = static_cast<int64_t>(wall * 1e9);
-    if (!image_.update(r.page, r.offset, buf, at)) {
-      // First read of this half-page: store it whole (a partial first read leaves zeros).
-      std::vector<uint8_t> half(cmis::kPageSize, 0);
-      const uint16_t base = r.page.page == cmis::kLowerPage ? 0 : cmis::kPageSize;
-      std::copy(buf.begin(), buf.end(), half.begin() + (r.offset - base));
-      image_.set_page(r.page, half, at);
-    }
-  }
-  return std::nullopt;
+drivers::ReadPolicy PortPoller::read_policy(double wall) const {
+  return {poll_.retries, static_cast<int64_t>(wall * 1e9)};
+}
+
+std::optional<drivers::Error> PortPoller::read_ranges(const std::vector<cmis::ReadRange>& plan, double wall) {
+  drivers::ReadResult r = drivers::read_ranges(*transport_, plan, image_, unavailable_, read_policy(wall));
+  // Pages may have been dropped or found unreachable: the next report is decoded whole.
+  if (r.error || r.pages_changed) full_decode_due_ = true;
+  return std::move(r.error);
 }
 
 std::optional<drivers::Error> PortPoller::read_static(double wall) {
-  image_.clear();
-  // Each round may reveal more pages (01h tells banks and VDM groups); a handful suffices.
-  for (int round = 0; round < 4; ++round) {
-    auto plan = next_static_reads(image_);
-    std::erase_if(plan, [this](const ReadRange& r) { return unavailable_.count(r.page) != 0; });
-    if (plan.empty()) break;
-    if (auto err = read_ranges(plan, wall)) return err;
-  }
-  return std::nullopt;
+  drivers::ReadResult r = drivers::read_static(*transport_, image_, unavailable_, read_policy(wall));
+  if (r.error || r.pages_changed) full_decode_due_ = true;
+  return std::move(r.error);
 }
 
 void PortPoller::on_insertion(double now) {
@@ -145,7 +106,7 @@ void PortPoller::account_flags(double wall) {
 // that read clear are down again, so the next raised read is a new event. Live status flags
 // (SFF-8472 byte 110) are current on every read and need no second look.
 void PortPoller::confirm_latches(double wall) {
-  const std::vector<ReadRange> plan = latch_confirm_reads(image_);
+  const std::vector<cmis::ReadRange> plan = cmis::latch_confirm_reads(image_);
   if (plan.empty()) return;
   if (auto err = read_ranges(plan, wall)) {
     // The poll itself was good: count the failure, keep the flags as read (a transient may
@@ -272,16 +233,16 @@ double PortPoller::poll(double now, double wall) {
       flags_read = true;
     }
   } else if (dynamic_due) {
-    auto plan = dynamic_reads(image_);
+    auto plan = cmis::dynamic_reads(image_);
     if (now + 1e-9 >= next_vdm_) {
-      const auto vdm = vdm_reads(image_);
+      const auto vdm = cmis::vdm_reads(image_);
       plan.insert(plan.end(), vdm.begin(), vdm.end());
       next_vdm_ = now + poll_.vdm_interval_s;
     }
     err = read_ranges(plan, wall);
     flags_read = true;
   } else {
-    err = read_ranges(thermal_reads(image_), wall);  // the fast thermal path
+    err = read_ranges(cmis::thermal_reads(image_), wall);  // the fast thermal path
   }
   if (err) {
     if (err->kind == drivers::ErrorKind::Absent) {

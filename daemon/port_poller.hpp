@@ -14,7 +14,8 @@
 #include "cmis/report.hpp"
 #include "daemon/config.hpp"
 #include "daemon/port_log.hpp"
-#include "daemon/read_plan.hpp"
+#include "cmis/read_plan.hpp"
+#include "drivers/module_reader.hpp"
 #include "daemon/snapshot.hpp"
 #include "drivers/transport.hpp"
 
@@ -61,7 +62,8 @@ class PortPoller {
  private:
   enum class State { Empty, Settling, Reading, Ok, Failing };
 
-  std::optional<drivers::Error> read_ranges(const std::vector<ReadRange>& plan, double wall);
+  drivers::ReadPolicy read_policy(double wall) const;
+  std::optional<drivers::Error> read_ranges(const std::vector<cmis::ReadRange>& plan, double wall);
   std::optional<drivers::Error> read_static(double wall);
   void on_insertion(double now);
   void on_absent(double now);
@@ -105,7 +107,7 @@ class PortPoller {
   std::atomic<bool> reverify_requested_{false};
   std::optional<uint32_t> last_module_state_;
   std::vector<std::optional<std::string>> last_dp_states_;  // per lane, as of the last good read
-  std::set<cmis::PageKey> unavailable_;  // pages this path cannot read for this module
+  drivers::UnreachablePages unavailable_;  // pages this path cannot read for this module
 
   uint64_t insertions_ = 0;
   std::map<std::string, uint64_t> errors_;

@@ -2,6 +2,7 @@
 
 #include <cerrno>
 #include <cstdio>
+#include <cstring>
 
 namespace xcvr::drivers {
 
@@ -22,7 +23,8 @@ bool is_retryable(ErrorKind kind) {
   return kind == ErrorKind::Busy || kind == ErrorKind::Timeout || kind == ErrorKind::Nack;
 }
 
-ErrorKind kind_of_errno(int err, bool present) {
+ErrorKind kind_of_errno(int err, bool present, bool opening) {
+  if (opening && (err == ENOENT || err == EINVAL || err == ENXIO)) return ErrorKind::Absent;
   switch (err) {
     case ENXIO:
     case EREMOTEIO: return present ? ErrorKind::Nack : ErrorKind::Absent;
@@ -40,6 +42,12 @@ ErrorKind kind_of_errno(int err, bool present) {
   }
 }
 
+std::string errno_text(int err) {
+  std::string s = std::strerror(err);
+  if (const char* name = strerrorname_np(err)) s += std::string(" (") + name + ")";
+  return s;
+}
+
 std::string describe_read(std::string source, uint8_t device, uint8_t bank, uint8_t page,
                           uint16_t offset) {
   auto hex = [](unsigned v) {
@@ -55,6 +63,17 @@ std::string describe_read(std::string source, uint8_t device, uint8_t bank, uint
     source += " lower page";
   }
   return source + " offset " + std::to_string(offset);
+}
+
+std::optional<Error> check_request(const ReadRequest& r, std::size_t buffer_size, const std::string& where,
+                                   uint16_t max_length) {
+  const unsigned half_end = r.offset < 128 ? 128 : 256;
+  if (r.length != 0 && r.length <= max_length && buffer_size == r.length &&
+      unsigned{r.offset} + r.length <= half_end) {
+    return std::nullopt;
+  }
+  return Error{ErrorKind::Unsupported, where + ": read of " + std::to_string(r.length) +
+                                           " bytes crosses a half-page or does not match the buffer"};
 }
 
 }  // namespace xcvr::drivers

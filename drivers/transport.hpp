@@ -23,7 +23,12 @@ bool is_retryable(ErrorKind kind);
 // The one errno map for module-memory access (i2c-dev, optoe/sx_core sysfs, ethtool netlink).
 // `present`: the cage is known to hold a module, so a NACK (ENXIO, EREMOTEIO) means a module
 // that did not answer (Nack) rather than an empty cage (Absent).
-ErrorKind kind_of_errno(int err, bool present);
+// `opening`: the errno came from opening a device or port (umad_open_port), where ENOENT,
+// EINVAL and ENXIO say that device or port is not on this host (Absent).
+ErrorKind kind_of_errno(int err, bool present, bool opening = false);
+// "No such device or address (ENXIO)": strerror with the symbolic name, for every message that
+// carries an errno.
+std::string errno_text(int err);
 
 // "<source> [device 51h] page 11h [bank 1] offset 136" (or "lower page"): where a read went,
 // for error messages that name the port and page.
@@ -45,6 +50,12 @@ struct ReadRequest {
   uint16_t offset = 0;
   uint16_t length = 0;
 };
+
+// Every transport's first check: a non-empty read within one half-page (and within the
+// transport's largest transfer, `max_length`) whose buffer has `length` bytes. Returns the
+// Unsupported error naming `where` (describe_read of the request) otherwise.
+std::optional<Error> check_request(const ReadRequest& request, std::size_t buffer_size,
+                                   const std::string& where, uint16_t max_length = 128);
 
 enum class Presence { Present, Absent, Unknown };
 

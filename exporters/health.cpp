@@ -4,6 +4,7 @@
 #include <cmath>
 #include <set>
 
+#include "cmis/codes.hpp"
 #include "exporters/format.hpp"
 #include "exporters/health_internal.hpp"
 
@@ -143,7 +144,7 @@ std::vector<int> in_service_lanes(const PortSnapshot& p) {
 // A CMIS module that is not ModuleReady cannot carry traffic (SFF-8636 and SFF-8472 have no
 // module state; their "not ready" is the data_not_ready flag).
 std::optional<Reason> module_state_reason(const cmis::ModuleReport& r) {
-  if (!r.module_state || r.module_state->name == "ModuleReady") return std::nullopt;
+  if (!r.module_state || r.module_state->code == cmis::codes::code_of(cmis::codes::ModuleState::Ready)) return std::nullopt;
   const std::string& state = r.module_state->name;
   Reason out;
   out.state = Health::Down;

@@ -8,6 +8,7 @@
 #include <map>
 #include <set>
 
+#include "cmis/codes.hpp"
 #include "exporters/format.hpp"
 #include "exporters/health_internal.hpp"
 
@@ -164,7 +165,7 @@ Reason make_reason(const PortSnapshot& p, const std::string& name, const Conditi
 }  // namespace
 
 bool lane_live(const cmis::ModuleReport& r, const cmis::LaneReport& l) {
-  if (r.module_state && r.module_state->name != "ModuleReady") return false;
+  if (r.module_state && r.module_state->code != cmis::codes::code_of(cmis::codes::ModuleState::Ready)) return false;
   return !l.data_path_state || *l.data_path_state == "DPActivated";
 }
 

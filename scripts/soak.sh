@@ -10,6 +10,12 @@
 #   SOAK_SCRAPE_TIMEOUT  seconds a scrape may take before it counts as failed (default 10, as
 #                        Prometheus' default scrape_timeout)
 #   SOAK_SEED, SOAK_PORT fault timeline seed (42), listen port (19460)
+#   SOAK_RELOAD_INTERVAL seconds between SIGHUPs (default 20; 0 for none). Reloads alternate a
+#                        good config (the fleet at another settle delay, then back) and a bad one
+#                        (broken TOML, a directory as fleet, duplicate port names, a deep dotted
+#                        key, a missing TLS file, in turn); every good one must be logged as
+#                        reloaded, every bad one as refused, and the bad ones are the only errors
+#                        the log may hold.
 # Loopback only; every loop is bounded in count and time and stops by itself.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -19,6 +25,7 @@ seed=${SOAK_SEED:-42}
 port=${SOAK_PORT:-19460}
 interval=${SOAK_SCRAPE_INTERVAL:-1}
 scrape_timeout=${SOAK_SCRAPE_TIMEOUT:-10}
+reload_interval=${SOAK_RELOAD_INTERVAL:-20}
 dir=build/soak
 rm -rf "$dir"
 mkdir -p "$dir"
@@ -46,12 +53,13 @@ while t < seconds - 10:
     print()
     t += rng.uniform(1, 6)
 PY
-cat > "$dir/config.toml" <<EOF2
+good_config() {  # $1: settle delay, so a good reload changes something
+  cat <<EOF2
 [daemon]
 state_directory = "$root/$dir/state"
 [poll]
 dynamic_interval = "100ms"
-settle_delay = "500ms"
+settle_delay = "$1"
 [web]
 listen_addresses = ["127.0.0.1:$port"]
 [[source]]
@@ -60,6 +68,18 @@ fleet = "$root/config/demo.toml"
 clock = "wallclock"
 scenarios = ["$root/$dir/faults.toml"]
 EOF2
+}
+# Each bad config is refused by the reload (and by --check-config): the running one stays.
+bad_config() {
+  case $(($1 % 5)) in
+    0) good_config 500ms | sed 's/^dynamic_interval = .*/dynamic_interval = "100ms/' ;;
+    1) good_config 500ms | sed "s|^fleet = .*|fleet = \"$root/config\"|" ;;
+    2) good_config 500ms; printf '[[source]]\ntype = "emulator"\nfleet = "%s"\n' "$root/config/demo.toml" ;;
+    3) good_config 500ms; printf 'x%s = 1\n' "$(head -c 60000 /dev/zero | sed 's/\x0/.a/g')" ;;
+    4) good_config 500ms | sed "s|^listen_addresses = .*|&\\ntls_cert_file = \"$root/$dir/missing.pem\"\\ntls_key_file = \"$root/$dir/missing.key\"|" ;;
+  esac
+}
+good_config 500ms > "$dir/config.toml"
 # The ports in the fault list must exist in the fleet; check-config proves the timeline loads.
 "$bin" --check-config --config "$dir/config.toml"
 
@@ -88,6 +108,28 @@ for s in $(seq 16); do
   scrapers+=($!)
 done
 
+# The reloader: SIGHUP every reload_interval seconds, good and bad configs in turn. Each good
+# reload is checked by its log line before the next one is sent.
+reloader=
+if [ "$reload_interval" -gt 0 ]; then
+  (k=0
+   while [ $((SECONDS + reload_interval)) -lt "$end" ]; do
+     sleep "$reload_interval"
+     if [ $((k % 2)) -eq 0 ]; then
+       bad_config $((k / 2)) > "$dir/config.toml.new"
+       echo bad >> "$dir/reloads.log"
+     else
+       good_config "$( (( (k / 2) % 2 )) && echo 500ms || echo 400ms)" > "$dir/config.toml.new"
+       echo good >> "$dir/reloads.log"
+     fi
+     mv "$dir/config.toml.new" "$dir/config.toml"
+     kill -HUP "$pid" 2>/dev/null || break
+     k=$((k + 1))
+   done
+   good_config 500ms > "$dir/config.toml") &
+  reloader=$!
+fi
+
 printf 'seconds\trss_kib\tfds\tcpu_ticks\n' > "$dir/samples.tsv"
 alive=1
 while [ $SECONDS -lt $end ]; do
@@ -97,7 +139,7 @@ while [ $SECONDS -lt $end ]; do
   printf '%s\t%s\t%s\t%s\n' "$((seconds - (end - SECONDS)))" "$rss" "$(fds)" "$cpu" >> "$dir/samples.tsv"
   sleep 2  # dense samples: the trend below averages out the ±2 MiB swings
 done
-for j in "${scrapers[@]}"; do wait "$j" 2>/dev/null || true; done
+for j in "${scrapers[@]}" $reloader; do wait "$j" 2>/dev/null || true; done
 sleep 1  # let the last connections close
 fds_after=$(fds 2>/dev/null || echo 0)
 kill -0 "$pid" 2>/dev/null || alive=0
@@ -125,7 +167,14 @@ peak = max(r[1] for r in warm)
 span = rows[-1][0] - rows[0][0]
 cpu_pct = 100 * (rows[-1][3] - rows[0][3]) / hz / span if span else 0
 log = open(f"{d}/daemon.log").read().splitlines()
-errors = [l for l in log if "[error]" in l or "[critical]" in l]
+refused = [l for l in log if "config reload failed" in l]
+reloaded = sum("config reloaded from" in l for l in log)
+errors = [l for l in log if ("[error]" in l or "[critical]" in l) and "config reload failed" not in l]
+try:
+    sent = open(f"{d}/reloads.log").read().split()
+except FileNotFoundError:
+    sent = []
+want_bad, want_good = sent.count("bad"), sent.count("good")
 warnings = sum("[warning]" in l for l in log)
 try:
     scrape_errors = len(open(f"{d}/scrape-errors.log").read().splitlines())
@@ -136,10 +185,12 @@ print(f"samples={len(rows)} rss_first_kib={rows[0][1]} rss_warm_start_kib={warm[
       f"rss_slope_kib_per_min={slope * 60:.1f} rss_endpoint_diff_mib={endpoints:.3f} "
       f"fds_min={min(r[2] for r in rows)} fds_max={max(r[2] for r in rows)} fds_before={fds_before} "
       f"fds_after={fds_after} cpu_avg_pct={cpu_pct:.1f} scrapes={scrapes} scrape_failures={scrape_errors} "
-      f"log_errors={len(errors)} log_warnings={warnings}")
+      f"log_errors={len(errors)} log_warnings={warnings} reloads_good={reloaded}/{want_good} "
+      f"reloads_refused={len(refused)}/{want_bad}")
 for l in errors[:5]:
     print("  ", l)
-ok = alive and growth < 1.0 and fds_after <= fds_before and not errors and scrape_errors == 0
+ok = (alive and growth < 1.0 and fds_after <= fds_before and not errors and scrape_errors == 0
+      and reloaded == want_good and len(refused) == want_bad)
 print("soak:", "PASS" if ok else "FAIL" + ("" if alive else " (daemon exited)"))
 sys.exit(0 if ok else 1)
 PY

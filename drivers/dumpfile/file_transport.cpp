@@ -17,12 +17,9 @@ FileTransport::FileTransport(std::string path, cmis::ModuleImage image)
     : path_(std::move(path)), image_(std::move(image)) {}
 
 std::optional<drivers::Error> FileTransport::read(const drivers::ReadRequest& r, std::span<uint8_t> out) {
+  const std::string where = drivers::describe_read(describe(), r.device, r.bank, r.page, r.offset);
+  if (auto e = drivers::check_request(r, out.size(), where)) return e;
   const bool lower = r.offset < cmis::kPageSize;
-  const uint16_t end = static_cast<uint16_t>(r.offset + r.length);
-  if (r.length == 0 || out.size() != r.length || end > 2 * cmis::kPageSize ||
-      (lower && end > cmis::kPageSize)) {
-    return drivers::Error{drivers::ErrorKind::Unsupported, describe() + ": read crosses a half-page"};
-  }
   const cmis::PageKey key{r.device, lower ? uint8_t{0} : r.bank,
                           lower ? cmis::kLowerPage : static_cast<int16_t>(r.page)};
   const auto* entry = image_.find(key);

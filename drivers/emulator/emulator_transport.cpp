@@ -104,14 +104,8 @@ std::optional<Error> EmulatorTransport::select_page(uint8_t device, uint8_t bank
 
 std::optional<Error> EmulatorTransport::read(const drivers::ReadRequest& r,
                                              std::span<uint8_t> out) {
+  if (auto e = drivers::check_request(r, out.size(), where(r.bank, r.page, r.offset))) return e;
   const bool lower = r.offset < cmis::kPageSize;
-  const uint16_t half_end = lower ? cmis::kPageSize : 2 * cmis::kPageSize;
-  if (r.length == 0 || r.length > cmis::kPageSize || out.size() != r.length ||
-      r.offset + r.length > half_end) {
-    return Error{ErrorKind::Unsupported,
-                 where(r.bank, r.page, r.offset) + ": read of " + std::to_string(r.length) +
-                     " bytes crosses a half-page or does not match the buffer"};
-  }
   // A new module (hot swap) starts at page 0, bank 0, whatever we selected in the old one.
   if (const uint64_t n = bus_->insertions(cage_); n != seen_insertions_) {
     seen_insertions_ = n;

@@ -83,7 +83,7 @@ void EmulatedModule::build_register_maps() {
   banks_supported_ = 1;
   if (layout_->banks_supported != nullptr) {
     const uint32_t code = cmis::read_uint(memory_, *layout_->banks_supported).value_or(0);
-    banks_supported_ = code == 1 ? 2 : code == 2 ? 4 : 1;
+    banks_supported_ = cmis::cmis_bank_count(code);
   }
   latched_.clear();
   latch_maps_.clear();

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "cmis/codes.hpp"
 #include "drivers/emulator/module.hpp"
 
 namespace xcvr::emulator {
@@ -12,9 +13,16 @@ namespace {
 
 constexpr int64_t kRefreshPeriodNs = 1'000'000;  // 1 ms: finer than any timing we model
 
-// CMIS module states (00h:3) and data-path states (11h:128-131).
-constexpr int kLowPwr = 1, kPwrUp = 2, kReady = 3, kFault = 5;
-constexpr uint8_t kDpDeactivated = 1, kDpInit = 2, kDpActivated = 4, kDpTxTurnOn = 5;
+// CMIS module states (00h:3) and data-path states (11h:128-131), as the codes table has them.
+using cmis::codes::code_of;
+using cmis::codes::DataPathState;
+using cmis::codes::ModuleState;
+constexpr int kLowPwr = code_of(ModuleState::LowPwr), kPwrUp = code_of(ModuleState::PwrUp),
+              kReady = code_of(ModuleState::Ready), kFault = code_of(ModuleState::Fault);
+constexpr uint8_t kDpDeactivated = code_of(DataPathState::Deactivated),
+                  kDpInit = code_of(DataPathState::Init),
+                  kDpActivated = code_of(DataPathState::Activated),
+                  kDpTxTurnOn = code_of(DataPathState::TxTurnOn);
 
 int64_t seconds_to_ns(double s) { return static_cast<int64_t>(s * 1e9); }
 

@@ -172,14 +172,8 @@ drivers::Presence EthtoolNetlinkTransport::presence() {
 
 std::optional<Error> EthtoolNetlinkTransport::read(const drivers::ReadRequest& r,
                                                    std::span<uint8_t> out) {
+  if (auto e = drivers::check_request(r, out.size(), where(r))) return e;
   const bool lower = r.offset < kHalf;
-  const uint16_t half_end = lower ? kHalf : 2 * kHalf;
-  if (r.length == 0 || r.length > kHalf || out.size() != r.length ||
-      r.offset + r.length > half_end) {
-    return Error{ErrorKind::Unsupported, where(r) + ": read of " + std::to_string(r.length) +
-                                             " bytes crosses a half-page or does not match the "
-                                             "buffer"};
-  }
   if (!lower && r.bank != 0 && !config_.trust_banks) {
     return Error{ErrorKind::Unsupported,
                  where(r) + ": banks are not reachable through ethtool on this port (mlx5 ignores "

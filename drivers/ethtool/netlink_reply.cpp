@@ -118,42 +118,21 @@ std::variant<bool, Error> walk(std::span<const uint8_t> bytes, std::optional<uin
 }  // namespace
 
 Error kernel_error(const KernelError& e) {
-  std::string text = std::strerror(e.errno_value);
-  switch (e.errno_value) {
-    case EPERM: text += " (EPERM)"; break;
-    case EACCES: text += " (EACCES)"; break;
-    case EOPNOTSUPP: text += " (EOPNOTSUPP)"; break;
-    case ENODEV: text += " (ENODEV)"; break;
-    case EINVAL: text += " (EINVAL)"; break;
-    case EIO: text += " (EIO)"; break;
-    default: break;
-  }
+  std::string text = drivers::errno_text(e.errno_value);
   if (!e.extack.empty()) text += ": " + e.extack;
+  // No presence line on this path: a NACK is an empty cage as far as the kernel can tell.
+  const ErrorKind kind = drivers::kind_of_errno(e.errno_value, /*present=*/false);
   switch (e.errno_value) {
     case EPERM:
     case EACCES:
-      return {ErrorKind::Permission,
-              text + " — ethtool MODULE_EEPROM_GET needs CAP_NET_ADMIN (run as root, or give the "
-                     "service AmbientCapabilities=CAP_NET_ADMIN)"};
-    case EOPNOTSUPP:
-      return {ErrorKind::Unsupported, text + " — the driver cannot read module memory this way"};
-    case ENODEV:
-      return {ErrorKind::Absent, text + " — no such netdev, or no module in its cage"};
-    case ENXIO:
-    case EREMOTEIO:
-      return {ErrorKind::Absent, text};
-    case ETIMEDOUT:
-      return {drivers::kind_of_errno(ETIMEDOUT, true), text};
-    case EIO:
-    case EAGAIN:
-    case EBUSY:
-      return {ErrorKind::Busy, text};
-    case EINVAL:
-    case ERANGE:
-      return {ErrorKind::Unsupported, text};
-    default:
-      return {ErrorKind::Busy, text};
+      text += " — ethtool MODULE_EEPROM_GET needs CAP_NET_ADMIN (run as root, or give the service "
+              "AmbientCapabilities=CAP_NET_ADMIN)";
+      break;
+    case EOPNOTSUPP: text += " — the driver cannot read module memory this way"; break;
+    case ENODEV: text += " — no such netdev, or no module in its cage"; break;
+    default: break;
   }
+  return {kind, text};
 }
 
 std::variant<ModuleEepromReply, Error> parse_module_eeprom_reply(std::span<const uint8_t> bytes,

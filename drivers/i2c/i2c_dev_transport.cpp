@@ -30,30 +30,6 @@ std::string hex2(unsigned v) {
   return buf;
 }
 
-std::string errno_text(int neg_errno) {
-  const int e = -neg_errno;
-  const char* name = nullptr;
-  switch (e) {
-    case ENXIO: name = "ENXIO"; break;
-    case EREMOTEIO: name = "EREMOTEIO"; break;
-    case ETIMEDOUT: name = "ETIMEDOUT"; break;
-    case EAGAIN: name = "EAGAIN"; break;
-    case EIO: name = "EIO"; break;
-    case EOPNOTSUPP: name = "EOPNOTSUPP"; break;
-    case EBUSY: name = "EBUSY"; break;
-    case EACCES: name = "EACCES"; break;
-    case EPERM: name = "EPERM"; break;
-    case ENOENT: name = "ENOENT"; break;
-    case ENODEV: name = "ENODEV"; break;
-    case EINVAL: name = "EINVAL"; break;
-    case EPROTO: name = "EPROTO"; break;
-    default: break;
-  }
-  std::string s = std::strerror(e);
-  if (name != nullptr) s += std::string(" (") + name + ")";
-  return s;
-}
-
 // The next method down the SMBus fallback chain that the adapter advertises.
 I2cMethod next_method(I2cMethod after, unsigned long funcs) {
   constexpr std::array<std::pair<I2cMethod, unsigned long>, 4> chain{{
@@ -146,7 +122,7 @@ Error I2cDevTransport::error_for(int neg_errno, const std::string& what, bool mi
   const bool present = nack && (mid_sequence || (!config_.presence_file.empty() &&
                                                  const_cast<I2cDevTransport*>(this)->presence() ==
                                                      drivers::Presence::Present));
-  Error out{drivers::kind_of_errno(e, present), what + ": " + errno_text(neg_errno)};
+  Error out{drivers::kind_of_errno(e, present), what + ": " + drivers::errno_text(-neg_errno)};
   switch (e) {
     case ENXIO:
     case EREMOTEIO:
@@ -531,15 +507,7 @@ std::optional<Error> I2cDevTransport::read_locked(const drivers::ReadRequest& r,
 }
 
 std::optional<Error> I2cDevTransport::read(const drivers::ReadRequest& r, std::span<uint8_t> out) {
-  const bool lower = r.offset < kHalf;
-  const uint16_t half_end = lower ? kHalf : 2 * kHalf;
-  if (r.length == 0 || r.length > kHalf || out.size() != r.length ||
-      r.offset + r.length > half_end) {
-    return Error{ErrorKind::Unsupported,
-                 where(r.device, r.bank, r.page, r.offset) + ": read of " +
-                     std::to_string(r.length) +
-                     " bytes crosses a half-page or does not match the buffer"};
-  }
+  if (auto e = drivers::check_request(r, out.size(), where(r.device, r.bank, r.page, r.offset))) return e;
   if (r.device != 0x50 && r.device != 0x51) {
     return Error{ErrorKind::Unsupported, where(r.device, r.bank, r.page, r.offset) +
                                              ": only devices 50h and 51h are modules"};

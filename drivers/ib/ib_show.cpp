@@ -6,19 +6,12 @@
 #include <iostream>
 #include <vector>
 
-#include "cmis/cmis_map.hpp"
 #include "cmis/decode.hpp"
 #include "cmis/report_json.hpp"
-#include "cmis/sff8472_map.hpp"
-#include "cmis/sff8636_map.hpp"
+#include "drivers/module_reader.hpp"
 
 namespace xcvr::ib {
 namespace {
-
-using cmis::kDeviceA0;
-using cmis::kDeviceA2;
-using cmis::kLowerPage;
-using cmis::PageKey;
 
 // A transport that owns the clock, device and target behind it.
 class OwnedIbTransport final : public drivers::Transport {
@@ -38,20 +31,6 @@ class OwnedIbTransport final : public drivers::Transport {
   std::shared_ptr<emulator::Clock> clock_;
   std::unique_ptr<IbTransport> t_;
 };
-
-std::optional<drivers::Error> read_half(drivers::Transport& t, cmis::ModuleImage& image, const PageKey& key) {
-  std::vector<uint8_t> buf(cmis::kPageSize);
-  const bool lower = key.page == kLowerPage;
-  const drivers::ReadRequest req{key.device, key.bank, static_cast<uint8_t>(lower ? 0 : key.page),
-                                 static_cast<uint16_t>(lower ? 0 : cmis::kPageSize), cmis::kPageSize};
-  std::optional<drivers::Error> err;
-  for (int attempt = 0; attempt < 3; ++attempt) {  // as the daemon retries busy reads
-    err = t.read(req, buf);
-    if (!err || !drivers::is_retryable(err->kind)) break;
-  }
-  if (!err) image.set_page(key, buf);
-  return err;
-}
 
 std::string fmt(const char* f, double v) {
   char buf[64];
@@ -105,40 +84,6 @@ std::variant<std::unique_ptr<drivers::Transport>, drivers::Error> open_ib_module
   return std::unique_ptr<drivers::Transport>(std::make_unique<OwnedIbTransport>(clock, std::move(t)));
 }
 
-std::optional<drivers::Error> read_static_pages(drivers::Transport& t, cmis::ModuleImage& image) {
-  const PageKey lower{kDeviceA0, 0, kLowerPage};
-  if (auto e = read_half(t, image, lower)) return e;
-  const auto id = image.byte(kDeviceA0, 0, kLowerPage, 0);
-  const cmis::Spec spec = id ? cmis::spec_for_identifier(*id).value_or(cmis::Spec::Cmis) : cmis::Spec::Cmis;
-  std::vector<PageKey> pages{{kDeviceA0, 0, 0x00}};
-  if (spec == cmis::Spec::Cmis && cmis::read_uint(image, cmis::cmis_field(cmis::CmisField::FlatMemory)).value_or(1) == 0) {
-    pages.push_back({kDeviceA0, 0, cmis::kCmisPageAdvertising});
-    pages.push_back({kDeviceA0, 0, cmis::kCmisPageThresholds});
-  }
-  if (spec == cmis::Spec::Sff8636 &&
-      cmis::read_uint(image, cmis::sff8636_field(cmis::Sff8636Field::FlatMemory)).value_or(1) == 0) {
-    pages.push_back({kDeviceA0, 0, cmis::kSff8636PageThresholds});
-  }
-  std::optional<drivers::Error> first_error;
-  for (const PageKey& k : pages) {
-    if (auto e = read_half(t, image, k); e && !first_error) first_error = e;
-  }
-  if (spec == cmis::Spec::Cmis && image.has({kDeviceA0, 0, cmis::kCmisPageAdvertising})) {
-    const auto code = cmis::read_uint(image, cmis::cmis_field(cmis::CmisField::BanksSupported)).value_or(0);
-    const int banks = code == 1 ? 2 : code == 2 ? 4 : 1;
-    for (int b = 0; b < banks; ++b) {
-      if (auto e = read_half(t, image, {kDeviceA0, static_cast<uint8_t>(b), cmis::kCmisPageLaneStatus}); e && !first_error) {
-        first_error = e;
-      }
-    }
-  }
-  if (spec == cmis::Spec::Sff8472 &&
-      cmis::read_uint(image, cmis::sff8472_field(cmis::Sff8472Field::DdmImplemented)).value_or(0) != 0) {
-    if (auto e = read_half(t, image, {kDeviceA2, 0, kLowerPage}); e && !first_error) first_error = e;
-  }
-  return first_error;
-}
-
 int show_ib_module(const std::string& ca_port, int lid, int module, bool json, DeviceOpener opener, std::ostream& out,
                    std::ostream& err, std::shared_ptr<emulator::Clock> clock) {
   auto opened = open_ib_module_transport(ca_port, lid, module, std::move(opener), std::move(clock));
@@ -150,7 +95,8 @@ int show_ib_module(const std::string& ca_port, int lid, int module, bool json, D
   }
   auto& t = *std::get<std::unique_ptr<drivers::Transport>>(opened);
   cmis::ModuleImage image;
-  const auto read_err = read_static_pages(t, image);
+  drivers::UnreachablePages unreachable;  // pages the switch firmware does not serve: left out
+  const auto read_err = drivers::read_static(t, image, unreachable, {}).error;
   if (read_err && image.empty()) {
     err << read_err->message << '\n';
     if (read_err->kind == drivers::ErrorKind::Absent) err << "(no module in that cage?)\n";

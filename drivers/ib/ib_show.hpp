@@ -25,11 +25,8 @@ std::variant<std::unique_ptr<drivers::Transport>, drivers::Error> open_ib_module
     const std::string& ca_port, int lid, int module, DeviceOpener opener = {},
     std::shared_ptr<emulator::Clock> clock = {});
 
-// Reads a module's static pages the way the daemon's static read does (lower, 00h, then what
-// it advertises: CMIS 01h, 02h, 11h per bank; SFF-8636 03h; SFF-8472 A2h) into `image`.
-std::optional<drivers::Error> read_static_pages(drivers::Transport& t, cmis::ModuleImage& image);
-
-// Prints the decoded module (human summary, or the decoder's JSON contract with --json).
+// Reads the module as the daemon does (drivers::read_static, VDM pages included) and prints it
+// (human summary, or the decoder's JSON contract with --json).
 // Exit codes as `xcvrctl show`: 0 clean, 1 problems (incomplete read, bad checksum, decode
 // findings), 2 nothing readable — including "no InfiniBand hardware" with a clear message.
 int show_ib_module(const std::string& ca_port, int lid, int module, bool json);

@@ -75,12 +75,10 @@ std::optional<drivers::Error> IbTransport::read_chunk(uint8_t device, uint8_t ba
 }
 
 std::optional<drivers::Error> IbTransport::read(const drivers::ReadRequest& request, std::span<uint8_t> out) {
-  const uint16_t end = static_cast<uint16_t>(request.offset + request.length);
-  if (request.length == 0 || out.size() != request.length || request.length > kMciaMaxData || end > 256 ||
-      (request.offset < 128 && end > 128)) {
-    return drivers::Error{drivers::ErrorKind::Unsupported, port_ + ": read of " + std::to_string(request.length) +
-                                                               " bytes at " + std::to_string(request.offset) +
-                                                               " crosses a half-page"};
+  if (auto e = drivers::check_request(request, out.size(),
+                                      drivers::describe_read(port_, request.device, request.bank, request.page,
+                                                             request.offset))) {
+    return e;
   }
   uint16_t done = 0;
   while (done < request.length) {

@@ -61,8 +61,11 @@ std::variant<Mad, drivers::Error> MadChannel::transact(Mad request, const MadAdd
       std::lock_guard lock(counters_mutex_);
       ++counters_.send_errors;
       const int err = -rc;
-      return drivers::Error{err == EPERM || err == EACCES ? drivers::ErrorKind::Permission : drivers::ErrorKind::Busy,
-                            what + ": " + name_ + ": send failed: " + std::strerror(err)};
+      // A send that fails is retried as busy unless the kernel refused us (permission).
+      const drivers::ErrorKind kind = drivers::kind_of_errno(err, false) == drivers::ErrorKind::Permission
+                                          ? drivers::ErrorKind::Permission
+                                          : drivers::ErrorKind::Busy;
+      return drivers::Error{kind, what + ": " + name_ + ": send failed: " + drivers::errno_text(err)};
     }
     {
       std::lock_guard lock(counters_mutex_);

@@ -39,11 +39,7 @@ int ensure_umad() {
 }
 
 drivers::Error errno_error(int err, const std::string& what) {
-  using drivers::ErrorKind;
-  ErrorKind kind = ErrorKind::Busy;
-  if (err == EACCES || err == EPERM) kind = ErrorKind::Permission;
-  if (err == ENODEV || err == ENOENT || err == ENXIO || err == EINVAL) kind = ErrorKind::Absent;
-  return {kind, what + ": " + std::strerror(err)};
+  return {drivers::kind_of_errno(err, /*present=*/false, /*opening=*/true), what + ": " + drivers::errno_text(err)};
 }
 
 class LibUmadDevice final : public UmadDevice {

@@ -40,21 +40,6 @@ bool is_dir(const std::string& path) {
   return ::stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode);
 }
 
-const char* errno_name(int e) {
-  switch (e) {
-    case ENXIO: return "ENXIO";
-    case ETIMEDOUT: return "ETIMEDOUT";
-    case EIO: return "EIO";
-    case EAGAIN: return "EAGAIN";
-    case EACCES: return "EACCES";
-    case EPERM: return "EPERM";
-    case ENOENT: return "ENOENT";
-    case ENODEV: return "ENODEV";
-    case EINVAL: return "EINVAL";
-    default: return nullptr;
-  }
-}
-
 }  // namespace
 
 std::string_view layout_name(OptoeLayout layout) {
@@ -142,8 +127,7 @@ std::string OptoeTransport::where(const drivers::ReadRequest& r) const {
 }
 
 Error OptoeTransport::errno_error(int err, const std::string& what) const {
-  std::string text = what + ": " + std::strerror(err);
-  if (const char* name = errno_name(err)) text += std::string(" (") + name + ")";
+  std::string text = what + ": " + drivers::errno_text(err);
   Error out{drivers::kind_of_errno(err, /*present=*/false), text};
   if (err == ENXIO || err == ENODEV) out.message += " — no module answering";
   if (err == ENOENT) {
@@ -228,14 +212,8 @@ drivers::Presence OptoeTransport::presence() {
 }
 
 std::optional<Error> OptoeTransport::read(const drivers::ReadRequest& r, std::span<uint8_t> out) {
+  if (auto e = drivers::check_request(r, out.size(), where(r))) return e;
   const bool lower = r.offset < kHalf;
-  const uint16_t half_end = lower ? kHalf : 2 * kHalf;
-  if (r.length == 0 || r.length > kHalf || out.size() != r.length ||
-      r.offset + r.length > half_end) {
-    return Error{ErrorKind::Unsupported, where(r) + ": read of " + std::to_string(r.length) +
-                                             " bytes crosses a half-page or does not match the "
-                                             "buffer"};
-  }
   auto located = locate(r);
   if (auto* e = std::get_if<Error>(&located)) return *e;
   const FileSpan span = std::get<FileSpan>(located);

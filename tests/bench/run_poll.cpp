@@ -22,7 +22,7 @@
 
 #include "daemon/allocator.hpp"
 #include "daemon/poll_engine.hpp"
-#include "daemon/read_plan.hpp"
+#include "cmis/read_plan.hpp"
 #include "drivers/emulator/bus.hpp"
 #include "drivers/emulator/catalog.hpp"
 #include "drivers/emulator/emulator_transport.hpp"
@@ -138,7 +138,7 @@ void bytes_per_poll(std::map<std::string, double>& out) {
   out["poll_wire_bytes"] = static_cast<double>(t.bytes_read + t.bytes_written + t.address_bytes) / polls;
   out["poll_transactions"] = static_cast<double>(t.transactions) / polls;
   cmis::ModuleImage probe;  // the floor: the dynamic set itself
-  out["dynamic_set_bytes"] = static_cast<double>(daemon::plan_bytes(daemon::dynamic_reads(
+  out["dynamic_set_bytes"] = static_cast<double>(cmis::plan_bytes(cmis::dynamic_reads(
       rig.engine->port("p0")->image())));
 }
 

@@ -34,11 +34,12 @@ extern "C" {
 }
 
 #include "cmis/decode.hpp"
-#include "daemon/read_plan.hpp"
+#include "cmis/read_plan.hpp"
 #include "drivers/emulator/bus.hpp"
 #include "drivers/emulator/catalog.hpp"
 #include "drivers/emulator/emulator_transport.hpp"
 #include "drivers/i2c/i2c_dev_transport.hpp"
+#include "drivers/module_reader.hpp"
 
 namespace {
 
@@ -54,27 +55,12 @@ void check(bool ok, const std::string& what) {
   if (!ok) g_failures.push_back(what);
 }
 
-uint8_t wire_page(const daemon::ReadRange& r) {
-  return static_cast<uint8_t>(r.page.page == cmis::kLowerPage ? 0 : r.page.page);
-}
-
-// The daemon's static read (daemon/port_poller.cpp read_static).
+// The daemon's static read (drivers/module_reader.hpp), every page required.
 std::optional<drivers::Error> read_static(drivers::Transport& t, cmis::ModuleImage& image) {
-  for (int round = 0; round < 6; ++round) {
-    const auto plan = daemon::next_static_reads(image);
-    if (plan.empty()) break;
-    for (const auto& r : plan) {
-      std::vector<uint8_t> buf(r.length);
-      if (auto e = t.read({r.page.device, r.page.bank, wire_page(r), r.offset, r.length}, buf)) {
-        return e;
-      }
-      std::vector<uint8_t> half(cmis::kPageSize, 0);
-      const uint16_t base = r.page.page == cmis::kLowerPage ? 0 : cmis::kPageSize;
-      std::copy(buf.begin(), buf.end(), half.begin() + (r.offset - base));
-      if (!image.update(r.page, r.offset, buf)) image.set_page(r.page, half);
-    }
-  }
-  return std::nullopt;
+  drivers::UnreachablePages unreachable;
+  drivers::ReadResult r = drivers::read_static(t, image, unreachable, {0, 0});
+  if (!r.error && !r.skipped.empty()) return r.skipped.front();
+  return std::move(r.error);
 }
 
 // The module the stub will impersonate: a catalog QSFP-DD, powered up, read through the
@@ -220,17 +206,15 @@ void phase_full(i2c::I2cMethod expect_method) {
   check(::access(t.lock_path().c_str(), F_OK) == 0, "bus lock file " + t.lock_path());
 
   // One steady-state dynamic poll: what the daemon puts on this bus every interval.
-  const auto plan = daemon::dynamic_reads(image);
+  const auto plan = cmis::dynamic_reads(image);
   const auto before = t.counters();
-  bool poll_ok = true;
-  for (const auto& r : plan) {
-    std::vector<uint8_t> buf(r.length);
-    poll_ok &= !t.read({r.page.device, r.page.bank, wire_page(r), r.offset, r.length}, buf);
-  }
+  drivers::UnreachablePages unreachable;
+  const drivers::ReadResult polled = drivers::read_ranges(t, plan, image, unreachable, {0, 0});
+  const bool poll_ok = !polled.error && polled.skipped.empty();
   const auto after = t.counters();
   check(poll_ok, "dynamic poll: " + std::to_string(after.transactions - before.transactions) +
                      " transactions, " + std::to_string(after.bytes - before.bytes) +
-                     " bytes on the wire (" + std::to_string(daemon::plan_bytes(plan)) +
+                     " bytes on the wire (" + std::to_string(cmis::plan_bytes(plan)) +
                      " data bytes)");
   std::string why;
   check(stub_matches(src, why), "stub memory unchanged except byte 127 " + why);

@@ -175,6 +175,23 @@ TEST(CmisDecode, CableLengthMultipliers) {
   }
 }
 
+// 00h:212 media interface technology decides whether 01h:138-139 is a wavelength: copper
+// cables (0Ah-0Fh) have none, the tunable lasers (10h, 11h) above them do.
+TEST(CmisDecode, WavelengthKeptForLasersIncludingTunableDroppedForCopper) {
+  struct Case { uint8_t technology; bool has_wavelength; };
+  for (const Case& c : {Case{0x04, true}, Case{0x09, true}, Case{0x0A, false}, Case{0x0B, false},
+                        Case{0x0F, false}, Case{0x10, true}, Case{0x11, true}}) {
+    ModuleImage m = paged_module();
+    put(m, 0x00, 212, {c.technology});
+    put(m, 0x01, 138, {0x79, 0x18});  // 31000 x 0.05 nm = 1550 nm
+    const auto wl = decode_cmis(m).wavelength_meters;
+    ASSERT_EQ(wl.has_value(), c.has_wavelength) << std::hex << int{c.technology};
+    if (wl) {
+      EXPECT_NEAR(*wl, 1550e-9, 1e-15);
+    }
+  }
+}
+
 TEST(CmisDecode, Connector) {
   struct Case { uint8_t code; const char* name; };
   for (const Case& c : {Case{0x07, "LC"}, Case{0x0C, "MPO 1x12"}, Case{0x23, "No separable connector"},

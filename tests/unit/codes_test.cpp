@@ -360,6 +360,33 @@ TEST(Codes, NeverEmptyForAnyCode) {
   }
 }
 
+// Lane counts come from the same SFF-8024 rows as the names (Tables 4-5, 4-6, 4-7).
+TEST(Codes, InterfaceLaneCounts) {
+  EXPECT_EQ(host_interface_lanes(0x11), 8);  // 400GAUI-8 C2M
+  EXPECT_EQ(host_interface_lanes(0x0C), 4);  // 100GAUI-4 C2M
+  EXPECT_EQ(host_interface_lanes(0x4D), 2);  // 200GAUI-2-S C2M
+  EXPECT_EQ(host_interface_lanes(0x05), 1);  // 25GAUI C2M
+  EXPECT_EQ(host_interface_lanes(0x00), 0);  // undefined: not fixed
+  EXPECT_EQ(host_interface_lanes(0x12), 0);  // reserved: not in the table
+  EXPECT_EQ(media_interface_lanes(0x02, 0x1C), 4);  // SMF 400GBASE-DR4
+  EXPECT_EQ(media_interface_lanes(0x02, 0x56), 8);  // SMF 800GBASE-DR8
+  EXPECT_EQ(media_interface_lanes(0x01, 0x10), 8);  // MMF 400GBASE-SR8
+  EXPECT_EQ(media_interface_lanes(0x01, 0x08), 10); // MMF 100GBASE-SR10
+  EXPECT_EQ(media_interface_lanes(0x01, 0x1C), 0);  // MMF 128GFC-MM: not fixed here
+  EXPECT_EQ(media_interface_lanes(0x03, 0x01), 0);  // copper: no media lane table
+  EXPECT_EQ(media_interface_lanes(0x77, 0x01), 0);  // unknown media type
+}
+
+TEST(Codes, TechnologyClasses) {
+  for (int t = 0; t < 256; ++t) {
+    const auto code = static_cast<uint8_t>(t);
+    EXPECT_EQ(technology_is_copper(code), t >= 0x0A && t <= 0x0F) << t;
+    EXPECT_EQ(technology_is_passive_copper(code), t == 0x0A || t == 0x0B) << t;
+  }
+  EXPECT_EQ(module_state(code_of(ModuleState::Fault)), "ModuleFault");
+  EXPECT_EQ(data_path_state(code_of(DataPathState::Activated)), "DPActivated");
+}
+
 TEST(Codes, FallbackFormatIsLowerHexTwoDigits) {
   EXPECT_EQ(identifier(0xAB), "vendor specific (0xab)");
   EXPECT_EQ(connector(0x0F), "reserved (0x0f)");

@@ -12,6 +12,13 @@ ModuleImage image_with(PageKey key) {
   return img;
 }
 
+// 01h:142 bits 1-0 (reference digest §4): 0 -> bank 0, 1 -> banks 0-1, 2 -> banks 0-3, and the
+// reserved 3 promises nothing beyond bank 0.
+TEST(Field, CmisBankCountFromBanksSupported) {
+  static_assert(cmis_bank_count(0) == 1 && cmis_bank_count(1) == 2 && cmis_bank_count(2) == 4);
+  EXPECT_EQ(cmis_bank_count(3), 1);
+}
+
 TEST(Field, LocatesBankedLaneWords) {
   const Field& f = cmis_field(CmisField::RxPower);
   auto l1 = locate(f, 1);

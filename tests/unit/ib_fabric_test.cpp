@@ -11,7 +11,7 @@
 #include <stdexcept>
 
 #include "daemon/poll_engine.hpp"
-#include "daemon/read_plan.hpp"
+#include "cmis/read_plan.hpp"
 #include "drivers/ib/fabric_sweep.hpp"
 #include "drivers/ib/fake_fabric.hpp"
 #include "drivers/ib/ib_ports.hpp"
@@ -200,7 +200,7 @@ TEST(IbFabric, DynamicPlanMatchesTheDaemons) {
   s.run_for(12);
   daemon::PortPoller* p = s.engine->port("leaf-00/0");
   ASSERT_NE(p, nullptr);
-  const auto daemon_plan = daemon::dynamic_reads(p->image());
+  const auto daemon_plan = cmis::dynamic_reads(p->image());
   const auto plan = cmis_dynamic_plan();
   ASSERT_EQ(daemon_plan.size(), plan.size());
   for (std::size_t i = 0; i < plan.size(); ++i) {

@@ -14,7 +14,7 @@
 #include <vector>
 
 #include "cmis/decode.hpp"
-#include "daemon/read_plan.hpp"
+#include "cmis/read_plan.hpp"
 #include "drivers/emulator/bus.hpp"
 #include "drivers/emulator/catalog.hpp"
 #include "drivers/emulator/emulator_transport.hpp"
@@ -597,7 +597,7 @@ TEST(TransportI2c, TwoTransportsOnOneBusShareTheLockFile) {
 // Bytes on the bus: one steady-state poll of a CMIS module's dynamic state
 
 TEST(TransportI2c, BytesOnTheBusPerDynamicPoll) {
-  // daemon::dynamic_reads on an 8-lane CMIS module: lower 0-25 (26 bytes) and page 11h
+  // cmis::dynamic_reads on an 8-lane CMIS module: lower 0-25 (26 bytes) and page 11h
   // 128-201 (74 bytes). Counting as the emulator does: one address byte per message.
   //
   // I2C_RDWR path, restore on (default):
@@ -634,9 +634,9 @@ TEST(TransportI2c, BytesOnTheBusPerDynamicPoll) {
     cfg.restore_page0 = c.restore;
     Rig rig("qsfpdd-400g-sr8", c.funcs, cfg);
     const auto image = read_static(*rig.transport);
-    const auto plan = daemon::dynamic_reads(image);
+    const auto plan = cmis::dynamic_reads(image);
     ASSERT_EQ(plan.size(), 2u);
-    ASSERT_EQ(daemon::plan_bytes(plan), 100u);
+    ASSERT_EQ(cmis::plan_bytes(plan), 100u);
     auto poll = [&] {
       for (const auto& r : plan) {
         const uint8_t page =

@@ -17,7 +17,7 @@
 #include <vector>
 
 #include "cmis/decode.hpp"
-#include "daemon/read_plan.hpp"
+#include "cmis/read_plan.hpp"
 #include "drivers/emulator/catalog.hpp"
 #include "drivers/emulator/model.hpp"
 #include "drivers/ethtool/ethtool_transport.hpp"

@@ -14,7 +14,7 @@
 #include <vector>
 
 #include "cmis/decode.hpp"
-#include "daemon/read_plan.hpp"
+#include "cmis/read_plan.hpp"
 #include "drivers/emulator/catalog.hpp"
 #include "drivers/emulator/model.hpp"
 #include "drivers/optoe/optoe_transport.hpp"
@@ -310,7 +310,7 @@ TEST(TransportOptoe, EstimatedBusCountersPerDynamicPoll) {
   const fs::path eeprom = dir.path / "7-0050" / "eeprom";
   write_file(eeprom, optoe_one_address(image, 1, false));
   OptoeTransport t({eeprom.string(), OptoeLayout::OneAddress, 0, "", ""});
-  const auto plan = daemon::dynamic_reads(image);
+  const auto plan = cmis::dynamic_reads(image);
   for (const auto& r : plan) {
     std::vector<uint8_t> buf(r.length);
     ASSERT_FALSE(t.read({0x50, r.page.bank, static_cast<uint8_t>(r.page.page < 0 ? 0 : r.page.page),

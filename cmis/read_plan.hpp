@@ -18,23 +18,23 @@
 
 #include "cmis/image.hpp"
 
-namespace xcvr::daemon {
+namespace xcvr::cmis {
 
 struct ReadRange {
-  cmis::PageKey page;  // device, bank, page (kLowerPage for bytes 0-127)
+  PageKey page;  // device, bank, page (kLowerPage for bytes 0-127)
   uint16_t offset;     // 0-255 within the window
   uint16_t length;     // never crosses the half-page
 };
 
 // Half-pages the static read still needs, given what the image holds so far (the lower page
 // first; later pages depend on advertisement read earlier). Empty when complete.
-std::vector<ReadRange> next_static_reads(const cmis::ModuleImage& image);
-std::vector<ReadRange> dynamic_reads(const cmis::ModuleImage& image);
-std::vector<ReadRange> thermal_reads(const cmis::ModuleImage& image);
-std::vector<ReadRange> vdm_reads(const cmis::ModuleImage& image);
-std::vector<ReadRange> latch_confirm_reads(const cmis::ModuleImage& image);
+std::vector<ReadRange> next_static_reads(const ModuleImage& image);
+std::vector<ReadRange> dynamic_reads(const ModuleImage& image);
+std::vector<ReadRange> thermal_reads(const ModuleImage& image);
+std::vector<ReadRange> vdm_reads(const ModuleImage& image);
+std::vector<ReadRange> latch_confirm_reads(const ModuleImage& image);
 
 // Total bytes of a plan (for the bus-cost accounting and tests).
 std::size_t plan_bytes(const std::vector<ReadRange>& plan);
 
-}  // namespace xcvr::daemon
+}  // namespace xcvr::cmis

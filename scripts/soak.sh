@@ -126,7 +126,8 @@ if [ "$reload_interval" -gt 0 ]; then
      kill -HUP "$pid" 2>/dev/null || break
      k=$((k + 1))
    done
-   good_config 500ms > "$dir/config.toml") &
+   # Back to the start config, atomically (the last reload may still be reading the file).
+   good_config 500ms > "$dir/config.toml.new" && mv "$dir/config.toml.new" "$dir/config.toml") &
   reloader=$!
 fi
 

@@ -20,9 +20,12 @@
 #include <string_view>
 #include <vector>
 
+#include "cmis/cmis_map.hpp"
 #include "cmis/field.hpp"
 #include "cmis/image.hpp"
 #include "cmis/report.hpp"
+#include "cmis/sff8472_map.hpp"
+#include "cmis/sff8636_map.hpp"
 #include "daemon/catalog.hpp"
 #include "daemon/snapshot.hpp"
 
@@ -186,6 +189,11 @@ std::span<const cmis::Field> table_of(cmis::Spec spec);
 // True when codes:: names the code (not "reserved (0x..)", "custom (0x..)", ...).
 bool code_known(const std::string& name);
 std::string hex2(uint32_t v);  // "0x5a"
+std::string fmt(double v, const char* spec = "%.3g");  // a number in a check's text, printf-style
+// The rows the content checks read, by short name.
+inline const cmis::Field& cf(cmis::CmisField f) { return cmis::cmis_field(f); }
+inline const cmis::Field& sf(cmis::Sff8636Field f) { return cmis::sff8636_field(f); }
+inline const cmis::Field& pf(cmis::Sff8472Field f) { return cmis::sff8472_field(f); }
 
 class Builder {
  public:
@@ -205,6 +213,7 @@ class Builder {
 // Check groups (coding.cpp, coding_content.cpp, coding_catalog_checks.cpp). Each appends the
 // results of the checks that apply to the subject's spec.
 void integrity_checks(const Subject& s, std::vector<CheckResult>& out);
+void value_checks(const Subject& s, std::vector<CheckResult>& out);  // thresholds, monitors (coding_values.cpp)
 void content_checks(const Subject& s, std::vector<CheckResult>& out);
 void catalog_checks(const Subject& s, ModuleVerdict& verdict);
 

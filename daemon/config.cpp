@@ -56,7 +56,7 @@ class Table {
     const toml::node* n = node(key);
     if (n == nullptr) return std::nullopt;
     std::optional<double> d;
-    if (auto s = n->value_exact<std::string>()) d = parse_duration(*s);
+    if (auto s = n->value_exact<std::string>()) d = drivers::parse_duration(*s);
     else if (auto i = n->value_exact<int64_t>()) d = static_cast<double>(*i);
     else if (auto f = n->value_exact<double>()) d = *f;
     if (!d || *d < 0 || !std::isfinite(*d)) {
@@ -526,24 +526,6 @@ std::string WebConfig::location_of(const std::string& key) const {
 
 std::string ConfigError::to_string() const {
   return file + ":" + std::to_string(line) + ":" + std::to_string(column) + ": " + message;
-}
-
-std::optional<double> parse_duration(std::string_view text) {
-  std::size_t i = 0;
-  while (i < text.size() && (std::isdigit(static_cast<unsigned char>(text[i])) || text[i] == '.')) ++i;
-  if (i == 0 || i > 12) return std::nullopt;
-  double value = 0;
-  try {
-    value = std::stod(std::string(text.substr(0, i)));
-  } catch (...) {
-    return std::nullopt;
-  }
-  const std::string_view unit = text.substr(i);
-  if (unit == "ms") return value / 1000;
-  if (unit == "s" || unit.empty()) return value;
-  if (unit == "m") return value * 60;
-  if (unit == "h") return value * 3600;
-  return std::nullopt;
 }
 
 bool glob_match(std::string_view pattern, std::string_view text) {

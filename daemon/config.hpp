@@ -127,8 +127,6 @@ ConfigResult load_config_file(const std::string& path);
 // `origin` names the text in errors and anchors relative paths.
 ConfigResult parse_config(std::string_view text, const std::string& origin);
 
-// Parses "500ms", "5s", "2m", "1h" or a plain number of seconds.
-std::optional<double> parse_duration(std::string_view text);
 
 // Shell-style glob on port names: '*' any run, '?' one char.
 bool glob_match(std::string_view pattern, std::string_view text);

@@ -1,5 +1,6 @@
 #include "drivers/toml_input.hpp"
 
+#include <cctype>
 #include <memory>
 #include <string>
 #include <vector>
@@ -201,6 +202,26 @@ class ShapeCheck {
 toml::table parse_toml(std::string_view text, std::string_view origin) {
   ShapeCheck(text, origin).run();
   return toml::parse(text, origin);
+}
+
+std::optional<double> parse_duration(std::string_view text) {
+  std::size_t i = 0;
+  while (i < text.size() && (std::isdigit(static_cast<unsigned char>(text[i])) || text[i] == '.')) ++i;
+  if (i == 0 || i > 18) return std::nullopt;
+  double value = 0;
+  try {
+    value = std::stod(std::string(text.substr(0, i)));
+  } catch (...) {
+    return std::nullopt;  // "." or "1.2.3"
+  }
+  const std::string_view unit = text.substr(i);
+  if (unit == "ns") return value * 1e-9;
+  if (unit == "us") return value * 1e-6;
+  if (unit == "ms") return value / 1000;
+  if (unit == "s" || unit.empty()) return value;
+  if (unit == "m") return value * 60;
+  if (unit == "h") return value * 3600;
+  return std::nullopt;
 }
 
 }  // namespace xcvr::drivers

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstddef>
+#include <optional>
 #include <string_view>
 
 #include <toml++/toml.h>
@@ -19,5 +20,10 @@ inline constexpr std::size_t kMaxTomlLineBytes = 64 * 1024;
 
 // toml::parse with the limits above; throws toml::parse_error (with line:column) either way.
 toml::table parse_toml(std::string_view text, std::string_view origin);
+
+// The one duration grammar of every TOML file we read: a decimal number (at most 18 digits and
+// dots) with an optional unit ns, us, ms, s (the default), m or h -> seconds. nullopt otherwise
+// ("5 s", "5d", "", "s").
+std::optional<double> parse_duration(std::string_view text);
 
 }  // namespace xcvr::drivers

@@ -2,7 +2,8 @@
 # Runs every libFuzzer target (<build>/tests/fuzz_*) over its seeds.
 #   fuzz.sh smoke          bounded run per target (CI): 20000 executions or 30 s each, whichever
 #                          comes first (SMOKE_SECONDS to change the time bound)
-#   fuzz.sh long [SECONDS] longer run per target (default 600 s), one process each; corpus kept in
+#   fuzz.sh long [SECONDS] longer run per target (default 600 s; FUZZ_RUNS=N also stops a target
+#                          after N executions), one process each; corpus kept in
 #                          <build>/corpus/<target>, log in <build>/logs/<target>.log, crashing
 #                          inputs in <build>/artifacts/
 # FUZZ_BUILD picks the build directory (default build/fuzz, as scripts/build.sh fuzz makes);
@@ -24,8 +25,10 @@ else
 fi
 if [ ${#targets[@]} -eq 0 ]; then echo "fuzz: no targets built (scripts/build.sh fuzz)" >&2; exit 1; fi
 
-seeds="$build/seeds"
+# Seeds per invocation, so runs of different targets side by side never share (or delete) them.
+seeds="$build/seeds.$$"
 rm -rf "$seeds"
+trap 'rm -rf "$seeds"' EXIT
 mkdir -p "$seeds/dumps" "$seeds/toml" "$seeds/http"
 # Named after their folder: every dump's raw.txt is called the same.
 for f in "$root"/tests/data/*/*; do
@@ -108,7 +111,9 @@ for t in "${targets[@]}"; do
     "$t" -runs=20000 -max_total_time="${SMOKE_SECONDS:-30}" "${args[@]}" > "$log" 2>&1 || status=$?
   else
     status=0
-    "$t" -max_total_time="$seconds" "${args[@]}" > "$log" 2>&1 || status=$?
+    runs_cap=()
+    [ -n "${FUZZ_RUNS:-}" ] && runs_cap=(-runs="$FUZZ_RUNS")
+    "$t" -max_total_time="$seconds" "${runs_cap[@]}" "${args[@]}" > "$log" 2>&1 || status=$?
   fi
   # Last coverage line and the final stats: executions, coverage, features, corpus.
   stats=$(grep -E '^#[0-9]+' "$log" | tail -n 1 || true)

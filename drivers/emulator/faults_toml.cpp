@@ -145,27 +145,9 @@ ParsedFault parse_fault(const toml::table& t, std::string_view source) {
 }  // namespace toml_support
 
 std::optional<int64_t> parse_duration_ns(std::string_view text) {
-  std::size_t i = 0;
-  while (i < text.size() && (std::isdigit(static_cast<unsigned char>(text[i])) || text[i] == '.')) {
-    ++i;
-  }
-  if (i == 0 || i > 18) return std::nullopt;
-  double number = 0;
-  try {
-    number = std::stod(std::string(text.substr(0, i)));
-  } catch (...) {
-    return std::nullopt;
-  }
-  const std::string_view unit = text.substr(i);
-  double scale = 0;
-  if (unit == "ns") scale = 1;
-  else if (unit == "us") scale = 1e3;
-  else if (unit == "ms") scale = 1e6;
-  else if (unit == "s" || unit.empty()) scale = 1e9;
-  else if (unit == "m") scale = 60e9;
-  else if (unit == "h") scale = 3600e9;
-  else return std::nullopt;
-  const double ns = number * scale;
+  const auto seconds = drivers::parse_duration(text);
+  if (!seconds) return std::nullopt;
+  const double ns = *seconds * 1e9;
   if (!std::isfinite(ns) || ns > 9e18) return std::nullopt;
   return static_cast<int64_t>(std::llround(ns));
 }

@@ -4,8 +4,8 @@
 // implementation can inject any errno without touching the global errno. The real
 // implementation (RealI2cSyscalls) is a line or two per call over open(2), ioctl(2) with
 // <linux/i2c-dev.h>'s requests, libi2c's i2c_smbus_access() and flock(2); the test
-// implementation (EmulatedI2cSyscalls, emulated_i2c_syscalls.hpp) answers the same calls from an
-// EmulatedBus cage.
+// implementation (EmulatedI2cSyscalls, tests/support/emulated_i2c_syscalls.hpp) answers the
+// same calls from an EmulatedBus cage.
 #pragma once
 
 #include <linux/i2c.h>

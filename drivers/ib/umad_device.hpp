@@ -1,8 +1,9 @@
 // UmadDevice: the seam every MAD goes through — the calls libibumad offers (umad_send with a
 // response timeout, umad_recv with a wait), one implementation on libibumad and one emulated
-// (fake_fabric.hpp). One UmadDevice serves one lane: a single thread sends and receives on it,
-// so replies never need demultiplexing between threads (each lane opens its own umad file and
-// agents; the kernel routes a response to the agent whose TID it carries).
+// for tests (tests/support/ib/fake_fabric.hpp). One UmadDevice serves one lane: a single
+// thread sends and receives on it, so replies never need demultiplexing between threads (each
+// lane opens its own umad file and agents; the kernel routes a response to the agent whose TID
+// it carries).
 #pragma once
 
 #include <cstdint>

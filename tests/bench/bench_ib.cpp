@@ -13,8 +13,8 @@
 #include <cstdio>
 #include <memory>
 
-#include "drivers/ib/fabric_sweep.hpp"
-#include "drivers/ib/fake_fabric.hpp"
+#include "tests/support/ib/fabric_sweep.hpp"
+#include "tests/support/ib/fake_fabric.hpp"
 #include "drivers/ib/ib_ports.hpp"
 
 namespace xcvr::ib {

@@ -14,7 +14,7 @@
 #include "drivers/emulator/bus.hpp"
 #include "drivers/emulator/catalog.hpp"
 #include "drivers/emulator/emulator_transport.hpp"
-#include "drivers/i2c/emulated_i2c_syscalls.hpp"
+#include "tests/support/emulated_i2c_syscalls.hpp"
 #include "drivers/i2c/i2c_dev_transport.hpp"
 
 namespace xcvr::daemon::testing_support {

@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include "daemon/config.hpp"
+#include "drivers/toml_input.hpp"
 
 namespace xcvr::daemon {
 namespace {
@@ -246,15 +247,19 @@ guid = "0xe41d2d0300a1b2c3"
 }
 
 TEST(Config, Durations) {
-  EXPECT_EQ(parse_duration("500ms"), 0.5);
-  EXPECT_EQ(parse_duration("5s"), 5);
-  EXPECT_EQ(parse_duration("2m"), 120);
-  EXPECT_EQ(parse_duration("1h"), 3600);
-  EXPECT_EQ(parse_duration("7"), 7);
-  EXPECT_FALSE(parse_duration("s"));
-  EXPECT_FALSE(parse_duration("5 s"));
-  EXPECT_FALSE(parse_duration("5d"));
-  EXPECT_FALSE(parse_duration(""));
+  EXPECT_EQ(drivers::parse_duration("500ms"), 0.5);
+  EXPECT_EQ(drivers::parse_duration("5s"), 5);
+  EXPECT_EQ(drivers::parse_duration("2m"), 120);
+  EXPECT_EQ(drivers::parse_duration("1h"), 3600);
+  EXPECT_EQ(drivers::parse_duration("7"), 7);
+  EXPECT_FALSE(drivers::parse_duration("s"));
+  EXPECT_FALSE(drivers::parse_duration("5 s"));
+  EXPECT_FALSE(drivers::parse_duration("5d"));
+  EXPECT_FALSE(drivers::parse_duration(""));
+  // The same grammar as the emulator's fault timelines: ns and us too.
+  EXPECT_DOUBLE_EQ(drivers::parse_duration("250us").value_or(-1), 250e-6);
+  EXPECT_DOUBLE_EQ(drivers::parse_duration("40ns").value_or(-1), 40e-9);
+  EXPECT_FALSE(drivers::parse_duration("."));
 }
 
 TEST(Config, Glob) {

@@ -12,8 +12,8 @@
 
 #include "daemon/poll_engine.hpp"
 #include "cmis/read_plan.hpp"
-#include "drivers/ib/fabric_sweep.hpp"
-#include "drivers/ib/fake_fabric.hpp"
+#include "tests/support/ib/fabric_sweep.hpp"
+#include "tests/support/ib/fake_fabric.hpp"
 #include "drivers/ib/ib_ports.hpp"
 #include "drivers/ib/ib_source_setup.hpp"
 

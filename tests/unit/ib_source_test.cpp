@@ -11,7 +11,7 @@
 #include <sstream>
 
 #include "daemon/sources.hpp"
-#include "drivers/ib/fake_fabric.hpp"
+#include "tests/support/ib/fake_fabric.hpp"
 #include "drivers/ib/ib_show.hpp"
 #include "drivers/ib/ib_source_setup.hpp"
 #include "tests/support/run_command.hpp"

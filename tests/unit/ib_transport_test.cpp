@@ -3,7 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "drivers/emulator/catalog.hpp"
-#include "drivers/ib/fake_fabric.hpp"
+#include "tests/support/ib/fake_fabric.hpp"
 #include "drivers/ib/ib_transport.hpp"
 
 namespace xcvr::ib {

@@ -1,4 +1,4 @@
-#include "drivers/ib/fabric_sweep.hpp"
+#include "tests/support/ib/fabric_sweep.hpp"
 
 #include <algorithm>
 #include <functional>

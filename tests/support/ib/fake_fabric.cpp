@@ -1,4 +1,4 @@
-#include "drivers/ib/fake_fabric.hpp"
+#include "tests/support/ib/fake_fabric.hpp"
 
 #include <algorithm>
 #include <cerrno>

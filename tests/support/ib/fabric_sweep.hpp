@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "drivers/ib/des_clock.hpp"
+#include "tests/support/ib/des_clock.hpp"
 #include "drivers/ib/ib_transport.hpp"
 
 namespace xcvr::ib {

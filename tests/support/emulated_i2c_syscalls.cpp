@@ -1,4 +1,4 @@
-#include "drivers/i2c/emulated_i2c_syscalls.hpp"
+#include "tests/support/emulated_i2c_syscalls.hpp"
 
 #include <algorithm>
 #include <array>

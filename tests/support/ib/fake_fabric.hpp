@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "drivers/emulator/clock.hpp"
-#include "drivers/ib/fake_node.hpp"
+#include "tests/support/ib/fake_node.hpp"
 #include "drivers/ib/umad_device.hpp"
 
 namespace xcvr::ib {

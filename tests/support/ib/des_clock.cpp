@@ -1,4 +1,4 @@
-#include "drivers/ib/des_clock.hpp"
+#include "tests/support/ib/des_clock.hpp"
 
 #include <exception>
 #include <thread>

@@ -1,4 +1,4 @@
-#include "drivers/ib/fake_node.hpp"
+#include "tests/support/ib/fake_node.hpp"
 
 #include <algorithm>
 #include <utility>

@@ -138,6 +138,12 @@ while [ $SECONDS -lt $end ]; do
   rss=$(awk '/VmRSS/ {print $2}' "/proc/$pid/status")
   cpu=$(awk '{print $14 + $15}' "/proc/$pid/stat")
   printf '%s\t%s\t%s\t%s\n' "$((seconds - (end - SECONDS)))" "$rss" "$(fds)" "$cpu" >> "$dir/samples.tsv"
+  # Every 30 s, how many series /metrics serves: flag and error series appear as the fault
+  # timeline reaches new (port, lane, flag) combinations, and RSS follows the body's size.
+  if [ $(( (seconds - (end - SECONDS)) % 30 )) -lt 2 ]; then
+    series=$(curl -sf --max-time "$scrape_timeout" "127.0.0.1:$port/metrics" | grep -vc '^#' || true)
+    printf '%s\t%s\n' "$((seconds - (end - SECONDS)))" "$series" >> "$dir/series.tsv"
+  fi
   sleep 2  # dense samples: the trend below averages out the ±2 MiB swings
 done
 for j in "${scrapers[@]}" $reloader; do wait "$j" 2>/dev/null || true; done
@@ -181,6 +187,14 @@ try:
     scrape_errors = len(open(f"{d}/scrape-errors.log").read().splitlines())
 except FileNotFoundError:
     scrape_errors = 0
+try:
+    series = [l.split("\t") for l in open(f"{d}/series.tsv").read().split("\n") if l]
+except FileNotFoundError:
+    series = []
+if series:
+    warm_series = [s for s in series if int(s[0]) >= warm[0][0]] or series
+    print(f"series_first={series[0][1]} series_warm_start={warm_series[0][1]} series_end={series[-1][1]} "
+          f"series_max={max(int(s[1]) for s in series)}")
 print(f"samples={len(rows)} rss_first_kib={rows[0][1]} rss_warm_start_kib={warm[0][1]} "
       f"rss_end_kib={warm[-1][1]} rss_peak_kib={peak} rss_growth_mib={growth:.3f} "
       f"rss_slope_kib_per_min={slope * 60:.1f} rss_endpoint_diff_mib={endpoints:.3f} "

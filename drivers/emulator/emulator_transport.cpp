@@ -4,6 +4,7 @@
 #include <utility>
 
 #include "cmis/image.hpp"
+#include "drivers/page_select.hpp"
 
 namespace xcvr::emulator {
 namespace {
@@ -92,14 +93,7 @@ std::optional<Error> EmulatorTransport::select_page(uint8_t device, uint8_t bank
   const uint8_t got_page = with_bank ? back[1] : back[0];
   const uint8_t got_bank = with_bank ? back[0] : bank;
   selected_ = Selection{got_bank, got_page};
-  if (got_page == page && got_bank == bank) return std::nullopt;
-  if (got_page == 0 && got_bank == 0) {
-    return Error{ErrorKind::Unsupported,
-                 where(bank, page, kPageSelectOffset) + ": module does not support the page"};
-  }
-  return Error{ErrorKind::Corrupt, where(bank, page, kPageSelectOffset) +
-                                       ": page select not taken, reads back page " +
-                                       hex2(got_page) + " bank " + std::to_string(got_bank)};
+  return drivers::page_select_error(bank, page, got_bank, got_page, with_bank, where(bank, page, kPageSelectOffset));
 }
 
 std::optional<Error> EmulatorTransport::read(const drivers::ReadRequest& r,

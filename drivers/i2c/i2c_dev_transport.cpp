@@ -8,6 +8,7 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include "drivers/page_select.hpp"
 #include "drivers/safe_file.hpp"
 #include <utility>
 
@@ -23,12 +24,6 @@ constexpr uint8_t kPageSelect = 127;
 constexpr uint16_t kHalf = 128;
 constexpr std::size_t kSmbusBlockMax = I2C_SMBUS_BLOCK_MAX;  // 32
 constexpr uint32_t kLockPollUs = 1000;
-
-std::string hex2(unsigned v) {
-  char buf[8];
-  std::snprintf(buf, sizeof buf, "%02Xh", v & 0xFFu);
-  return buf;
-}
 
 // The next method down the SMBus fallback chain that the adapter advertises.
 I2cMethod next_method(I2cMethod after, unsigned long funcs) {
@@ -477,17 +472,12 @@ std::optional<Error> I2cDevTransport::read_locked(const drivers::ReadRequest& r,
       const uint8_t got_page = with_bank ? back[1] : back[0];
       const uint8_t got_bank = with_bank ? back[0] : r.bank;
       selected_ = Selection{got_bank, got_page};
-      if (got_page != r.page || got_bank != r.bank) {
-        e = Error{ErrorKind::Corrupt,
-                  "page select not taken: wrote page " + hex2(r.page) +
-                      (with_bank ? " bank " + std::to_string(r.bank) : std::string()) +
-                      ", reads back page " + hex2(got_page) +
-                      (with_bank ? " bank " + std::to_string(got_bank) : std::string()) +
-                      " (the module does not support the page?)"};
-      }
+      e = drivers::page_select_error(r.bank, r.page, got_bank, got_page, with_bank,
+                                     where(r.device, r.bank, r.page, kHalf));
+    } else {
+      e->message = where(r.device, r.bank, r.page, kHalf) + ": page select read-back: " + e->message;
     }
     if (e) {
-      e->message = where(r.device, r.bank, r.page, kHalf) + ": page select read-back: " + e->message;
       if (config_.restore_page0 && !resting) restore_page0(r.device);
       else if (!config_.restore_page0) selected_.reset();
       return e;

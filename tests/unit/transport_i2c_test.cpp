@@ -323,25 +323,34 @@ TEST(TransportI2c, FullStaticReadOfASixteenLaneModuleCoversBothBanks) {
   }
 }
 
+// A module that ignores the select while on another page: what it reads back is neither the
+// page asked for nor the 00h of an unsupported page (CMIS 5.3 §8.2.15) — Corrupt.
 TEST(TransportI2c, PageNotTakenIsCorruptNamingThePage) {
-  Rig rig;
-  rig.module->faults().page_select_ignored = true;
+  I2cPortConfig cfg;
+  cfg.restore_page0 = false;  // page 11h stays selected after the first read
+  Rig rig("qsfpdd-400g-sr8", kFuncsI2cAdapter, cfg);
   std::optional<drivers::Error> err;
   rig.read(0, 0x11, 128, 8, &err);
+  ASSERT_FALSE(err) << err->message;
+  rig.module->faults().page_select_ignored = true;
+  rig.read(0, 0x02, 128, 8, &err);
   ASSERT_TRUE(err);
   EXPECT_EQ(err->kind, ErrorKind::Corrupt);
-  EXPECT_NE(err->message.find("page 11h"), std::string::npos) << err->message;
-  EXPECT_NE(err->message.find("reads back page 00h"), std::string::npos) << err->message;
+  EXPECT_NE(err->message.find("page 02h"), std::string::npos) << err->message;
+  EXPECT_NE(err->message.find("reads back page 11h"), std::string::npos) << err->message;
   expect_no_violations(*rig.module);
 }
 
-TEST(TransportI2c, UnsupportedPageReadsBackZeroAndIsCorrupt) {
+// An unsupported page reads back 00h: the path cannot read that page (Unsupported), as the
+// emulator's own transport decides (drivers/page_select.hpp) — the poller leaves it out.
+TEST(TransportI2c, UnsupportedPageReadsBackZeroAndIsUnsupported) {
   Rig rig;
   std::optional<drivers::Error> err;
   rig.read(0, 0x9F, 128, 8, &err);  // CDB page: not on this module
   ASSERT_TRUE(err);
-  EXPECT_EQ(err->kind, ErrorKind::Corrupt);
+  EXPECT_EQ(err->kind, ErrorKind::Unsupported);
   EXPECT_NE(err->message.find("page 9Fh"), std::string::npos) << err->message;
+  EXPECT_NE(err->message.find("does not support the page"), std::string::npos) << err->message;
 }
 
 TEST(TransportI2c, PostWriteDelayIsSpentAfterEachSelect) {

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "drivers/ib/ib_settings.hpp"
+#include "daemon/web_defaults.hpp"
 
 namespace xcvr::daemon {
 
@@ -32,10 +33,10 @@ struct WebConfig {
   std::string tls_key_file;
   std::map<std::string, std::string> basic_auth_users;  // user -> bcrypt hash
   std::vector<std::string> auth_exempt_paths{"/healthz"};
-  std::size_t max_request_bytes = 8192;
-  double read_timeout_s = 5;
-  double write_timeout_s = 10;
-  int max_connections = 64;
+  std::size_t max_request_bytes = web_defaults::kMaxRequestBytes;
+  double read_timeout_s = web_defaults::kReadTimeoutMs / 1000.0;
+  double write_timeout_s = web_defaults::kWriteTimeoutMs / 1000.0;
+  int max_connections = web_defaults::kMaxConnections;
   // "file:line:col" of the keys checked after parsing (listen_addresses[i], tls_cert_file,
   // tls_key_file, basic_auth_users.<user>; "web" for the table): errors found when the TLS
   // files are loaded or the addresses bound still name the config line.

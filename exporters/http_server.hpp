@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "daemon/snapshot.hpp"
+#include "daemon/web_defaults.hpp"
 
 namespace xcvr::exporters {
 
@@ -34,18 +35,18 @@ struct WebConfig {
   std::map<std::string, std::string> basic_auth_users;
   std::vector<std::string> unauthenticated_paths{"/healthz"};
 
-  std::size_t max_request_bytes = 16 * 1024;  // request line + headers + body; larger is refused
+  std::size_t max_request_bytes = daemon::web_defaults::kMaxRequestBytes;  // larger is refused
   // The TLS handshake and a whole request head must arrive within the smaller of these, counted
   // from accept (first request) or from its first byte (later ones). Far below Prometheus'
   // 10 s scrape timeout: a slow client is dropped long before it could matter.
-  std::chrono::milliseconds read_timeout{5000};
+  std::chrono::milliseconds read_timeout{daemon::web_defaults::kReadTimeoutMs};
   std::chrono::milliseconds request_timeout{3000};
-  std::chrono::milliseconds write_timeout{10000};    // stall allowed while the client reads
+  std::chrono::milliseconds write_timeout{daemon::web_defaults::kWriteTimeoutMs};  // stall while the client reads
   std::chrono::milliseconds keep_alive_timeout{5000};  // idle time between requests
   std::size_t keep_alive_max_requests = 100;
   std::size_t max_threads = 8;  // requests answered at once (complete requests only)
   // Connections open at once; beyond it the oldest connection not being answered is closed.
-  std::size_t max_connections = 256;
+  std::size_t max_connections = daemon::web_defaults::kMaxConnections;
   // Connections from one client address; beyond it new ones are closed.
   // 0 = half of max_connections, at least 16 (or max_connections if smaller).
   std::size_t max_connections_per_source = 0;

@@ -91,7 +91,7 @@ seeds_of() {
 max_len_of() {
   case "$1" in
     fuzz_config) echo 16384 ;;  # configs are a few KiB; longer only slows the TOML parser
-    fuzz_http*) echo 20000 ;;   # a little over max_request_bytes (16 KiB)
+    fuzz_http*) echo 20000 ;;   # over twice max_request_bytes (8 KiB, daemon/web_defaults.hpp)
     *) echo 65536 ;;
   esac
 }

@@ -190,6 +190,12 @@ std::span<const cmis::Field> table_of(cmis::Spec spec);
 bool code_known(const std::string& name);
 std::string hex2(uint32_t v);  // "0x5a"
 std::string fmt(double v, const char* spec = "%.3g");  // a number in a check's text, printf-style
+// The names the checks use for the tables and their rows.
+using cmis::CmisField;
+using cmis::Field;
+using cmis::Sff8472Field;
+using cmis::Sff8636Field;
+using cmis::Spec;
 // The rows the content checks read, by short name.
 inline const cmis::Field& cf(cmis::CmisField f) { return cmis::cmis_field(f); }
 inline const cmis::Field& sf(cmis::Sff8636Field f) { return cmis::sff8636_field(f); }

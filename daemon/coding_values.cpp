@@ -11,12 +11,6 @@
 namespace xcvr::daemon::coding_internal {
 namespace {
 
-using cmis::CmisField;
-using cmis::Field;
-using cmis::Sff8472Field;
-using cmis::Sff8636Field;
-using cmis::Spec;
-
 // ----- thresholds --------------------------------------------------------------------------------
 
 struct Group {

@@ -15,8 +15,6 @@ namespace {
 
 using F = CmisField;
 
-// Observable scales of the Aux monitors (CMIS 00h:18-23, chosen by 01h:145).
-
 class CmisDecoder {
  public:
   explicit CmisDecoder(const ModuleImage& image) : img_(image), r_(own_) {}

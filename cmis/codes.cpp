@@ -3,7 +3,6 @@
 // constexpr array of {code, name}; codes not in a table fall back to "<class> (0xNN)" where the
 // class word ("reserved", "vendor specific", "custom") follows the spec's range for that table.
 #include "cmis/codes.hpp"
-#include "cmis/field.hpp"
 
 #include <algorithm>
 #include <array>
@@ -11,6 +10,8 @@
 #include <cstddef>
 #include <span>
 #include <string_view>
+
+#include "cmis/field.hpp"  // the monitor LSBs the VDM rows share
 
 namespace xcvr::cmis::codes {
 namespace {

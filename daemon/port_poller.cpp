@@ -19,17 +19,18 @@ drivers::ReadPolicy PortPoller::read_policy(double wall) const {
   return {poll_.retries, static_cast<int64_t>(wall * 1e9)};
 }
 
-std::optional<drivers::Error> PortPoller::read_ranges(const std::vector<cmis::ReadRange>& plan, double wall) {
-  drivers::ReadResult r = drivers::read_ranges(*transport_, plan, image_, unavailable_, read_policy(wall));
+std::optional<drivers::Error> PortPoller::taken(drivers::ReadResult r) {
   // Pages may have been dropped or found unreachable: the next report is decoded whole.
   if (r.error || r.pages_changed) full_decode_due_ = true;
   return std::move(r.error);
 }
 
+std::optional<drivers::Error> PortPoller::read_ranges(const std::vector<cmis::ReadRange>& plan, double wall) {
+  return taken(drivers::read_ranges(*transport_, plan, image_, unavailable_, read_policy(wall)));
+}
+
 std::optional<drivers::Error> PortPoller::read_static(double wall) {
-  drivers::ReadResult r = drivers::read_static(*transport_, image_, unavailable_, read_policy(wall));
-  if (r.error || r.pages_changed) full_decode_due_ = true;
-  return std::move(r.error);
+  return taken(drivers::read_static(*transport_, image_, unavailable_, read_policy(wall)));
 }
 
 void PortPoller::on_insertion(double now) {

@@ -63,6 +63,7 @@ class PortPoller {
   enum class State { Empty, Settling, Reading, Ok, Failing };
 
   drivers::ReadPolicy read_policy(double wall) const;
+  std::optional<drivers::Error> taken(drivers::ReadResult result);  // notes dropped pages
   std::optional<drivers::Error> read_ranges(const std::vector<cmis::ReadRange>& plan, double wall);
   std::optional<drivers::Error> read_static(double wall);
   void on_insertion(double now);

@@ -61,11 +61,9 @@ ReadResult read_static(Transport& t, cmis::ModuleImage& image, UnreachablePages&
   image.clear();
   ReadResult out;
   for (int round = 0; round < kStaticReadRounds; ++round) {
-    const auto plan = cmis::next_static_reads(image);
-    const bool any = std::any_of(plan.begin(), plan.end(), [&](const cmis::ReadRange& r) {
-      return unreachable.count(r.page) == 0;
-    });
-    if (!any) break;
+    auto plan = cmis::next_static_reads(image);
+    std::erase_if(plan, [&](const cmis::ReadRange& r) { return unreachable.count(r.page) != 0; });
+    if (plan.empty()) break;
     ReadResult step = read_ranges(t, plan, image, unreachable, policy);
     out.pages_changed |= step.pages_changed;
     for (Error& e : step.skipped) out.skipped.push_back(std::move(e));

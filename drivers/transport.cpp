@@ -65,13 +65,12 @@ std::string describe_read(std::string source, uint8_t device, uint8_t bank, uint
   return source + " offset " + std::to_string(offset);
 }
 
-std::optional<Error> check_request(const ReadRequest& r, std::size_t buffer_size, const std::string& where,
-                                   uint16_t max_length) {
+bool request_fits(const ReadRequest& r, std::size_t buffer_size) {
   const unsigned half_end = r.offset < 128 ? 128 : 256;
-  if (r.length != 0 && r.length <= max_length && buffer_size == r.length &&
-      unsigned{r.offset} + r.length <= half_end) {
-    return std::nullopt;
-  }
+  return r.length != 0 && buffer_size == r.length && unsigned{r.offset} + r.length <= half_end;
+}
+
+Error bad_request(const ReadRequest& r, const std::string& where) {
   return Error{ErrorKind::Unsupported, where + ": read of " + std::to_string(r.length) +
                                            " bytes crosses a half-page or does not match the buffer"};
 }

@@ -51,11 +51,11 @@ struct ReadRequest {
   uint16_t length = 0;
 };
 
-// Every transport's first check: a non-empty read within one half-page (and within the
-// transport's largest transfer, `max_length`) whose buffer has `length` bytes. Returns the
-// Unsupported error naming `where` (describe_read of the request) otherwise.
-std::optional<Error> check_request(const ReadRequest& request, std::size_t buffer_size,
-                                   const std::string& where, uint16_t max_length = 128);
+// Every transport's first check: a non-empty read within one half-page whose buffer has
+// `length` bytes. When it fails, bad_request() is the Unsupported error naming `where` (built
+// only then: the check runs on every poll).
+bool request_fits(const ReadRequest& request, std::size_t buffer_size);
+Error bad_request(const ReadRequest& request, const std::string& where);
 
 enum class Presence { Present, Absent, Unknown };
 

@@ -17,8 +17,9 @@ FileTransport::FileTransport(std::string path, cmis::ModuleImage image)
     : path_(std::move(path)), image_(std::move(image)) {}
 
 std::optional<drivers::Error> FileTransport::read(const drivers::ReadRequest& r, std::span<uint8_t> out) {
-  const std::string where = drivers::describe_read(describe(), r.device, r.bank, r.page, r.offset);
-  if (auto e = drivers::check_request(r, out.size(), where)) return e;
+  if (!drivers::request_fits(r, out.size())) {
+    return drivers::bad_request(r, drivers::describe_read(describe(), r.device, r.bank, r.page, r.offset));
+  }
   const bool lower = r.offset < cmis::kPageSize;
   const cmis::PageKey key{r.device, lower ? uint8_t{0} : r.bank,
                           lower ? cmis::kLowerPage : static_cast<int16_t>(r.page)};

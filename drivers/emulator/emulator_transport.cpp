@@ -98,7 +98,7 @@ std::optional<Error> EmulatorTransport::select_page(uint8_t device, uint8_t bank
 
 std::optional<Error> EmulatorTransport::read(const drivers::ReadRequest& r,
                                              std::span<uint8_t> out) {
-  if (auto e = drivers::check_request(r, out.size(), where(r.bank, r.page, r.offset))) return e;
+  if (!drivers::request_fits(r, out.size())) return drivers::bad_request(r, where(r.bank, r.page, r.offset));
   const bool lower = r.offset < cmis::kPageSize;
   // A new module (hot swap) starts at page 0, bank 0, whatever we selected in the old one.
   if (const uint64_t n = bus_->insertions(cage_); n != seen_insertions_) {

@@ -172,7 +172,7 @@ drivers::Presence EthtoolNetlinkTransport::presence() {
 
 std::optional<Error> EthtoolNetlinkTransport::read(const drivers::ReadRequest& r,
                                                    std::span<uint8_t> out) {
-  if (auto e = drivers::check_request(r, out.size(), where(r))) return e;
+  if (!drivers::request_fits(r, out.size())) return drivers::bad_request(r, where(r));
   const bool lower = r.offset < kHalf;
   if (!lower && r.bank != 0 && !config_.trust_banks) {
     return Error{ErrorKind::Unsupported,

@@ -8,9 +8,10 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <utility>
+
 #include "drivers/page_select.hpp"
 #include "drivers/safe_file.hpp"
-#include <utility>
 
 namespace xcvr::i2c {
 namespace {
@@ -497,7 +498,7 @@ std::optional<Error> I2cDevTransport::read_locked(const drivers::ReadRequest& r,
 }
 
 std::optional<Error> I2cDevTransport::read(const drivers::ReadRequest& r, std::span<uint8_t> out) {
-  if (auto e = drivers::check_request(r, out.size(), where(r.device, r.bank, r.page, r.offset))) return e;
+  if (!drivers::request_fits(r, out.size())) return drivers::bad_request(r, where(r.device, r.bank, r.page, r.offset));
   if (r.device != 0x50 && r.device != 0x51) {
     return Error{ErrorKind::Unsupported, where(r.device, r.bank, r.page, r.offset) +
                                              ": only devices 50h and 51h are modules"};

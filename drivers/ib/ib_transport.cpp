@@ -75,10 +75,9 @@ std::optional<drivers::Error> IbTransport::read_chunk(uint8_t device, uint8_t ba
 }
 
 std::optional<drivers::Error> IbTransport::read(const drivers::ReadRequest& request, std::span<uint8_t> out) {
-  if (auto e = drivers::check_request(request, out.size(),
-                                      drivers::describe_read(port_, request.device, request.bank, request.page,
-                                                             request.offset))) {
-    return e;
+  if (!drivers::request_fits(request, out.size())) {
+    return drivers::bad_request(request, drivers::describe_read(port_, request.device, request.bank, request.page,
+                                                                request.offset));
   }
   uint16_t done = 0;
   while (done < request.length) {

@@ -212,7 +212,7 @@ drivers::Presence OptoeTransport::presence() {
 }
 
 std::optional<Error> OptoeTransport::read(const drivers::ReadRequest& r, std::span<uint8_t> out) {
-  if (auto e = drivers::check_request(r, out.size(), where(r))) return e;
+  if (!drivers::request_fits(r, out.size())) return drivers::bad_request(r, where(r));
   const bool lower = r.offset < kHalf;
   auto located = locate(r);
   if (auto* e = std::get_if<Error>(&located)) return *e;

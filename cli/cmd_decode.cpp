@@ -46,7 +46,7 @@ void add_decode_command(CLI::App& app, int& exit_code) {
   auto opts = std::make_shared<DecodeOptions>();
   CLI::App* cmd = app.add_subcommand("decode", "Decode a module memory dump (ethtool -m hex, sfputil, "
                                                "Junos PICD, i2cdump, C array, bytearray or binary)");
-  cmd->add_option("file", opts->file, "Dump file")->required();
+  cmd->add_option("file", opts->file, "Dump file, or - for standard input")->required();
   cmd->add_option("--format", opts->format,
                   "auto, binary, ethtool, sfputil, junos, i2cdump, c-array, bytearray")
       ->capture_default_str();

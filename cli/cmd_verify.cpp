@@ -236,7 +236,7 @@ void add_verify_command(CLI::App& app, int& exit_code) {
   CLI::App* cmd = app.add_subcommand(
       "verify", "Verify a module's coding (checksums, vendor fields, OUI, applications, power, thresholds) "
                 "against the optic catalog");
-  cmd->add_option("--file", o->source.file, "Module dump (any format xcvrctl decode reads)");
+  cmd->add_option("file,--file", o->source.file, "Module dump (any format xcvrctl decode reads; - for standard input)");
   cmd->add_option("--i2c", o->source.i2c, "I2C bus device of the cage, e.g. /dev/i2c-3");
   cmd->add_option("--optoe", o->source.optoe, "optoe EEPROM file, e.g. /sys/bus/i2c/devices/3-0050/eeprom");
   cmd->add_option("--netdev", o->source.netdev, "Network interface whose module to read (ethtool netlink)");

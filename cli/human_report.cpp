@@ -113,9 +113,11 @@ std::string render_human(const ModuleReport& r) {
   w.line("Date code", r.id.date_code);
   w.opt("CLEI code", r.id.clei, [](const std::string& s) { return s; });
   w.opt("Active firmware version", r.id.firmware, [](const std::string& s) { return s; });
+  w.opt("Inactive firmware version", r.id.inactive_firmware, [](const std::string& s) { return s; });
   w.opt("Hardware revision", r.id.hardware_revision, [](const std::string& s) { return s; });
   w.opt("Power class", r.power_class, [](int c) { return std::to_string(c); });
   w.opt("Max power", r.max_power_watts, [](double p) { return fmt("%.2f W", p); });
+  w.opt("Low power mode", r.low_power, [](bool on) { return std::string(on ? "on" : "off"); });
   w.opt("Module temperature", r.temperature_celsius, temperature);
   w.opt("Module voltage", r.supply_voltage_volts, [](double v) { return fmt("%.4f V", v); });
   w.opt("Laser temperature", r.laser_temperature_celsius, temperature);
@@ -134,7 +136,15 @@ std::string render_human(const ModuleReport& r) {
   for (const std::string& flag : r.module_flags) w.line("Module flag", flag);
   thresholds(w, r);
   for (const cmis::VdmObservable& o : r.vdm) {
-    w.line("VDM " + o.name + " (lane " + std::to_string(o.lane) + ")", fmt("%g ", o.value) + o.unit);
+    std::string text = fmt("%g ", o.value) + o.unit;
+    if (o.statistic) text += " (statistic, not frozen)";
+    if (o.thresholds) {
+      const cmis::Thresholds& t = *o.thresholds;
+      text += " [warning " + fmt("%g", t.low_warning.value_or(0)) + ".." + fmt("%g", t.high_warning.value_or(0)) +
+              ", alarm " + fmt("%g", t.low_alarm.value_or(0)) + ".." + fmt("%g", t.high_alarm.value_or(0)) + "]";
+    }
+    for (const std::string& flag : o.flags) text += " " + flag;
+    w.line("VDM " + o.name + " (lane " + std::to_string(o.lane) + ")", text);
   }
   for (const cmis::Checksum& c : r.checksums) {
     char buf[64];

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "cmis/cmis_map.hpp"
+#include "cmis/vdm.hpp"
 #include "cmis/codes.hpp"
 #include "cmis/decode.hpp"
 #include "cmis/decode_util.hpp"
@@ -46,7 +47,8 @@ class CmisDecoder {
   bool refresh() {
     if (r_.spec != Spec::Cmis || !has_page(kLowerPage)) return false;
     const auto id = u(F::Identifier);
-    if (!id || !spec_for_identifier(static_cast<uint8_t>(*id)) || *id != r_.id.identifier.code ||
+    const auto how = identify(img_);
+    if (!id || !how || how->guessed || how->spec != Spec::Cmis || *id != r_.id.identifier.code ||
         bit(F::FlatMemory) != r_.flat_memory || revision() != r_.spec_revision) {
       return false;
     }
@@ -95,6 +97,7 @@ class CmisDecoder {
     const uint8_t state = static_cast<uint8_t>(u(F::ModuleState).value_or(0));
     if (!r_.module_state || r_.module_state->code != state) r_.module_state = Coded{state, codes::module_state(state)};
     r_.module_fault_cause.reset();
+    r_.low_power = r_.flat_memory ? std::nullopt : std::optional<bool>(state == codes::code_of(codes::ModuleState::LowPwr));
     if (state == codes::code_of(codes::ModuleState::Fault)) {
       const uint8_t cause = static_cast<uint8_t>(u(F::ModuleFaultCause).value_or(0));
       r_.module_fault_cause = Coded{cause, codes::module_fault_cause(cause)};
@@ -147,6 +150,10 @@ class CmisDecoder {
   void decode_page01() {
     const auto hw_major = u(F::HardwareMajor), hw_minor = u(F::HardwareMinor);
     if (hw_major && hw_minor) r_.id.hardware_revision = std::to_string(*hw_major) + "." + std::to_string(*hw_minor);
+    const auto in_major = u(F::InactiveFirmwareMajor), in_minor = u(F::InactiveFirmwareMinor);
+    if (in_major && in_minor && (*in_major | *in_minor) != 0) {
+      r_.id.inactive_firmware = std::to_string(*in_major) + "." + std::to_string(*in_minor);
+    }
     if (const uint32_t smf = u(F::LengthSmfBase).value_or(0); smf != 0) {
       static constexpr double kKilometers[] = {0.1, 1, 10, 0};
       r_.lengths_meters["smf"] = smf * kKilometers[u(F::LengthSmfMultiplier).value_or(0) & 3] * 1000;
@@ -272,13 +279,14 @@ class CmisDecoder {
   // A lane whose DataPathID does not name an earlier-or-same lane of the same AppSel and
   // DataPathID (garbage, or a half-written configuration) gets none rather than a guess.
   using LanePaths = std::array<std::optional<int>, kCmisLanesPerBank>;
-  void data_paths(int bank, int& ordinal, LanePaths& out) const {
+  void data_paths(int bank, int& ordinal, LanePaths& out) {
     std::array<uint32_t, kCmisLanesPerBank> app{}, id{};
     for (int i = 0; i < kCmisLanesPerBank; ++i) {
       const int lane = bank * kCmisLanesPerBank + i + 1;
       out[i].reset();
       app[i] = u(F::ActiveAppSel, lane).value_or(0);
       id[i] = u(F::ActiveDataPathId, lane).value_or(0);
+      if (app[i] != 0 && !active_app_) active_app_ = static_cast<int>(app[i]);
       if (app[i] == 0 || static_cast<int>(id[i]) > i) continue;
       if (static_cast<int>(id[i]) == i) {
         out[i] = ++ordinal;
@@ -295,6 +303,7 @@ class CmisDecoder {
     const int banks = r_.flat_memory ? 0 : bank_count();
     int ordinal = 0;
     LanePaths paths{};
+    active_app_.reset();
     for (int bank = 0; bank < banks; ++bank) {
       if (!has_page(kCmisPageLaneStatus, static_cast<uint8_t>(bank))) continue;
       const bool flags = bank_has_lane_flags(bank);
@@ -322,45 +331,21 @@ class CmisDecoder {
       }
     }
     r_.lanes.resize(n);
+    r_.active_application = active_app_;
   }
 
+  // VDM values, thresholds and flags; a raised VDM flag is also a flag of its lane, so it joins
+  // the flag accounting and the health model like any other (vdm_flag_name).
   void decode_vdm() {
-    std::size_t n = 0;  // filled in place, as the lanes
-    if (advertised_ && bit(F::VdmPagesSupported) && has_page(kCmisPageVdmAdvertising)) n = decode_vdm_groups();
-    r_.vdm.resize(n);
-  }
-
-  std::size_t decode_vdm_groups() {
-    std::size_t n = 0;
-    const int groups = static_cast<int>(u(F::VdmGroupsSupported).value_or(0)) + 1;
-    for (int g = 0; g < groups; ++g) {
-      Field type_f = f(F::VdmDescriptorType), lane_f = f(F::VdmDescriptorLane), value_f = f(F::VdmValue);
-      type_f.page = lane_f.page = static_cast<int16_t>(kCmisPageVdmDescriptors + g);
-      value_f.page = static_cast<int16_t>(kCmisPageVdmValues + g);
-      if (!img_.has({kDeviceA0, 0, type_f.page})) continue;
-      for (int i = 1; i <= kCmisVdmInstancesPerPage; ++i) {
-        const uint8_t type_id = static_cast<uint8_t>(read_uint(img_, type_f, i).value_or(0));
-        const auto type = codes::vdm_type_ref(type_id);
-        const auto raw = read_uint(img_, value_f, i);
-        if (!type || !raw) continue;
-        if (n == r_.vdm.size()) r_.vdm.emplace_back();
-        VdmObservable& o = r_.vdm[n++];
-        o.type_id = type_id;
-        o.name.assign(type->name);
-        o.lane = static_cast<int>(read_uint(img_, lane_f, i).value_or(0)) + 1;
-        o.unit.assign(type->unit);
-        const uint16_t v = static_cast<uint16_t>(*raw);
-        switch (type->encoding) {
-          case codes::VdmEncoding::U16: o.value = v * type->scale; break;
-          case codes::VdmEncoding::S16: o.value = static_cast<int16_t>(v) * type->scale; break;
-          case codes::VdmEncoding::F16: o.value = codes::vdm_f16(v); break;
-        }
+    if (advertised_) decode_vdm_into(img_, r_.vdm);
+    else r_.vdm.clear();
+    for (const VdmObservable& o : r_.vdm) {
+      for (const std::string& level : o.flags) {
+        const auto lane = std::find_if(r_.lanes.begin(), r_.lanes.end(), [&](const LaneReport& l) { return l.lane == o.lane; });
+        (lane != r_.lanes.end() ? lane->flags : r_.module_flags).push_back(vdm_flag_name(o.name, level));
       }
     }
-    return n;
   }
-
-
 
   void note_missing_pages() {
     auto want = [&](int16_t page, uint8_t bank = 0) {
@@ -377,7 +362,8 @@ class CmisDecoder {
   ModuleReport own_;  // run()'s result
   ModuleReport& r_;   // own_, or the report a refresh works on
   bool advertised_ = false;  // page 01h was read: monitor advertisement is known
-  bool apps_ended_ = false;  // an application descriptor with host ID 0xFF was seen
+  bool apps_ended_ = false;
+  std::optional<int> active_app_;  // AppSel of the first configured lane, as data_paths() sees it  // an application descriptor with host ID 0xFF was seen
 };
 
 }  // namespace

@@ -20,6 +20,8 @@ constexpr LaneLayout kLaneBytes{32, 8, 1, 0, 0};   // one byte per lane
 constexpr LaneLayout kApps1to8{8, 0, 4, 0, 0};     // application descriptors, 4 bytes each
 constexpr LaneLayout kApps9to15{7, 0, 4, 0, 0};
 constexpr LaneLayout kVdmInstances{64, 0, 2, 0, 0};
+constexpr LaneLayout kVdmThresholdSets{16, 0, 8, 0, 0};  // "lane" n = threshold set n-1
+constexpr LaneLayout kVdmFlagNibbles{64, 0, 0, 2, 4};    // instance 1 low nibble, 2 high, ...
 
 constexpr Field row(F id, std::string_view name, int16_t page, uint16_t offset, uint8_t size,
                     Type type, double scale = 1, Unit unit = Unit::None, Role role = Role::Info,
@@ -227,6 +229,16 @@ constexpr std::array kTable = {
     bits(F::VdmDescriptorLane, "vdm_lane", kCmisPageVdmDescriptors, 128, 0, 4, Role::Info, kVdmInstances),
     row(F::VdmDescriptorType, "vdm_type", kCmisPageVdmDescriptors, 129, 1, Type::U8, 1, Unit::None, Role::Info, kVdmInstances),
     row(F::VdmValue, "vdm_value", kCmisPageVdmValues, 128, 2, Type::U16, 1, Unit::None, Role::Monitor, kVdmInstances),
+    // Threshold sets: 8 bytes each, in the encoding of the observables that name the set.
+    row(F::VdmThresholdHighAlarm, "vdm_threshold_high_alarm", kCmisPageVdmThresholds, 128, 2, Type::U16, 1, Unit::None, Role::Threshold, kVdmThresholdSets),
+    row(F::VdmThresholdLowAlarm, "vdm_threshold_low_alarm", kCmisPageVdmThresholds, 130, 2, Type::U16, 1, Unit::None, Role::Threshold, kVdmThresholdSets),
+    row(F::VdmThresholdHighWarning, "vdm_threshold_high_warning", kCmisPageVdmThresholds, 132, 2, Type::U16, 1, Unit::None, Role::Threshold, kVdmThresholdSets),
+    row(F::VdmThresholdLowWarning, "vdm_threshold_low_warning", kCmisPageVdmThresholds, 134, 2, Type::U16, 1, Unit::None, Role::Threshold, kVdmThresholdSets),
+    // Latched flags of group 1 (group g: 32 bytes further on, same page), clear-on-read.
+    bits(F::VdmFlagHighAlarm, "high_alarm", kCmisPageVdmFlags, 128, 0, 1, Role::VdmFlag, kVdmFlagNibbles),
+    bits(F::VdmFlagLowAlarm, "low_alarm", kCmisPageVdmFlags, 128, 1, 1, Role::VdmFlag, kVdmFlagNibbles),
+    bits(F::VdmFlagHighWarning, "high_warning", kCmisPageVdmFlags, 128, 2, 1, Role::VdmFlag, kVdmFlagNibbles),
+    bits(F::VdmFlagLowWarning, "low_warning", kCmisPageVdmFlags, 128, 3, 1, Role::VdmFlag, kVdmFlagNibbles),
 };
 
 static_assert(kTable.size() == static_cast<std::size_t>(F::Count), "one row per CmisField");

@@ -60,6 +60,8 @@ enum class CmisField : uint16_t {
   // VDM (group 1 pages; groups 2-4 are the next pages at the same offsets)
   VdmGroupsSupported, VdmFreezeRequest, VdmFreezeDone, VdmUnfreezeDone,
   VdmDescriptorThresholdSet, VdmDescriptorLane, VdmDescriptorType, VdmValue,
+  VdmThresholdHighAlarm, VdmThresholdLowAlarm, VdmThresholdHighWarning, VdmThresholdLowWarning,
+  VdmFlagHighAlarm, VdmFlagLowAlarm, VdmFlagHighWarning, VdmFlagLowWarning,
   Count
 };
 
@@ -74,10 +76,14 @@ inline constexpr int16_t kCmisPageLaneControl = 0x10;
 inline constexpr int16_t kCmisPageLaneStatus = 0x11;
 inline constexpr int16_t kCmisPageVdmDescriptors = 0x20;  // + group (0-3)
 inline constexpr int16_t kCmisPageVdmValues = 0x24;       // + group (0-3)
+inline constexpr int16_t kCmisPageVdmThresholds = 0x28;   // + group (0-3)
+inline constexpr int16_t kCmisPageVdmFlags = 0x2C;        // all groups, 32 bytes each
 inline constexpr int16_t kCmisPageVdmAdvertising = 0x2F;
 inline constexpr int kCmisLanesPerBank = 8;
 inline constexpr int kCmisMaxLanes = 32;
 inline constexpr int kCmisVdmInstancesPerPage = 64;
+inline constexpr int kCmisVdmThresholdSets = 16;      // per group
+inline constexpr int kCmisVdmFlagBytesPerGroup = 32;  // page 2Ch: one nibble per instance
 
 // Banks a module has from its BanksSupported code (01h:142 bits 1-0): 0 = bank 0 only, 1 = banks
 // 0-1, 2 = banks 0-3; 3 is reserved and read as bank 0 only (nothing beyond it is promised).

@@ -5,6 +5,7 @@
 #include "cmis/codes.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <array>
 #include <charconv>
 #include <cstddef>
@@ -296,51 +297,56 @@ struct VdmRow {
   VdmEncoding encoding;
   double scale;
   std::string_view unit;
+  std::string_view quantity;   // exported as this quantity ("" = JSON only)
+  std::string_view qualifier;  // side ("media", "host") or supply rail ("2p6", ...)
+  bool statistic;              // min/max/avg: coherent only under a freeze (never written)
 };
 
+// Real-time (basic) observables are exported; statistics, FERC totals, SEWmax and the ELS input
+// power (dBm, of an external laser) stay in the JSON only.
 constexpr std::array kVdmTypes{
-    VdmRow{1, "laser_age", VdmEncoding::U16, 0.01, "ratio"},
-    VdmRow{2, "tec_current", VdmEncoding::S16, kTecCurrentLsb, "ratio"},
-    VdmRow{3, "laser_frequency_error", VdmEncoding::S16, 10e6, "hertz"},
-    VdmRow{4, "laser_temperature", VdmEncoding::S16, kTemperatureLsb, "celsius"},
-    VdmRow{5, "esnr_media_input", VdmEncoding::U16, 1.0 / 256.0, "decibels"},
-    VdmRow{6, "esnr_host_input", VdmEncoding::U16, 1.0 / 256.0, "decibels"},
-    VdmRow{7, "ltp_media_input", VdmEncoding::U16, 1.0 / 256.0, "decibels"},
-    VdmRow{8, "ltp_host_input", VdmEncoding::U16, 1.0 / 256.0, "decibels"},
-    VdmRow{9, "pre_fec_ber_min_media", VdmEncoding::F16, 1.0, "ratio"},
-    VdmRow{10, "pre_fec_ber_min_host", VdmEncoding::F16, 1.0, "ratio"},
-    VdmRow{11, "pre_fec_ber_max_media", VdmEncoding::F16, 1.0, "ratio"},
-    VdmRow{12, "pre_fec_ber_max_host", VdmEncoding::F16, 1.0, "ratio"},
-    VdmRow{13, "pre_fec_ber_avg_media", VdmEncoding::F16, 1.0, "ratio"},
-    VdmRow{14, "pre_fec_ber_avg_host", VdmEncoding::F16, 1.0, "ratio"},
-    VdmRow{15, "pre_fec_ber_current_media", VdmEncoding::F16, 1.0, "ratio"},
-    VdmRow{16, "pre_fec_ber_current_host", VdmEncoding::F16, 1.0, "ratio"},
-    VdmRow{17, "errored_frames_min_media", VdmEncoding::F16, 1.0, "ratio"},
-    VdmRow{18, "errored_frames_min_host", VdmEncoding::F16, 1.0, "ratio"},
-    VdmRow{19, "errored_frames_max_media", VdmEncoding::F16, 1.0, "ratio"},
-    VdmRow{20, "errored_frames_max_host", VdmEncoding::F16, 1.0, "ratio"},
-    VdmRow{21, "errored_frames_avg_media", VdmEncoding::F16, 1.0, "ratio"},
-    VdmRow{22, "errored_frames_avg_host", VdmEncoding::F16, 1.0, "ratio"},
-    VdmRow{23, "errored_frames_current_media", VdmEncoding::F16, 1.0, "ratio"},
-    VdmRow{24, "errored_frames_current_host", VdmEncoding::F16, 1.0, "ratio"},
-    VdmRow{25, "errored_frames_total_media", VdmEncoding::F16, 1.0, "ratio"},
-    VdmRow{26, "errored_frames_total_host", VdmEncoding::F16, 1.0, "ratio"},
-    VdmRow{27, "sewmax_min_media", VdmEncoding::U16, 1.0, "count"},
-    VdmRow{28, "sewmax_min_host", VdmEncoding::U16, 1.0, "count"},
-    VdmRow{29, "sewmax_max_media", VdmEncoding::U16, 1.0, "count"},
-    VdmRow{30, "sewmax_max_host", VdmEncoding::U16, 1.0, "count"},
-    VdmRow{31, "sewmax_avg_media", VdmEncoding::U16, 1.0, "count"},
-    VdmRow{32, "sewmax_avg_host", VdmEncoding::U16, 1.0, "count"},
-    VdmRow{33, "sewmax_current_media", VdmEncoding::U16, 1.0, "count"},
-    VdmRow{34, "sewmax_current_host", VdmEncoding::U16, 1.0, "count"},
-    VdmRow{77, "vcc_2p6", VdmEncoding::U16, kVoltageLsb, "volts"},
-    VdmRow{78, "vcc_1p8", VdmEncoding::U16, kVoltageLsb, "volts"},
-    VdmRow{79, "vcc_1p2", VdmEncoding::U16, kVoltageLsb, "volts"},
-    VdmRow{80, "vcc_0p9", VdmEncoding::U16, kVoltageLsb, "volts"},
-    VdmRow{81, "vcc_0p7a", VdmEncoding::U16, kVoltageLsb, "volts"},
-    VdmRow{82, "vcc_0p7b", VdmEncoding::U16, kVoltageLsb, "volts"},
-    VdmRow{83, "vcc_12", VdmEncoding::U16, 250e-6, "volts"},
-    VdmRow{84, "els_input_power", VdmEncoding::S16, 0.01, "dbm"},
+    VdmRow{1, "laser_age", VdmEncoding::U16, 0.01, "ratio", "laser_age", "", false},
+    VdmRow{2, "tec_current", VdmEncoding::S16, kTecCurrentLsb, "ratio", "tec_current", "", false},
+    VdmRow{3, "laser_frequency_error", VdmEncoding::S16, 10e6, "hertz", "laser_frequency_error", "", false},
+    VdmRow{4, "laser_temperature", VdmEncoding::S16, kTemperatureLsb, "celsius", "laser_temperature", "", false},
+    VdmRow{5, "esnr_media_input", VdmEncoding::U16, 1.0 / 256.0, "decibels", "esnr", "media", false},
+    VdmRow{6, "esnr_host_input", VdmEncoding::U16, 1.0 / 256.0, "decibels", "esnr", "host", false},
+    VdmRow{7, "ltp_media_input", VdmEncoding::U16, 1.0 / 256.0, "decibels", "ltp", "media", false},
+    VdmRow{8, "ltp_host_input", VdmEncoding::U16, 1.0 / 256.0, "decibels", "ltp", "host", false},
+    VdmRow{9, "pre_fec_ber_min_media", VdmEncoding::F16, 1.0, "ratio", "", "media", true},
+    VdmRow{10, "pre_fec_ber_min_host", VdmEncoding::F16, 1.0, "ratio", "", "host", true},
+    VdmRow{11, "pre_fec_ber_max_media", VdmEncoding::F16, 1.0, "ratio", "", "media", true},
+    VdmRow{12, "pre_fec_ber_max_host", VdmEncoding::F16, 1.0, "ratio", "", "host", true},
+    VdmRow{13, "pre_fec_ber_avg_media", VdmEncoding::F16, 1.0, "ratio", "", "media", true},
+    VdmRow{14, "pre_fec_ber_avg_host", VdmEncoding::F16, 1.0, "ratio", "", "host", true},
+    VdmRow{15, "pre_fec_ber_current_media", VdmEncoding::F16, 1.0, "ratio", "pre_fec_ber", "media", false},
+    VdmRow{16, "pre_fec_ber_current_host", VdmEncoding::F16, 1.0, "ratio", "pre_fec_ber", "host", false},
+    VdmRow{17, "errored_frames_min_media", VdmEncoding::F16, 1.0, "ratio", "", "media", true},
+    VdmRow{18, "errored_frames_min_host", VdmEncoding::F16, 1.0, "ratio", "", "host", true},
+    VdmRow{19, "errored_frames_max_media", VdmEncoding::F16, 1.0, "ratio", "", "media", true},
+    VdmRow{20, "errored_frames_max_host", VdmEncoding::F16, 1.0, "ratio", "", "host", true},
+    VdmRow{21, "errored_frames_avg_media", VdmEncoding::F16, 1.0, "ratio", "", "media", true},
+    VdmRow{22, "errored_frames_avg_host", VdmEncoding::F16, 1.0, "ratio", "", "host", true},
+    VdmRow{23, "errored_frames_current_media", VdmEncoding::F16, 1.0, "ratio", "errored_frames", "media", false},
+    VdmRow{24, "errored_frames_current_host", VdmEncoding::F16, 1.0, "ratio", "errored_frames", "host", false},
+    VdmRow{25, "errored_frames_total_media", VdmEncoding::F16, 1.0, "ratio", "", "media", false},
+    VdmRow{26, "errored_frames_total_host", VdmEncoding::F16, 1.0, "ratio", "", "host", false},
+    VdmRow{27, "sewmax_min_media", VdmEncoding::U16, 1.0, "count", "", "media", true},
+    VdmRow{28, "sewmax_min_host", VdmEncoding::U16, 1.0, "count", "", "host", true},
+    VdmRow{29, "sewmax_max_media", VdmEncoding::U16, 1.0, "count", "", "media", true},
+    VdmRow{30, "sewmax_max_host", VdmEncoding::U16, 1.0, "count", "", "host", true},
+    VdmRow{31, "sewmax_avg_media", VdmEncoding::U16, 1.0, "count", "", "media", true},
+    VdmRow{32, "sewmax_avg_host", VdmEncoding::U16, 1.0, "count", "", "host", true},
+    VdmRow{33, "sewmax_current_media", VdmEncoding::U16, 1.0, "count", "", "media", false},
+    VdmRow{34, "sewmax_current_host", VdmEncoding::U16, 1.0, "count", "", "host", false},
+    VdmRow{77, "vcc_2p6", VdmEncoding::U16, kVoltageLsb, "volts", "supply_rail_voltage", "2p6", false},
+    VdmRow{78, "vcc_1p8", VdmEncoding::U16, kVoltageLsb, "volts", "supply_rail_voltage", "1p8", false},
+    VdmRow{79, "vcc_1p2", VdmEncoding::U16, kVoltageLsb, "volts", "supply_rail_voltage", "1p2", false},
+    VdmRow{80, "vcc_0p9", VdmEncoding::U16, kVoltageLsb, "volts", "supply_rail_voltage", "0p9", false},
+    VdmRow{81, "vcc_0p7a", VdmEncoding::U16, kVoltageLsb, "volts", "supply_rail_voltage", "0p7a", false},
+    VdmRow{82, "vcc_0p7b", VdmEncoding::U16, kVoltageLsb, "volts", "supply_rail_voltage", "0p7b", false},
+    VdmRow{83, "vcc_12", VdmEncoding::U16, 250e-6, "volts", "supply_rail_voltage", "12", false},
+    VdmRow{84, "els_input_power", VdmEncoding::S16, 0.01, "dbm", "", "", false},
 };
 
 constexpr bool vdm_sorted() {
@@ -446,13 +452,24 @@ std::optional<VdmTypeRef> vdm_type_ref(uint8_t type_id) {
   auto it = std::lower_bound(kVdmTypes.begin(), kVdmTypes.end(), type_id,
                              [](const VdmRow& r, uint8_t id) { return r.id < id; });
   if (it == kVdmTypes.end() || it->id != type_id) return std::nullopt;
-  return VdmTypeRef{it->name, it->encoding, it->scale, it->unit};
+  return VdmTypeRef{it->name, it->encoding, it->scale, it->unit, it->quantity, it->qualifier, it->statistic};
 }
 
 std::optional<VdmType> vdm_type(uint8_t type_id) {
   const auto t = vdm_type_ref(type_id);
   if (!t) return std::nullopt;
   return VdmType{std::string(t->name), t->encoding, t->scale, std::string(t->unit)};
+}
+
+uint16_t vdm_f16_raw(double value) {
+  if (!(value > 0)) return 0;
+  // Smallest exponent whose mantissa still fits in 11 bits.
+  int exponent = std::clamp(static_cast<int>(std::ceil(std::log10(value / 2047.0))) + 24, 0, 31);
+  for (; exponent <= 31; ++exponent) {
+    const double mantissa = std::round(value / std::pow(10.0, exponent - 24));
+    if (mantissa <= 2047) return static_cast<uint16_t>(exponent << 11 | static_cast<int>(mantissa));
+  }
+  return 0xFFFF;
 }
 
 double vdm_f16(uint16_t raw) {

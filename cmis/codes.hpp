@@ -60,9 +60,15 @@ struct VdmTypeRef {
   VdmEncoding encoding;
   double scale;
   std::string_view unit;
+  std::string_view quantity;   // what /metrics calls it ("pre_fec_ber", "esnr"); "" = JSON only
+  std::string_view qualifier;  // side ("media"/"host") or supply rail ("2p6", ...); "" = none
+  bool statistic = false;      // min/max/avg: held consistent only by a freeze, never written
 };
 std::optional<VdmTypeRef> vdm_type_ref(uint8_t type_id);
 // F16: bits 15-11 exponent e, bits 10-0 mantissa m: m * 10^(e-24).
 double vdm_f16(uint16_t raw);
+// The F16 nearest to `value` (0 for value <= 0; the largest F16 above the range), the
+// mantissa as large as it goes, so the most digits are kept.
+uint16_t vdm_f16_raw(double value);
 
 }  // namespace xcvr::cmis::codes

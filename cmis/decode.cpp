@@ -1,5 +1,7 @@
 #include "cmis/decode.hpp"
 
+#include "cmis/vdm.hpp"
+
 #include <algorithm>
 
 #include "cmis/cmis_map.hpp"
@@ -26,28 +28,61 @@ std::optional<Spec> spec_for_identifier(uint8_t identifier) {
   }
 }
 
+std::optional<Identification> identify(const ModuleImage& image) {
+  const auto byte0 = image.byte(kDeviceA0, 0, kLowerPage, 0);
+  if (!byte0) return std::nullopt;
+  Identification id{*byte0, *byte0};
+  if (const auto spec = spec_for_identifier(*byte0)) {
+    id.spec = *spec;
+    return id;
+  }
+  const auto copy = read_uint(image, cmis_field(CmisField::IdentifierCopy));
+  const auto copy_spec = copy ? spec_for_identifier(static_cast<uint8_t>(*copy)) : std::nullopt;
+  if (copy_spec && *copy_spec != Spec::Sff8472) {  // SFF-8472 keeps no copy there
+    id.code = static_cast<uint8_t>(*copy);
+    id.spec = *copy_spec;
+    id.from_copy = true;
+  } else {
+    id.guessed = true;
+  }
+  return id;
+}
+
+namespace {
+
+ModuleReport decode_as(const ModuleImage& image, Spec spec) {
+  switch (spec) {
+    case Spec::Sff8472: return decode_sff8472(image);
+    case Spec::Sff8636: return decode_sff8636(image);
+    case Spec::Cmis: break;
+  }
+  return decode_cmis(image);
+}
+
+}  // namespace
+
 ModuleReport decode(const ModuleImage& image) {
-  const auto id = image.byte(kDeviceA0, 0, kLowerPage, 0);
+  const auto id = identify(image);
   if (!id) {
     ModuleReport r;
     r.missing_pages.push_back("lower");
     r.problems.push_back("no lower page: nothing to decode");
     return r;
   }
-  switch (spec_for_identifier(*id).value_or(Spec::Cmis)) {
-    case Spec::Sff8472: return decode_sff8472(image);
-    case Spec::Sff8636: return decode_sff8636(image);
-    case Spec::Cmis: break;
-  }
-  if (!spec_for_identifier(*id)) {
-    // Unknown identifier: decode identity as CMIS would, but say we guessed.
-    ModuleReport r = decode_cmis(image);
+  ModuleReport r = decode_as(image, id->spec);
+  if (id->from_copy) {
     r.problems.insert(r.problems.begin(),
-                      "identifier " + codes::identifier(*id) +
+                      "identifier byte 0 is " + codes::identifier(id->byte0) +
+                          ", no known management interface; decoded as its page 00h copy " +
+                          codes::identifier(id->code) + " says (" +
+                          std::string(spec_name(id->spec)) + ")");
+  } else if (id->guessed) {
+    // Unknown identifier: decode identity as CMIS would, but say we guessed.
+    r.problems.insert(r.problems.begin(),
+                      "identifier " + codes::identifier(id->byte0) +
                           " has no known management interface; decoded as CMIS");
-    return r;
   }
-  return decode_cmis(image);
+  return r;
 }
 
 std::span<const Field> spec_fields(Spec spec) {
@@ -62,9 +97,9 @@ std::span<const Field> spec_fields(Spec spec) {
 namespace {
 
 std::optional<Spec> image_spec(const ModuleImage& image) {
-  const auto id = image.byte(kDeviceA0, 0, kLowerPage, 0);
+  const auto id = identify(image);
   if (!id) return std::nullopt;
-  return spec_for_identifier(*id).value_or(Spec::Cmis);  // as decode() does
+  return id->spec;
 }
 
 bool latched_row(const Field& f) { return f.role == Role::Flag && f.type == Type::Bits && f.width == 1; }
@@ -75,8 +110,7 @@ std::vector<ByteSpan> raised_latch_spans(const ModuleImage& image) {
   std::vector<ByteSpan> out;
   const auto spec = image_spec(image);
   if (!spec) return out;
-  for (const Field& f : spec_fields(*spec)) {
-    if (!latched_row(f)) continue;
+  const auto add_raised = [&](const Field& f) {
     for (int lane = 1; lane <= std::max<int>(1, f.lanes.count); ++lane) {
       const auto loc = locate(f, lane);
       if (!loc) continue;
@@ -92,6 +126,12 @@ std::vector<ByteSpan> raised_latch_spans(const ModuleImage& image) {
       span->offset = first;
       span->length = static_cast<uint16_t>(end - first);
     }
+  };
+  const int vdm_groups = *spec == Spec::Cmis ? vdm_group_count(image) : 0;
+  for (const Field& f : spec_fields(*spec)) {
+    if (latched_row(f)) add_raised(f);
+    if (f.role != Role::VdmFlag) continue;
+    for (int g = 0; g < vdm_groups; ++g) add_raised(vdm_field(static_cast<CmisField>(f.id), g));
   }
   return out;
 }
@@ -99,6 +139,7 @@ std::vector<ByteSpan> raised_latch_spans(const ModuleImage& image) {
 std::optional<bool> latched_flag_raised(const ModuleImage& image, std::string_view name, int lane) {
   const auto spec = image_spec(image);
   if (!spec) return std::nullopt;
+  if (*spec == Spec::Cmis && name.starts_with("vdm_")) return vdm_flag_raised(image, name, lane);
   for (const Field& f : spec_fields(*spec)) {
     if (!latched_row(f) || f.name != name || (f.lanes.count != 0) != (lane != 0)) continue;
     const auto v = read_uint(image, f, lane != 0 ? lane : 1);

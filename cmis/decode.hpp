@@ -16,6 +16,19 @@ namespace xcvr::cmis {
 // Management spec a module with this SFF-8024 identifier speaks; nullopt if none we decode.
 std::optional<Spec> spec_for_identifier(uint8_t identifier);
 
+// How the image's memory map is read. Byte 0 names the spec; when it names none we decode (a
+// vendor-specific 80h-FFh code, or a corrupt byte) and the identifier copy at page 00h byte 128
+// (where CMIS and SFF-8636 both keep it) does, the copy decides. When neither does, CMIS is
+// guessed. nullopt without a lower page. Decoder, read planner and coding checks all use this.
+struct Identification {
+  uint8_t byte0 = 0;
+  uint8_t code = 0;        // the identifier the module is read as (byte 0 or its copy)
+  Spec spec = Spec::Cmis;
+  bool from_copy = false;  // byte 0 names no known spec; the copy did
+  bool guessed = false;    // neither did: read as CMIS
+};
+std::optional<Identification> identify(const ModuleImage& image);
+
 // Decodes whatever the image holds. Never throws on any byte content; an image without a lower
 // page (or with an identifier we cannot decode) yields a report whose `problems` say so.
 ModuleReport decode(const ModuleImage& image);

@@ -42,6 +42,7 @@ enum class Role : uint8_t {
   Monitor,    // live value (temperature, lane power, ...)
   Threshold,  // alarm/warning level
   Flag,       // latched clear-on-read flag bit (name is the flag's exported name)
+  VdmFlag,    // latched clear-on-read flag bit of a VDM instance (its "lane" is the instance)
   Status,     // live state that is not latched (module state, DP state, LOS on SFF-8472 110)
   Control,    // host-writable control (page/bank select, Tx disable, ...)
   Checksum,   // stored checksum byte

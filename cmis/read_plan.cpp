@@ -4,6 +4,7 @@
 #include "cmis/decode.hpp"
 #include "cmis/sff8472_map.hpp"
 #include "cmis/sff8636_map.hpp"
+#include "cmis/vdm.hpp"
 
 namespace xcvr::cmis {
 namespace {
@@ -26,9 +27,9 @@ std::optional<uint32_t> cmis_u(const ModuleImage& img, CmisField f) {
 }
 
 std::optional<Spec> spec_of(const ModuleImage& img) {
-  const auto id = img.byte(kDeviceA0, 0, kLowerPage, 0);
+  const auto id = identify(img);
   if (!id) return std::nullopt;
-  return spec_for_identifier(*id).value_or(Spec::Cmis);
+  return id->spec;
 }
 
 bool cmis_paged(const ModuleImage& img) { return cmis_u(img, CmisField::FlatMemory).value_or(0) == 0; }
@@ -37,11 +38,6 @@ int cmis_banks(const ModuleImage& img) {
   return cmis_bank_count(cmis_u(img, CmisField::BanksSupported).value_or(0));
 }
 
-int cmis_vdm_groups(const ModuleImage& img) {
-  if (cmis_u(img, CmisField::VdmPagesSupported).value_or(0) == 0) return 0;
-  if (!img.has({kDeviceA0, 0, kCmisPageVdmAdvertising})) return 0;
-  return static_cast<int>(cmis_u(img, CmisField::VdmGroupsSupported).value_or(0)) + 1;
-}
 
 std::vector<PageKey> cmis_static_pages(const ModuleImage& img) {
   std::vector<PageKey> pages{{kDeviceA0, 0, 0x00}};
@@ -54,10 +50,12 @@ std::vector<PageKey> cmis_static_pages(const ModuleImage& img) {
   }
   if (cmis_u(img, CmisField::VdmPagesSupported).value_or(0) != 0) {
     pages.push_back({kDeviceA0, 0, kCmisPageVdmAdvertising});
-    for (int g = 0; g < cmis_vdm_groups(img); ++g) {
-      pages.push_back({kDeviceA0, 0, static_cast<int16_t>(kCmisPageVdmDescriptors + g)});
-      pages.push_back({kDeviceA0, 0, static_cast<int16_t>(kCmisPageVdmValues + g)});
+    for (int g = 0; g < vdm_group_count(img); ++g) {
+      for (CmisField row : {CmisField::VdmDescriptorType, CmisField::VdmValue, CmisField::VdmThresholdHighAlarm}) {
+        pages.push_back(locate(vdm_field(row, g), 1)->page);
+      }
     }
+    if (vdm_group_count(img) > 0) pages.push_back(locate(cmis_field(CmisField::VdmFlagHighAlarm), 1)->page);
   }
   return pages;
 }
@@ -141,21 +139,19 @@ std::vector<ReadRange> thermal_reads(const ModuleImage& image) {
   return {};
 }
 
+// Per group in use: the values up to the last described instance, and their flag nibbles.
 std::vector<ReadRange> vdm_reads(const ModuleImage& image) {
   if (spec_of(image) != Spec::Cmis) return {};
+  std::vector<int> last(4, 0);  // last described instance per group
+  for (const VdmInstance& in : vdm_instances(image)) last[static_cast<std::size_t>(in.group)] = in.index;
   std::vector<ReadRange> out;
-  for (int g = 0; g < cmis_vdm_groups(image); ++g) {
-    Field type = cmis_field(CmisField::VdmDescriptorType);
-    type.page = static_cast<int16_t>(kCmisPageVdmDescriptors + g);
-    int used = 0;  // instances up to the last described one
-    for (int i = 1; i <= kCmisVdmInstancesPerPage; ++i) {
-      if (read_uint(image, type, i).value_or(0) != 0) used = i;
-    }
+  for (int g = 0; g < 4; ++g) {
+    const int used = last[static_cast<std::size_t>(g)];
     if (used == 0) continue;
-    Field value = cmis_field(CmisField::VdmValue);
-    value.page = static_cast<int16_t>(kCmisPageVdmValues + g);
-    out.push_back(span(value, value));
-    out.back().length = static_cast<uint16_t>(used * value.lanes.stride);
+    const Field value = vdm_field(CmisField::VdmValue, g);
+    out.push_back(span(value, value, used));
+    const Field flags = vdm_field(CmisField::VdmFlagHighAlarm, g);
+    out.push_back(span(flags, flags, used));
   }
   return out;
 }

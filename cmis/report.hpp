@@ -53,12 +53,18 @@ struct LaneReport {
   std::vector<std::string> flags;              // raised flags, e.g. "rx_los", "tx_power_high_warning"
 };
 
-struct VdmObservable {
+struct VdmObservable {  // one described VDM instance (cmis/vdm.hpp)
   int type_id = 0;
-  std::string name;  // e.g. "esnr_media_input"
-  int lane = 0;      // 1-based
+  std::string name;       // type name, e.g. "esnr_media_input", "pre_fec_ber_current_media"
+  std::string quantity;   // exported quantity ("pre_fec_ber", "esnr", ...); "" = JSON only
+  std::string qualifier;  // "media"/"host" side, or the supply rail ("2p6", ...); "" = none
+  bool statistic = false; // min/max/avg (held only by a freeze, which is never written)
+  int lane = 0;           // 1-based
   double value = 0;
-  std::string unit;  // "decibels", "ratio", "celsius", ...
+  std::string unit;       // "decibels", "ratio", "celsius", ...
+  int threshold_set = 0;  // 0-15 within the instance's group
+  std::optional<Thresholds> thresholds;  // the set's levels; nullopt when not read or blank
+  std::vector<std::string> flags;        // raised latched flags: "high_alarm", "low_warning", ...
 };
 
 // Which monitors the module says it implements (an unimplemented monitor is absent).
@@ -77,6 +83,7 @@ struct Identity {
   std::string date_code;
   std::optional<std::string> clei;
   std::optional<std::string> firmware;           // "1.4" (active), CMIS only
+  std::optional<std::string> inactive_firmware;  // the other image's version, CMIS page 01h
   std::optional<std::string> hardware_revision;  // CMIS page 01h
 };
 
@@ -95,6 +102,7 @@ struct ModuleReport {
   std::optional<int> power_class;
   std::optional<double> max_power_watts;
   std::vector<Application> applications;
+  std::optional<int> active_application;  // CMIS AppSel of the first configured lane (11h:206)
   std::map<std::string, double> lengths_meters;  // "smf", "om3", "om4", ...
 
   std::optional<double> temperature_celsius;
@@ -108,6 +116,7 @@ struct ModuleReport {
 
   std::optional<Coded> module_state;  // CMIS
   std::optional<Coded> module_fault_cause;
+  std::optional<bool> low_power;  // CMIS ModuleLowPwr; SFF-8636 host-forced low power (93 bits 0-1)
   std::vector<std::string> module_flags;  // raised, e.g. "temperature_high_warning"
   std::vector<LaneReport> lanes;
   std::map<std::string, Thresholds> thresholds;  // "temperature_celsius", "rx_power_watts", ...

@@ -48,9 +48,12 @@ json module(const ModuleReport& r) {
   put(j, "supply_voltage2_volts", r.supply_voltage2_volts);
   if (r.module_state) j["state"] = r.module_state->name;
   put(j, "fault_cause", r.module_fault_cause);
+  put(j, "low_power", r.low_power);
+  put(j, "active_application", r.active_application);
   put(j, "power_class", r.power_class);
   put(j, "max_power_watts", r.max_power_watts);
   put(j, "firmware", r.id.firmware);
+  put(j, "inactive_firmware", r.id.inactive_firmware);
   put(j, "hardware_revision", r.id.hardware_revision);
   j["flat_memory"] = r.flat_memory;
   put(j, "media_type", r.media_type);
@@ -109,8 +112,13 @@ nlohmann::json to_json(const ModuleReport& r) {
   for (const Application& a : r.applications) j["applications"].push_back(application(a));
   j["vdm"] = json::array();
   for (const VdmObservable& o : r.vdm) {
-    j["vdm"].push_back({{"type_id", o.type_id}, {"name", o.name}, {"lane", o.lane},
-                        {"value", o.value}, {"unit", o.unit}});
+    json v = {{"type_id", o.type_id}, {"name", o.name},      {"lane", o.lane},
+              {"value", o.value},     {"unit", o.unit},      {"statistic", o.statistic},
+              {"threshold_set", o.threshold_set},            {"flags", o.flags}};
+    if (!o.quantity.empty()) v["quantity"] = o.quantity;
+    if (!o.qualifier.empty()) v["qualifier"] = o.qualifier;
+    if (o.thresholds) v["thresholds"] = thresholds(*o.thresholds);
+    j["vdm"].push_back(std::move(v));
   }
   j["checksums"] = json::array();
   for (const Checksum& c : r.checksums) {

@@ -191,6 +191,10 @@ ModuleReport decode_sff8636(const ModuleImage& image) {
   decode_power_class(image, r);
   decode_monitors(image, kind, r);
 
+  // Low power is known only while the host overrides the LPMode pin (93 bit 0); then bit 1 says.
+  if (read_uint(image, sff8636_field(Sff8636Field::PowerOverride)).value_or(0) != 0) {
+    r.low_power = read_uint(image, sff8636_field(Sff8636Field::PowerSet)).value_or(0) != 0;
+  }
   collect_flags(image, sff8636_fields(), r);                // latched flags
   collect_flags(image, sff8636_fields(), r, Role::Status);  // data_not_ready
   decode_page03(image, r);

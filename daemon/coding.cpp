@@ -228,18 +228,18 @@ using namespace coding_internal;
 struct IdentifierFacts {
   std::optional<uint32_t> byte0;
   std::optional<uint32_t> copy;  // page 00h copy (CMIS, SFF-8636)
-  std::optional<Spec> spec0, spec_copy;
+  std::optional<Spec> spec0;
+  std::optional<cmis::Identification> how;  // how the decoder reads the module
 };
 
 IdentifierFacts identifier_facts(const cmis::ModuleImage& image) {
   IdentifierFacts f;
-  f.byte0 = cmis::read_uint(image, cmis::cmis_field(cmis::CmisField::Identifier));
-  if (f.byte0) f.spec0 = cmis::spec_for_identifier(static_cast<uint8_t>(*f.byte0));
+  f.how = cmis::identify(image);
+  if (!f.how) return f;
+  f.byte0 = f.how->byte0;
+  f.spec0 = cmis::spec_for_identifier(f.how->byte0);
   // The copy exists in CMIS and SFF-8636 (same place in both); SFF-8472 has none.
-  if (f.spec0 != Spec::Sff8472) {
-    f.copy = cmis::read_uint(image, cmis::cmis_field(cmis::CmisField::IdentifierCopy));
-    if (f.copy) f.spec_copy = cmis::spec_for_identifier(static_cast<uint8_t>(*f.copy));
-  }
+  if (f.spec0 != Spec::Sff8472) f.copy = cmis::read_uint(image, cmis::cmis_field(cmis::CmisField::IdentifierCopy));
   return f;
 }
 
@@ -270,7 +270,7 @@ CheckResult check_identifier(const IdentifierFacts& f, Spec spec) {
   }
   if (*f.copy != *f.byte0) {
     b.fail(id_at + " is " + id_text(*f.byte0) + " but " + copy_at + " is " + id_text(*f.copy) +
-           (!f.spec0 && f.spec_copy ? "; the other checks read the module as the copy says" : ""));
+           (f.how->from_copy ? "; the other checks read the module as the copy says" : ""));
   } else if (f.spec0) {
     b.pass(id_at + " " + id_text(*f.byte0) + " equals " + copy_at);
   }
@@ -286,7 +286,7 @@ bool looks_like_module(const cmis::ModuleImage& image, std::string* why) {
     return false;
   };
   if (!f.byte0) return say("no lower page (byte 0-127) in the input");
-  if (f.spec0 || f.spec_copy) return true;
+  if (!f.how->guessed) return true;
   const auto* lower = image.find({cmis::kDeviceA0, 0, cmis::kLowerPage});
   const bool all_ff = lower && std::all_of(lower->bytes.begin(), lower->bytes.end(), [](uint8_t c) { return c == 0xFF; });
   const bool all_zero = lower && std::all_of(lower->bytes.begin(), lower->bytes.end(), [](uint8_t c) { return c == 0; });
@@ -307,10 +307,10 @@ ModuleVerdict verify_module_detailed(const cmis::ModuleImage& image, const cmis:
   std::optional<cmis::ModuleImage> patched;
   std::optional<cmis::ModuleReport> redecoded;
   uint32_t identifier = f.byte0.value_or(0);
-  if (f.byte0 && !f.spec0 && f.spec_copy) {
+  if (f.how && f.how->from_copy) {
     // A garbage identifier byte with a sound copy: read the rest of the module as the copy says,
     // so that one bad byte is one finding.
-    spec = *f.spec_copy;
+    spec = f.how->spec;
     patched = image;
     cmis::write_uint(*patched, *field_named(spec, "identifier"), *f.copy);
     redecoded = cmis::decode(*patched);

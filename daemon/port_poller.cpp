@@ -236,8 +236,10 @@ double PortPoller::poll(double now, double wall) {
   } else if (dynamic_due) {
     auto plan = cmis::dynamic_reads(image_);
     if (now + 1e-9 >= next_vdm_) {
+      // VDM first: the poll then ends on page 11h, where the next poll starts, so a VDM poll
+      // costs the following polls no page select.
       const auto vdm = cmis::vdm_reads(image_);
-      plan.insert(plan.end(), vdm.begin(), vdm.end());
+      plan.insert(plan.begin(), vdm.begin(), vdm.end());
       next_vdm_ = now + poll_.vdm_interval_s;
     }
     err = read_ranges(plan, wall);

@@ -113,6 +113,25 @@ std::optional<std::string> read_regular_file(const std::string& path, InputKind 
   return std::nullopt;
 }
 
+std::optional<std::string> read_stream_fd(int fd, const std::string& name, InputKind kind, std::string& error) {
+  const std::size_t cap = max_input_bytes(kind);
+  std::string data;
+  char buf[64 * 1024];
+  for (;;) {
+    const ssize_t n = read_some(fd, buf, sizeof buf);
+    if (n < 0) {
+      error = name + ": " + files::errno_text(errno);
+      return std::nullopt;
+    }
+    if (n == 0) return data;
+    if (data.size() + static_cast<std::size_t>(n) > cap) {
+      error = too_large(name, kind);
+      return std::nullopt;
+    }
+    data.append(buf, static_cast<std::size_t>(n));
+  }
+}
+
 bool read_regular_file_lines(const std::string& path, InputKind kind,
                              const std::function<void(std::string_view)>& line, std::string& error) {
   Fd fd(open_regular_file(path, kind, error));

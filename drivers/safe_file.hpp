@@ -27,6 +27,10 @@ int open_regular_file(const std::string& path, InputKind kind, std::string& erro
 // larger than max_input_bytes(kind)).
 std::optional<std::string> read_regular_file(const std::string& path, InputKind kind, std::string& error);
 
+// Everything readable from `fd` (a pipe: standard input) up to the kind's cap, or nullopt with
+// `error` = "<name>: <why>" when reading fails or the input is larger than the cap.
+std::optional<std::string> read_stream_fd(int fd, const std::string& name, InputKind kind, std::string& error);
+
 // Calls `line` for each line (without '\n') of a regular file, holding one line at a time.
 // False with `error` set when the file cannot be read or exceeds the kind's cap.
 bool read_regular_file_lines(const std::string& path, InputKind kind,

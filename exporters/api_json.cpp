@@ -29,7 +29,7 @@ json time_json(double unix_seconds) {
 void withhold_monitors(json& module) {
   static const char* kModuleKeys[] = {"temperature_celsius", "supply_voltage_volts",
                                       "laser_temperature_celsius", "tec_current_ratio",
-                                      "supply_voltage2_volts", "state", "fault_cause"};
+                                      "supply_voltage2_volts", "state", "fault_cause", "low_power"};
   if (auto m = module.find("module"); m != module.end() && m->is_object()) {
     for (const char* k : kModuleKeys) m->erase(k);
     (*m)["flags"] = json::array();

@@ -170,6 +170,23 @@ std::string data_path_state_label(std::string_view cmis_name) {
   return snake_case(cmis_name);
 }
 
+std::string significant(double value) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.3g", value);
+  return buf;
+}
+
+std::string module_fault_cause_label(std::string_view cause) {
+  std::string out;  // "TEC runaway" -> "tec_runaway", "reserved", "custom"
+  for (const char ch : cause) {
+    const auto c = static_cast<unsigned char>(ch);
+    if (std::isalnum(c)) out += static_cast<char>(std::tolower(c));
+    else if (!out.empty() && out.back() != '_') out += '_';
+  }
+  while (!out.empty() && out.back() == '_') out.pop_back();
+  return out.empty() ? "unknown" : out;
+}
+
 std::string_view device_of(std::string_view port) {
   const auto slash = port.find('/');
   return slash == std::string_view::npos ? std::string_view{} : port.substr(0, slash);

@@ -20,6 +20,8 @@ std::string url_path_escape(std::string_view text);
 
 // Fixed-point with `decimals` digits; "—" for a non-finite value.
 std::string fixed(double value, int decimals);
+// Three significant digits, exponent where it needs one: "2.35e-07", "19.1", "0.5".
+std::string significant(double value);
 
 // Optical power for people: dBm (nullopt for no light, i.e. <= 0 W; never -Inf).
 std::optional<double> watts_to_dbm(double watts);
@@ -38,6 +40,8 @@ bool natural_less(std::string_view a, std::string_view b);
 // "activated"; anything unknown becomes lower snake case.
 std::string module_state_label(std::string_view cmis_name);
 std::string data_path_state_label(std::string_view cmis_name);
+// CMIS module fault cause as a label value: "tec_runaway", "data_memory_corrupted", "custom", ...
+std::string module_fault_cause_label(std::string_view cause);
 
 // Captions for the cages of one device (port names in map order): the part after the device,
 // less the prefix and suffix every port of the device shares, never splitting a number

@@ -1,11 +1,26 @@
 // Pieces of build_families(), split by subject. Internal to exporters/.
 #pragma once
 
+#include <optional>
+#include <string>
+
 #include "daemon/snapshot.hpp"
 #include "exporters/families.hpp"
 #include "exporters/metrics.hpp"
 
 namespace xcvr::exporters::detail {
+
+// Labels of one series grown by one label (one exact-size allocation).
+Labels plus(const Labels& base, std::string name, std::string value);
+// A live per-lane series' labels: lane, and data_path (CMIS: the lane's data path, i.e. host
+// port, in the module's active configuration) when the decoder knows it. Counters do not carry
+// data_path: their identity must survive the module being pulled.
+Labels live_lane_labels(const Labels& base, int lane, const std::optional<int>& data_path);
+// The four levels of a threshold family (those the module gives).
+void add_levels(FamilySet& out, Fam fam, const Labels& base, const cmis::Thresholds& thresholds);
+
+// VDM observables of a present, fresh module (exporters/metrics_vdm.cpp).
+void add_vdm_series(FamilySet& out, const Labels& base, const daemon::PortSnapshot& port);
 
 // Every series of one port (presence, identity, monitors, thresholds, flags, counters).
 void add_port_series(FamilySet& out, const daemon::PortSnapshot& port);

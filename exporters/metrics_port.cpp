@@ -10,16 +10,9 @@
 #include "exporters/metrics_internal.hpp"
 
 namespace xcvr::exporters::detail {
-namespace {
 
 using daemon::PortPresence;
 using daemon::PortSnapshot;
-
-Labels port_labels(const PortSnapshot& p) {
-  Labels l{{"port", p.port}};
-  if (!p.node.empty()) l.push_back({"node", p.node});
-  return l;
-}
 
 // One exact-size allocation per series: a copy of base grown by push_back would allocate twice.
 Labels plus(const Labels& base, std::string name, std::string value) {
@@ -44,12 +37,27 @@ const std::string& lane_name(int lane) {  // lane labels without a to_string per
 
 Labels lane_labels(const Labels& base, int lane) { return plus(base, "lane", lane_name(lane)); }
 
-// Live per-lane series also carry data_path (CMIS: the lane's data path, i.e. host port, in the
-// module's active configuration) when the decoder knows it. Counters do not: their identity
-// must survive the module being pulled.
 Labels live_lane_labels(const Labels& base, int lane, const std::optional<int>& data_path) {
   Labels l = lane_labels(base, lane);
   if (data_path) l.push_back({"data_path", lane_name(*data_path)});
+  return l;
+}
+
+void add_levels(FamilySet& out, Fam fam, const Labels& base, const cmis::Thresholds& t) {
+  const auto level = [&](const char* name, const std::optional<double>& v) {
+    if (v) out.gauge(fam, plus(base, "level", name), *v);
+  };
+  level("high_alarm", t.high_alarm);
+  level("high_warning", t.high_warning);
+  level("low_warning", t.low_warning);
+  level("low_alarm", t.low_alarm);
+}
+
+namespace {
+
+Labels port_labels(const PortSnapshot& p) {
+  Labels l{{"port", p.port}};
+  if (!p.node.empty()) l.push_back({"node", p.node});
   return l;
 }
 
@@ -65,8 +73,18 @@ void gauge_if(FamilySet& out, Fam id, const Labels& labels, const std::optional<
   if (v) out.gauge(id, labels, *v);
 }
 
+// The application in use (CMIS Active Control Set), else the first advertised.
+const cmis::Application* shown_application(const cmis::ModuleReport& r) {
+  if (r.active_application) {
+    for (const cmis::Application& a : r.applications) {
+      if (a.index == *r.active_application) return &a;
+    }
+  }
+  return r.applications.empty() ? nullptr : &r.applications.front();
+}
+
 void add_info(FamilySet& out, const Labels& base, const cmis::ModuleReport& r) {
-  const cmis::Application* app = r.applications.empty() ? nullptr : &r.applications.front();
+  const cmis::Application* app = shown_application(r);
   Labels l = base;
   l.push_back({"identifier", r.id.identifier.name});
   l.push_back({"spec", std::string(cmis::spec_name(r.spec))});
@@ -81,6 +99,7 @@ void add_info(FamilySet& out, const Labels& base, const cmis::ModuleReport& r) {
   l.push_back({"media_interface", app ? app->media_interface.name : ""});
   l.push_back({"host_interface", app ? app->host_interface.name : ""});
   l.push_back({"firmware", r.id.firmware.value_or("")});
+  l.push_back({"inactive_firmware", r.id.inactive_firmware.value_or("")});
   out.gauge(Fam::ModuleInfo, std::move(l), 1);
 }
 
@@ -94,12 +113,7 @@ void add_thresholds(FamilySet& out, const Labels& base, const cmis::ModuleReport
   };
   for (const auto& [key, fam] : kFamilies) {
     const auto it = r.thresholds.find(key);
-    if (it == r.thresholds.end()) continue;
-    const cmis::Thresholds& t = it->second;
-    gauge_if(out, fam, plus(base, "level", "high_alarm"), t.high_alarm);
-    gauge_if(out, fam, plus(base, "level", "high_warning"), t.high_warning);
-    gauge_if(out, fam, plus(base, "level", "low_warning"), t.low_warning);
-    gauge_if(out, fam, plus(base, "level", "low_alarm"), t.low_alarm);
+    if (it != r.thresholds.end()) add_levels(out, fam, base, it->second);
   }
 }
 
@@ -142,10 +156,17 @@ void add_live(FamilySet& out, const Labels& base, const PortSnapshot& p) {
   gauge_if(out, Fam::Temperature, base, r.temperature_celsius);
   gauge_if(out, Fam::SupplyVoltage, base, r.supply_voltage_volts);
   gauge_if(out, Fam::LaserTemperature, base, r.laser_temperature_celsius);
+  gauge_if(out, Fam::TecCurrent, base, r.tec_current_ratio);
+  gauge_if(out, Fam::SupplyVoltage2, base, r.supply_voltage2_volts);
+  if (r.module_fault_cause && r.module_fault_cause->code != 0) {
+    out.gauge(Fam::ModuleFaultCause, plus(base, "cause", module_fault_cause_label(r.module_fault_cause->name)), 1);
+  }
+  if (r.low_power) out.gauge(Fam::ModuleLowPower, base, *r.low_power ? 1 : 0);
   add_lanes(out, base, r);
   add_thresholds(out, base, r);
   gauge_if(out, Fam::TemperatureHeadroom, base, temperature_headroom(p));
   add_aging(out, base, p);
+  add_vdm_series(out, base, p);
   for (const RaisedFlag& f : raised_flags(p)) {
     out.gauge(Fam::Flag, flag_labels(base, f.lane, f.flag, data_path_of(&r, f.lane)), 1);
   }

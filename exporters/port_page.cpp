@@ -122,6 +122,26 @@ std::string thresholds_table(const cmis::ModuleReport& r) {
   return t + "</table>";
 }
 
+// VDM observables as the module describes them: real-time values, the statistics marked (they
+// are not held by a freeze), each with its own threshold set and raised flags.
+std::string vdm_table(const cmis::ModuleReport& r) {
+  if (r.vdm.empty()) return "";
+  std::string t = "<h2>Signal integrity (VDM)</h2><table><tr><th>observable</th><th>lane</th><th>value</th>"
+                  "<th>warning range</th><th>alarm range</th><th>raised</th></tr>";
+  const auto num = [](const std::optional<double>& v) { return v ? significant(*v) : std::string("\u2013"); };
+  for (const cmis::VdmObservable& o : r.vdm) {
+    std::string value = significant(o.value) + " " + html_escape(o.unit);
+    if (o.statistic) value += " <i>(statistic, not frozen)</i>";
+    const cmis::Thresholds th = o.thresholds.value_or(cmis::Thresholds{});
+    std::string flags;
+    for (const std::string& f : o.flags) flags += "<b>" + html_escape(f) + "</b> ";
+    t += "<tr><td>" + html_escape(o.name) + "</td><td class=\"num\">" + std::to_string(o.lane) + "</td><td class=\"num\">" +
+         value + "</td><td class=\"num\">" + num(th.low_warning) + " \u2026 " + num(th.high_warning) +
+         "</td><td class=\"num\">" + num(th.low_alarm) + " \u2026 " + num(th.high_alarm) + "</td><td>" + flags + "</td></tr>";
+  }
+  return t + "</table>";
+}
+
 std::string flags_table(const PortSnapshot& p) {
   std::string t = "<h2>Flags</h2>";
   const auto raised = raised_flags(p);
@@ -216,7 +236,7 @@ std::optional<std::string> port_page_html(const daemon::Snapshot& s, std::string
     body += "<p>No module data yet.</p>";
   } else {
     body += identity_table(*p->report);
-    if (monitors_visible(*p)) body += monitors_table(*p, verdict) + lanes_table(*p);
+    if (monitors_visible(*p)) body += monitors_table(*p, verdict) + lanes_table(*p) + vdm_table(*p->report);
     body += thresholds_table(*p->report);
   }
   body += flags_table(*p) + coding_table(*p) + counters_table(s, *p);

@@ -46,7 +46,8 @@ set(XCVR_PKG_BUILD_DIR ${PROJECT_BINARY_DIR}/packaging)
 find_program(XCVR_GZIP gzip REQUIRED)
 set(XCVR_PKG_GENERATED)
 foreach(page transceiver_exporter.8 xcvrctl.8)
-  configure_file(${XCVR_SRC_DIR}/man/${page} ${XCVR_PKG_BUILD_DIR}/man/${page} @ONLY)
+  # The sources are templates (.8.in): a page read from the tree never shows a placeholder.
+  configure_file(${XCVR_SRC_DIR}/man/${page}.in ${XCVR_PKG_BUILD_DIR}/man/${page} @ONLY)
   add_custom_command(
     OUTPUT ${XCVR_PKG_BUILD_DIR}/man/${page}.gz
     COMMAND ${XCVR_GZIP} -9nf -k ${XCVR_PKG_BUILD_DIR}/man/${page}

@@ -2,6 +2,8 @@
 // to the readers (row_formats.cpp, array_formats.cpp; layouts in parse_support.cpp).
 #include "drivers/dumpfile/dump_parser.hpp"
 
+#include <unistd.h>
+
 #include "drivers/safe_file.hpp"
 
 #include <array>
@@ -191,10 +193,13 @@ ParseResult parse(std::string_view text, Format format) {
 
 ParseResult parse_file(const std::string& path, Format format) {
   std::string why;
-  const auto text = drivers::read_regular_file(path, drivers::InputKind::Dump, why);
+  const bool stdin_ = path == "-";
+  const std::string name = stdin_ ? "standard input" : path;
+  const auto text = stdin_ ? drivers::read_stream_fd(STDIN_FILENO, name, drivers::InputKind::Dump, why)
+                           : drivers::read_regular_file(path, drivers::InputKind::Dump, why);
   if (!text) return ParseError{why, 0, 0};
   ParseResult result = parse(std::string_view(*text), format);
-  if (auto* error = std::get_if<ParseError>(&result)) error->message = path + ": " + error->message;
+  if (auto* error = std::get_if<ParseError>(&result)) error->message = name + ": " + error->message;
   return result;
 }
 

@@ -11,7 +11,8 @@
 // A whole optoe file (32896 bytes, 33152 for SFP, (banks*256+1)*128 with CMIS banks) keeps the
 // lower halves, page 00h and every other page that is neither blank (one byte value) nor a copy
 // of page 00h or of the same page in bank 0 (what modules answer for pages they lack); a note
-// lists what was kept.
+// lists what was kept. A file longer than 640 bytes that stops at a page boundary (an optoe file
+// copied only as far as its last page: lower + 00h-11h = 2,432 bytes) is read the same way.
 #pragma once
 
 #include <cstddef>
@@ -31,6 +32,7 @@ enum class Format {
   Auto,
   Binary,         // raw bytes: 128/256 B (lower+00h), 512 B (SFF-8472 A0h+A2h), 640 B (ethtool
                   // SFF-8636 linear), whole optoe files (incl. the CMIS bank layout)
+                  // and any prefix of one that ends on a 128-byte boundary
   EthtoolHex,     // `ethtool -m DEV hex on` ("0x0000:  11 07 ..."): linear offsets, or 0-255
                   // of one page after a header such as "$ ethtool -m eth0 page 0x11 bank 1 hex on"
   SfputilHex,     // `sfputil show eeprom-hexdump` ("00000080 0d 00 ... |....|") with page headers
@@ -70,6 +72,7 @@ ParseResult parse(std::string_view text, Format format = Format::Auto);
 
 // Reads and parses a file (refusing files larger than kMaxInputBytes). Errors start with the
 // path. Never throws.
+// "-" reads standard input (as `xcvrctl decode -`), with the same size cap.
 ParseResult parse_file(const std::string& path, Format format = Format::Auto);
 
 }  // namespace xcvr::dumpfile

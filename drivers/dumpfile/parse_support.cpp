@@ -275,9 +275,17 @@ bool is_whole_optoe_size(std::size_t size) {
   return false;
 }
 
+// Every whole number of halves fits a linearization: the fixed sizes above are what ethtool and
+// the EEPROM tools write, and an optoe file copied only as far as its last page (lower + pages
+// 00h-11h = 2,432 bytes) is a prefix of the whole file.
 bool is_known_flat_size(std::size_t size) {
-  return size == kHalf || size == kWindow || size == kTwoAddressUnpagedSize ||
-         size == kSff8636LinearSize || is_whole_optoe_size(size);
+  return size >= kHalf && size % kHalf == 0 && size <= max_flat_size();
+}
+
+// Longer than any fixed tool layout: a whole optoe file or a prefix of one, whose slots for
+// unsupported pages hold blanks or copies.
+bool is_optoe_linear_size(std::size_t size) {
+  return size > kSff8636LinearSize;
 }
 
 using Chunk = std::span<const uint8_t>;
@@ -320,9 +328,10 @@ cmis::ModuleImage flat_image(std::span<const uint8_t> bytes, std::string_view wh
   const std::size_t size = bytes.size();
   const std::string subject = std::string(what) + " of " + count_of(size, "byte");
   if (!is_known_flat_size(size)) {
-    fail(subject + ": not a known layout (128, 256, 512, 640, optoe linear " +
+    fail(subject + ": not a known layout (a whole number of 128-byte halves, at most " +
+         std::to_string(max_flat_size()) + ": 128, 256, 512, 640, an optoe linear file of " +
          std::to_string(kOptoeOneAddressSize) + ", " + std::to_string(kOptoeTwoAddressSize) +
-         " or (banks*256+1)*128)");
+         " or (banks*256+1)*128 bytes, or a prefix of one)");
   }
   cmis::PageBytes lower{};
   std::copy_n(bytes.begin(), kHalf, lower.begin());
@@ -336,11 +345,12 @@ cmis::ModuleImage flat_image(std::span<const uint8_t> bytes, std::string_view wh
   }
 
   const bool whole_optoe = is_whole_optoe_size(size);
+  const bool optoe_linear = is_optoe_linear_size(size);
   cmis::ModuleImage image;
   std::vector<PageKey> kept_pages;
   std::size_t skipped = 0;
   for (const auto& [key, chunk] : chunks) {
-    if (whole_optoe && !has_own_content(key, chunk, chunks)) {
+    if (optoe_linear && !has_own_content(key, chunk, chunks)) {
       ++skipped;
       continue;
     }
@@ -352,8 +362,11 @@ cmis::ModuleImage flat_image(std::span<const uint8_t> bytes, std::string_view wh
     notes.push_back(subject + " read with the " + std::string(linearization_name(layout)) +
                     " layout");
   }
-  if (whole_optoe) {
-    notes.push_back("whole optoe file: kept the lower halves and pages " + page_list(kept_pages) +
+  if (optoe_linear) {
+    const std::string file_kind =
+        whole_optoe ? "whole optoe file"
+                    : "optoe linear file ending after " + cmis::page_name(*linear_chunk_key(size / kHalf - 1, layout));
+    notes.push_back(file_kind + ": kept the lower halves and pages " + page_list(kept_pages) +
                     "; skipped " + count_of(skipped, "page") +
                     " that are blank (one byte value throughout) or copies of page 00h or of "
                     "bank 0");

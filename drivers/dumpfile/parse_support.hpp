@@ -144,7 +144,7 @@ class LinearAssembler {
 // Largest flat dump accepted (a whole optoe file with kMaxBanks banks).
 std::size_t max_flat_size();
 // Lays out a whole flat dump (binary file, C array, unnamed bytearray) by its size: 128, 256,
-// 512, 640 or a whole optoe file. `what` names the input in errors ("binary dump").
+// 512, 640, a whole optoe file or a prefix of one ending on a 128-byte boundary. `what` names the input in errors ("binary dump").
 cmis::ModuleImage flat_image(std::span<const uint8_t> bytes, std::string_view what,
                              std::vector<std::string>& notes);
 

@@ -47,6 +47,23 @@ ModuleModel cmis_base() {
   return m;
 }
 
+// VDM of a PAM4 module (CMIS §8): per media lane the laser temperature and eSNR in group 1,
+// LTP and the current pre-FEC BER in group 2 (so every such module exercises a second group),
+// each type with its own threshold set. Pre-FEC BER levels: alarm at the RS(544,514) KP4 FEC
+// limit 2.4e-4, warning a decade and a half before it.
+VdmModel pam4_vdm(double pre_fec_ber, double esnr_db, double ltp_db, bool lasers = true) {
+  VdmModel v;
+  if (lasers) v.observables.push_back({4, 0, {80, 75, 10, 5}});  // laser temperature, degC
+  v.observables.push_back({5, 0, {30, 28, 15, 13}});              // eSNR media input, dB
+  v.observables.push_back({7, 1, {30, 28, 14, 12}});              // LTP media input, dB
+  v.observables.push_back({15, 1, {2.4e-4, 1e-5, 0, 0}});         // pre-FEC BER current, media
+  v.pre_fec_ber = pre_fec_ber;
+  v.esnr_db = esnr_db;
+  v.ltp_db = ltp_db;
+  v.laser_above_case_c = lasers ? 4.0 : 0.0;
+  return v;
+}
+
 ModuleModel multimode(ModuleModel m) {
   m.media_type = kMediaMmf;
   m.media_technology = kTech850Vcsel;
@@ -55,6 +72,7 @@ ModuleModel multimode(ModuleModel m) {
   m.tx_bias_a = {mA(15), mA(13), mA(3), mA(2)};
   m.rx_los_w = dbm_to_watts(-12);
   m.lane = {dbm_to_watts(0.5), mA(7.5), dbm_to_watts(-1.5)};
+  m.vdm = pam4_vdm(2e-7, 19.0, 17.0);
   return m;
 }
 
@@ -66,6 +84,7 @@ ModuleModel singlemode(ModuleModel m) {
   m.tx_bias_a = {mA(110), mA(100), mA(20), mA(10)};
   m.rx_los_w = dbm_to_watts(-15);
   m.lane = {dbm_to_watts(1.5), mA(60), dbm_to_watts(-1.0)};
+  m.vdm = pam4_vdm(5e-8, 21.0, 18.0);
   return m;
 }
 
@@ -92,6 +111,10 @@ ModuleModel osfp_400g_sr4_flat() {
   m.thermal_resistance_c_per_w = 3.0;  // flat top: the NIC cage's heatsink does the work
   m.tx_power_w = dbm_levels(5.0, 4.0, -4.6, -6.6);
   m.rx_power_w = dbm_levels(5.0, 4.0, -6.4, -8.4);
+  // Errored frames too, and a statistic (average pre-FEC BER, no thresholds): decoded and kept
+  // in the JSON, never exported, since only a freeze write holds it.
+  m.vdm.observables.push_back({23, 1, {1e-2, 1e-3, 0, 0}});
+  m.vdm.observables.push_back({13, 1, {}});
   return m;
 }
 
@@ -253,6 +276,7 @@ ModuleModel osfp_800g_aec() {
   m.cable_length_m = 3.0;
   m.power_class = 6;  // <= 12 W
   m.max_power_w = 12.0;
+  m.vdm = pam4_vdm(1e-7, 20.0, 18.0, /*lasers=*/false);  // its DSPs measure; no lasers
   m.typical_power_w = 10.0;
   m.thermal_resistance_c_per_w = 2.0;
   m.has_lane_monitors = false;

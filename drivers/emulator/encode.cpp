@@ -1,10 +1,12 @@
 // ModuleModel -> module memory, through the field tables only.
 #include <algorithm>
+#include <array>
 #include <cmath>
 
 #include "cmis/cmis_map.hpp"
 #include "cmis/decode.hpp"
 #include "cmis/sff8636_map.hpp"
+#include "cmis/vdm.hpp"
 #include "drivers/emulator/model.hpp"
 #include "drivers/emulator/spec_layout.hpp"
 
@@ -98,6 +100,50 @@ void put_active_control_set(CmisWriter& w, const ModuleModel& m) {
   }
 }
 
+// VDM (§8): per group, descriptors (20h+g), values (24h+g) and threshold sets (28h+g); the
+// latched flags of every group on 2Ch; 2Fh says how many groups. Each observable of the model is
+// described once per media lane and has one threshold set of its own within its group.
+void put_vdm(cmis::ModuleImage& image, const ModuleModel& m) {
+  const VdmModel& v = m.vdm;
+  if (v.observables.empty() || m.flat_memory) return;
+  int groups = 1;
+  for (const VdmObservableModel& o : v.observables) groups = std::max(groups, std::clamp(o.group, 0, 3) + 1);
+  const auto put = [&](CmisField row, int group, uint32_t value, int instance) {
+    cmis::write_uint(image, cmis::vdm_field(row, group), value, instance);
+  };
+  add_page(image, cmis::kCmisPageVdmAdvertising);
+  add_page(image, cmis::kCmisPageVdmFlags);
+  for (int g = 0; g < groups; ++g) {
+    for (CmisField row : {CmisField::VdmDescriptorType, CmisField::VdmValue, CmisField::VdmThresholdHighAlarm}) {
+      add_page(image, cmis::locate(cmis::vdm_field(row, g), 1)->page.page);
+    }
+  }
+  CmisWriter w{image};
+  w.u(CmisField::VdmPagesSupported, 1);
+  w.u(CmisField::VdmGroupsSupported, static_cast<uint32_t>(groups - 1));
+  std::array<int, 4> next_instance{1, 1, 1, 1}, next_set{};
+  for (const VdmObservableModel& o : v.observables) {
+    const auto type = cmis::codes::vdm_type_ref(o.type_id);
+    const int g = std::clamp(o.group, 0, 3);
+    const int set = next_set[static_cast<std::size_t>(g)];
+    if (!type || set >= cmis::kCmisVdmThresholdSets) continue;
+    ++next_set[static_cast<std::size_t>(g)];
+    const auto level = [&](CmisField row, double value) { put(row, g, cmis::vdm_raw(*type, value), set + 1); };
+    level(CmisField::VdmThresholdHighAlarm, o.levels.high_alarm);
+    level(CmisField::VdmThresholdLowAlarm, o.levels.low_alarm);
+    level(CmisField::VdmThresholdHighWarning, o.levels.high_warning);
+    level(CmisField::VdmThresholdLowWarning, o.levels.low_warning);
+    for (int lane = 1; lane <= m.media_lanes; ++lane) {
+      int& instance = next_instance[static_cast<std::size_t>(g)];
+      if (instance > cmis::kCmisVdmInstancesPerPage) break;
+      put(CmisField::VdmDescriptorType, g, o.type_id, instance);
+      put(CmisField::VdmDescriptorLane, g, static_cast<uint32_t>(lane - 1), instance);
+      put(CmisField::VdmDescriptorThresholdSet, g, static_cast<uint32_t>(set), instance);
+      ++instance;
+    }
+  }
+}
+
 cmis::ModuleImage encode_cmis(const ModuleModel& m) {
   cmis::ModuleImage image;
   add_page(image, cmis::kLowerPage);
@@ -182,6 +228,7 @@ cmis::ModuleImage encode_cmis(const ModuleModel& m) {
   // Page 02h
   if (!m.flat_memory) put_thresholds(image, m, cmis_layout());
   if (!m.flat_memory) put_active_control_set(w, m);
+  put_vdm(image, m);
   fix_checksums(image, cmis::Spec::Cmis);
   return image;
 }

@@ -32,6 +32,8 @@ constexpr std::array kKindNames = {
     KindName{FaultKind::LanePowerDrop, "lane_power_drop"},
     KindName{FaultKind::DirtyFiber, "dirty_fiber"},
     KindName{FaultKind::Overheat, "overheat"},
+    KindName{FaultKind::BerDegrade, "ber_degrade"},
+    KindName{FaultKind::BerShift, "ber_shift"},
     KindName{FaultKind::MiscodedVendor, "miscoded_vendor"},
     KindName{FaultKind::ThresholdsOutOfOrder, "thresholds_out_of_order"},
     KindName{FaultKind::GarbageIdentifier, "garbage_identifier"},
@@ -53,11 +55,11 @@ void set_lanes(std::bitset<kMaxLanes>& bits, int lane, bool on) {
   }
 }
 
-void set_lane_drop(std::array<double, kMaxLanes>& drops, int lane, double db) {
+void set_lane_value(std::array<double, kMaxLanes>& values, int lane, double value) {
   if (lane <= 0) {
-    drops.fill(db);
+    values.fill(value);
   } else if (lane <= kMaxLanes) {
-    drops[static_cast<std::size_t>(lane - 1)] = db;
+    values[static_cast<std::size_t>(lane - 1)] = value;
   }
 }
 
@@ -201,14 +203,21 @@ std::optional<std::string> FaultInjector::apply(int cage, const Fault& f) {
       case FaultKind::TxFault: set_lanes(mf.tx_fault, f.lane, true); break;
       case FaultKind::TxLos: set_lanes(mf.tx_los, f.lane, true); break;
       case FaultKind::LanePowerDrop:
-        set_lane_drop(mf.tx_power_drop_db, f.lane, f.value.value_or(6.0));
-        set_lane_drop(mf.rx_power_drop_db, f.lane, f.value.value_or(6.0));
+        set_lane_value(mf.tx_power_drop_db, f.lane, f.value.value_or(6.0));
+        set_lane_value(mf.rx_power_drop_db, f.lane, f.value.value_or(6.0));
         break;
       case FaultKind::DirtyFiber: mf.rx_extra_loss_db = f.value.value_or(4.0); break;
       case FaultKind::Overheat:
         mf.overheat_c_per_s = f.value.value_or(0.05);
         mf.overheat_since_ns = now;
         break;
+      case FaultKind::BerDegrade:
+        set_lane_value(mf.ber_decades_per_minute, f.lane, f.value.value_or(0.5));
+        for (int lane = 1; lane <= kMaxLanes; ++lane) {
+          if (f.lane <= 0 || f.lane == lane) mf.ber_degrade_since_ns[static_cast<std::size_t>(lane - 1)] = now;
+        }
+        break;
+      case FaultKind::BerShift: set_lane_value(mf.ber_shift_decades, f.lane, f.value.value_or(1.0)); break;
       case FaultKind::AllFF: mf.all_ff = true; break;
       default: break;
     }
@@ -260,11 +269,13 @@ std::optional<std::string> FaultInjector::clear(int cage, const Fault& f) {
       case FaultKind::TxFault: set_lanes(mf.tx_fault, f.lane, false); break;
       case FaultKind::TxLos: set_lanes(mf.tx_los, f.lane, false); break;
       case FaultKind::LanePowerDrop:
-        set_lane_drop(mf.tx_power_drop_db, f.lane, 0);
-        set_lane_drop(mf.rx_power_drop_db, f.lane, 0);
+        set_lane_value(mf.tx_power_drop_db, f.lane, 0);
+        set_lane_value(mf.rx_power_drop_db, f.lane, 0);
         break;
       case FaultKind::DirtyFiber: mf.rx_extra_loss_db = 0; break;
       case FaultKind::Overheat: mf.overheat_c_per_s = 0; break;
+      case FaultKind::BerDegrade: set_lane_value(mf.ber_decades_per_minute, f.lane, 0); break;
+      case FaultKind::BerShift: set_lane_value(mf.ber_shift_decades, f.lane, 0); break;
       case FaultKind::AllFF: mf.all_ff = false; break;
       default: break;
     }

@@ -35,6 +35,8 @@ enum class FaultKind : uint8_t {
   LanePowerDrop,         // tx and rx power of `lane` fall by `value` dB (default 6)
   DirtyFiber,            // rx power of every lane falls by `value` dB (default 4)
   Overheat,              // temperature ramps up by `value` degC per second (default 0.05)
+  BerDegrade,            // VDM pre-FEC BER of `lane` rises `value` decades a minute (default 0.5)
+  BerShift,              // VDM pre-FEC BER of `lane` is `value` decades worse (default 1)
   MiscodedVendor,        // vendor name NUL-padded, OUI zero, serial non-printable, bad date code
   ThresholdsOutOfOrder,  // high/low alarm and warning levels swapped
   GarbageIdentifier,     // identifier byte set to `value` (default 0x5A, reserved)

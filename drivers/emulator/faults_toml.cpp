@@ -96,6 +96,8 @@ void check_value(FaultKind kind, double v, std::string_view source, const toml::
     case FaultKind::LanePowerDrop:
     case FaultKind::DirtyFiber: in(0, 100, "0-100 dB"); break;
     case FaultKind::Overheat: in(-100, 100, "-100 to 100 degC per second"); break;
+    case FaultKind::BerDegrade: in(0, 60, "0-60 decades per minute"); break;
+    case FaultKind::BerShift: in(-12, 12, "-12 to 12 decades"); break;
     default: in(-1e12, 1e12, "a finite number"); break;
   }
 }

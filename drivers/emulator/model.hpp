@@ -42,6 +42,24 @@ struct Timings {
   double data_not_ready_s = 0.3;  // SFF-8636 Data_Not_Ready after insertion
 };
 
+// VDM (CMIS pages 20h-2Fh): real-time observables described once per media lane, each type with
+// its own threshold set, on the group's pages given (so a model can exercise groups 2-4).
+struct VdmObservableModel {
+  uint8_t type_id = 0;  // CMIS observable type: 4 laser temperature, 5 eSNR media, 7 LTP media,
+                        // 15 pre-FEC BER current media, 23 errored frames current media, ...
+  int group = 0;        // 0-3
+  Levels levels;        // in the observable's unit; all zero = no thresholds given
+};
+
+struct VdmModel {
+  std::vector<VdmObservableModel> observables;  // empty: no VDM
+  double pre_fec_ber = 0;        // healthy per-lane pre-FEC BER (lanes spread around it)
+  double esnr_db = 0;            // healthy eSNR; falls esnr_db_per_decade per decade of BER
+  double ltp_db = 0;             // healthy PAM4 level transition parameter, falls the same way
+  double esnr_db_per_decade = 1.5;
+  double laser_above_case_c = 0;  // laser temperature over the module case temperature
+};
+
 struct ModuleModel {
   std::string key;          // catalog name, e.g. "osfp-400g-sr4-flat"
   std::string description;  // one line for humans
@@ -99,6 +117,7 @@ struct ModuleModel {
   double thermal_time_constant_s = 60.0;
 
   Timings timings;
+  VdmModel vdm;
 };
 
 // Bytes 0-127 of each half the model fills, ready for an EmulatedModule: lower memory, 00h and,

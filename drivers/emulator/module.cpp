@@ -88,20 +88,28 @@ void EmulatedModule::build_register_maps() {
   latched_.clear();
   latch_maps_.clear();
   writable_.clear();
+  const auto clear_on_read = [&](const cmis::Field& f) {
+    for_each_location(f, [&](const cmis::Location& loc) {
+      if (!memory_.has(loc.page) || latched_at(loc.page, loc.offset) != nullptr) return;
+      auto map = std::find_if(latch_maps_.begin(), latch_maps_.end(),
+                              [&](const LatchMap& m) { return m.key == loc.page; });
+      if (map == latch_maps_.end()) {
+        latch_maps_.push_back(LatchMap{loc.page, {}});
+        map = std::prev(latch_maps_.end());
+        map->index.fill(-1);
+      }
+      map->index[loc.offset % cmis::kPageSize] = static_cast<int16_t>(latched_.size());
+      latched_.push_back(LatchedByte{loc.page, loc.offset, 0});
+    });
+  };
+  const bool cmis = layout_->spec == cmis::Spec::Cmis;
+  vdm_instances_ = cmis && !flat_ ? cmis::vdm_instances(memory_) : std::vector<cmis::VdmInstance>{};
+  const int vdm_groups = cmis && !flat_ ? cmis::vdm_group_count(memory_) : 0;
   for (const cmis::Field& f : layout_->table) {
     if (f.role == cmis::Role::Flag) {
-      for_each_location(f, [&](const cmis::Location& loc) {
-        if (!memory_.has(loc.page) || latched_at(loc.page, loc.offset) != nullptr) return;
-        auto map = std::find_if(latch_maps_.begin(), latch_maps_.end(),
-                                [&](const LatchMap& m) { return m.key == loc.page; });
-        if (map == latch_maps_.end()) {
-          latch_maps_.push_back(LatchMap{loc.page, {}});
-          map = std::prev(latch_maps_.end());
-          map->index.fill(-1);
-        }
-        map->index[loc.offset % cmis::kPageSize] = static_cast<int16_t>(latched_.size());
-        latched_.push_back(LatchedByte{loc.page, loc.offset, 0});
-      });
+      clear_on_read(f);
+    } else if (f.role == cmis::Role::VdmFlag) {
+      for (int g = 0; g < vdm_groups; ++g) clear_on_read(cmis::vdm_field(static_cast<cmis::CmisField>(f.id), g));
     } else if (f.role == cmis::Role::Control && &f != layout_->page_select &&
                &f != layout_->bank_select) {
       for_each_location(f, [&](const cmis::Location& loc) {

@@ -30,6 +30,7 @@
 #include <vector>
 
 #include "cmis/image.hpp"
+#include "cmis/vdm.hpp"
 #include "drivers/emulator/clock.hpp"
 #include "drivers/emulator/dynamics.hpp"
 #include "drivers/emulator/i2c_target.hpp"
@@ -52,6 +53,11 @@ struct ModuleFaults {
   double rx_extra_loss_db = 0;       // dirty fiber/connector: all lanes
   double overheat_c_per_s = 0;       // temperature ramp on top of the thermal model
   int64_t overheat_since_ns = 0;
+  // VDM: pre-FEC BER of a lane shifted by whole decades (a worse link after a flap or reseat),
+  // and rising at a rate (decades per minute) since a time (a degrading link).
+  std::array<double, kMaxLanes> ber_shift_decades{};
+  std::array<double, kMaxLanes> ber_decades_per_minute{};
+  std::array<int64_t, kMaxLanes> ber_degrade_since_ns{};
 };
 
 struct WriteRecord {
@@ -138,6 +144,9 @@ class EmulatedModule final : public I2cTarget {
   bool lane_active(int lane) const;
   void latch(Condition c, int lane);            // an event: sets the latched bit only
   void raise_condition(Condition c, int lane);  // a level: latched now and re-latched after reads
+  void raise_at(const cmis::Location& loc);     // the same, for a flag bit found by location
+  void update_vdm(int64_t now, double case_celsius, int64_t bucket);
+  double ber_decades(int64_t now, int lane) const;  // pre-FEC BER over nominal, in decades
   bool module_powered() const;
 
   ModuleModel model_;
@@ -155,6 +164,7 @@ class EmulatedModule final : public I2cTarget {
   std::vector<LatchedByte> latched_;
   std::vector<LatchMap> latch_maps_;
   std::array<const cmis::Field*, static_cast<std::size_t>(Condition::Count)> flag_field_{};
+  std::vector<cmis::VdmInstance> vdm_instances_;  // as the module's own descriptors say
   bool replay_only_ = false;  // a spec we do not animate (SFF-8472): bytes as given, no live
   std::vector<std::pair<cmis::PageKey, uint16_t>> writable_;
   std::vector<WriteRecord> writes_;

@@ -27,7 +27,7 @@ constexpr uint8_t kDpDeactivated = code_of(DataPathState::Deactivated),
 int64_t seconds_to_ns(double s) { return static_cast<int64_t>(s * 1e9); }
 
 // Noise channels: one per monitor kind and lane.
-enum Channel : uint64_t { kTemp = 1, kVcc = 2, kTx = 3, kBias = 4, kRx = 5, kSpread = 6 };
+enum Channel : uint64_t { kTemp = 1, kVcc = 2, kTx = 3, kBias = 4, kRx = 5, kSpread = 6, kVdm = 7 };
 uint64_t channel(Channel kind, int lane) { return static_cast<uint64_t>(lane) << 8 | kind; }
 
 bool bit_set(const cmis::ModuleImage& image, const cmis::Field* field, int lane) {
@@ -167,13 +167,15 @@ void EmulatedModule::latch(Condition c, int lane) {
 void EmulatedModule::raise_condition(Condition c, int lane) {
   const cmis::Field* f = flag_field_[static_cast<std::size_t>(c)];
   if (f == nullptr) return;
-  const auto loc = cmis::locate(*f, lane);
-  if (!loc) return;
-  LatchedByte* lb = latched_at(loc->page, loc->offset);
+  if (const auto loc = cmis::locate(*f, lane)) raise_at(*loc);
+}
+
+void EmulatedModule::raise_at(const cmis::Location& loc) {
+  LatchedByte* lb = latched_at(loc.page, loc.offset);
   if (lb == nullptr) return;
-  const auto mask = static_cast<uint8_t>(1u << loc->shift);
+  const auto mask = static_cast<uint8_t>(1u << loc.shift);
   lb->condition = static_cast<uint8_t>(lb->condition | mask);
-  if (uint8_t* p = byte_ptr(loc->page, loc->offset)) *p = static_cast<uint8_t>(*p | mask);
+  if (uint8_t* p = byte_ptr(loc.page, loc.offset)) *p = static_cast<uint8_t>(*p | mask);
 }
 
 namespace {
@@ -299,6 +301,59 @@ void EmulatedModule::update_monitors_and_flags(int64_t now) {
     compare(bias_levels, bias,
             {C::TxBiasHighAlarm, C::TxBiasLowAlarm, C::TxBiasHighWarning, C::TxBiasLowWarning},
             raise);
+  }
+  update_vdm(now, temperature, bucket);
+}
+
+double EmulatedModule::ber_decades(int64_t now, int lane) const {
+  const std::size_t i = static_cast<std::size_t>(lane - 1);
+  double decades = faults_.ber_shift_decades[i];
+  if (faults_.ber_decades_per_minute[i] > 0 && now > faults_.ber_degrade_since_ns[i]) {
+    decades += faults_.ber_decades_per_minute[i] * static_cast<double>(now - faults_.ber_degrade_since_ns[i]) / 60e9;
+  }
+  // Light lost on the way (dirty fiber, a failing lane) costs margin: a fifth of a decade per dB.
+  return decades + 0.2 * (faults_.rx_extra_loss_db + faults_.rx_power_drop_db[i]);
+}
+
+// VDM real-time values of every described instance, and their latched flags against the
+// module's own threshold sets. A lane that is not up, or has no light, measures nothing: 0.
+void EmulatedModule::update_vdm(int64_t now, double case_celsius, int64_t bucket) {
+  const VdmModel& v = model_.vdm;
+  for (const cmis::VdmInstance& in : vdm_instances_) {
+    const auto type = cmis::codes::vdm_type_ref(in.type_id);
+    if (!type || in.lane < 1 || in.lane > kMaxLanes) continue;
+    const std::size_t i = static_cast<std::size_t>(in.lane - 1);
+    const double noise = deterministic_noise(dynamics_.seed, channel(kVdm, in.lane * 256 + in.type_id), bucket);
+    const double decades = ber_decades(now, in.lane);
+    const double spread = 1.0 + 0.3 * deterministic_noise(dynamics_.seed, channel(kSpread, 1000 + in.lane), 0);
+    const double ber = std::min(0.5, v.pre_fec_ber * spread * std::pow(10.0, decades + 0.05 * noise));
+    double value = 0;
+    if (lane_active(in.lane) && !faults_.rx_los[i]) {
+      if (type->quantity == "laser_temperature") value = case_celsius + v.laser_above_case_c + 0.2 * noise;
+      else if (type->quantity == "esnr") value = v.esnr_db - v.esnr_db_per_decade * decades + 0.05 * noise;
+      else if (type->quantity == "ltp") value = v.ltp_db - v.esnr_db_per_decade * decades + 0.05 * noise;
+      else if (type->name.starts_with("pre_fec_ber")) value = ber;
+      else if (type->name.starts_with("errored_frames")) value = std::min(1.0, ber * 100);
+    }
+    const uint16_t raw = cmis::vdm_raw(*type, value);
+    cmis::write_uint(memory_, cmis::vdm_field(cmis::CmisField::VdmValue, in.group), raw, in.index);
+    const auto level = [&](cmis::CmisField row) {
+      return cmis::read_uint(memory_, cmis::vdm_field(row, in.group), in.threshold_set + 1);
+    };
+    using F = cmis::CmisField;
+    const auto ha = level(F::VdmThresholdHighAlarm), la = level(F::VdmThresholdLowAlarm),
+               hw = level(F::VdmThresholdHighWarning), lw = level(F::VdmThresholdLowWarning);
+    if (value == 0 || !ha || !la || !hw || !lw || (*ha | *la | *hw | *lw) == 0) continue;
+    const auto past = [&](F flag, uint32_t threshold, bool high) {
+      const double t = cmis::vdm_value(*type, static_cast<uint16_t>(threshold));
+      if (high ? value > t : value < t) {
+        if (const auto loc = cmis::locate(cmis::vdm_field(flag, in.group), in.index)) raise_at(*loc);
+      }
+    };
+    past(F::VdmFlagHighAlarm, *ha, true);
+    past(F::VdmFlagHighWarning, *hw, true);
+    past(F::VdmFlagLowWarning, *lw, false);
+    past(F::VdmFlagLowAlarm, *la, false);
   }
 }
 

@@ -53,6 +53,10 @@ FAULTY = {
     "sw/swp8": ("TransceiverRxLossOfSignal", {"TransceiverRxLossOfSignal"}),
     "sw/swp9": ("TransceiverCodingCheckFailed", {"TransceiverCodingCheckFailed"}),
     "sw/swp11": ("TransceiverModuleUnreadable", {"TransceiverModuleUnreadable"}),
+    # VDM: a degrading pre-FEC BER passes the module's warning, then the FEC limit, its eSNR
+    # falling with it; a flap that comes back worse (its 3 s LOS may outlast the 5 s `for:`).
+    "sw/swp13": ("TransceiverPreFecBerHigh", {"TransceiverPreFecBerHigh", "TransceiverEsnrLow"}),
+    "sw/swp14": ("TransceiverPreFecBerRegression", {"TransceiverPreFecBerRegression", "TransceiverRxLossOfSignal"}),
 }
 HEALTHY = ["sw/swp1", "sw/swp6", "sw/swp10", "sw/swp12"]
 PULLED = "sw/swp3"  # unplugged at 60 s by alert_faults.toml
@@ -197,6 +201,11 @@ def main():
             log(f"ports without their alert (what they got): {missing}; Prometheus: {sorted(prom.alerts('firing'))}")
             raise
         log(f"ok: every faulty port notified after {time.monotonic() - started:.0f} s")
+        # The module's VDM flag is an event, counted once however many polls it stays raised.
+        ber_flag = 'transceiver_flag_raised_total{port="sw/swp13",lane="2",flag="vdm_pre_fec_ber_current_media_high_warning"}'
+        if prom.value(ber_flag) != 1:
+            fail(f"{ber_flag} = {prom.value(ber_flag)}, want 1 (one event, not one per poll)")
+        log("ok: the degrading BER's VDM warning flag counted as one event")
 
         # Phase 2: the faulted module is pulled out (60 s into the timeline).
         poll(f"TransceiverModuleRemoved on {PULLED}", lambda: daemon.alive() and "TransceiverModuleRemoved" in

@@ -189,6 +189,7 @@ catalog = "{REPO}/config/catalog"
 
 [poll]
 dynamic_interval = "1s"
+vdm_interval = "1s"
 settle_delay = "1s"
 
 [web]

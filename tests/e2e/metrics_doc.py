@@ -7,7 +7,7 @@ import re
 
 from daemon_fleet import REPO
 
-ROW = re.compile(r"^\| `([a-z_:]+)` \| ([a-z]+) \|([^|]*)\|([^|]*)\|")
+ROW = re.compile(r"^\| `([a-z0-9_:]+)` \| ([a-z]+) \|([^|]*)\|([^|]*)\|")
 SAMPLE = re.compile(r"^([a-zA-Z_:][a-zA-Z0-9_:]*)(?:\{(.*)\})? \S+$")
 LABEL = re.compile(r'([a-zA-Z_][a-zA-Z0-9_]*)="(?:[^"\\]|\\.)*"')
 

@@ -48,6 +48,18 @@ OTHER_ALERTS = EXPECTED_FIRING - FAULT_ALERTS
 # Documented families the demo fleet cannot serve, and why.
 NOT_IN_DEMO_SCRAPE = {
     "transceiver_laser_temperature_celsius": "no emulated module reports a laser temperature",
+    "transceiver_tec_current_ratio": "no emulated module has aux monitors",
+    "transceiver_supply_voltage2_volts": "no emulated module has aux monitors",
+    # VDM observables the emulated optics do not describe (laser temperature, eSNR, LTP,
+    # pre-FEC BER and errored frames they do)
+    "transceiver_lane_laser_age_ratio": "not described by the emulated optics",
+    "transceiver_laser_age_threshold_ratio": "not described by the emulated optics",
+    "transceiver_lane_tec_current_ratio": "not described by the emulated optics",
+    "transceiver_tec_current_threshold_ratio": "not described by the emulated optics",
+    "transceiver_lane_laser_frequency_error_hertz": "not described by the emulated optics",
+    "transceiver_laser_frequency_error_threshold_hertz": "not described by the emulated optics",
+    "transceiver_supply_rail_voltage_volts": "not described by the emulated optics",
+    "transceiver_supply_rail_voltage_threshold_volts": "not described by the emulated optics",
 }
 # Rules that can only return data on InfiniBand fabric ports (the `node` label), which the
 # emulated fleet does not have: they must evaluate without error, and may be empty.
@@ -65,6 +77,18 @@ def rewrite_rules(src, dst):
         text, n = re.subn(r"(alert: TransceiverExporterAbsent\n(?:[^\n]*\n)*?\s+for:) 5s", r"\1 2m", text, count=1)
         if n != 1:
             fail(f"{src}: no `for:` found for TransceiverExporterAbsent")
+    # The BER-regression windows (a link event in the last hour, best BER of the last 10 minutes
+    # against the 6 hours before that hour) scaled to seconds: event 60 s, after 5 s, before 20 s
+    # ending 15 s ago.
+    for shipped, short in (('transceiver_flag_raised_total{flag="rx_los"}[1h]', 'transceiver_flag_raised_total{flag="rx_los"}[60s]'),
+                           ('transceiver_flag_raised_total{flag="rx_los"} offset 1h', 'transceiver_flag_raised_total{flag="rx_los"} offset 60s'),
+                           ("transceiver_insertions_total[1h]", "transceiver_insertions_total[60s]"),
+                           ("transceiver_lane_pre_fec_ber_ratio[10m]", "transceiver_lane_pre_fec_ber_ratio[5s]"),
+                           ("transceiver_lane_pre_fec_ber_ratio[6h] offset 1h", "transceiver_lane_pre_fec_ber_ratio[20s] offset 15s")):
+        if shipped in text:
+            if text.count(shipped) != 1:
+                fail(f"{src}: expected one `{shipped}`")
+            text = text.replace(shipped, short)
     with open(dst, "w") as f:
         f.write(text)
 

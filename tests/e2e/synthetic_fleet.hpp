@@ -5,6 +5,7 @@
 
 #include <cstdio>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -15,7 +16,23 @@ namespace xcvr::testing {
 
 inline constexpr double kNow = 1796000000.0;  // a fixed "now" so rendered values are stable
 
-// An OSFP 800G-DR8-like module: full monitors, thresholds, 8 activated lanes.
+inline cmis::VdmObservable vdm_observable(int type, std::string name, std::string quantity, std::string qualifier,
+                                          int lane, double value, std::string unit,
+                                          std::optional<cmis::Thresholds> thresholds = std::nullopt) {
+  cmis::VdmObservable o;
+  o.type_id = type;
+  o.name = std::move(name);
+  o.quantity = std::move(quantity);
+  o.qualifier = std::move(qualifier);
+  o.lane = lane;
+  o.value = value;
+  o.unit = std::move(unit);
+  o.thresholds = thresholds;
+  return o;
+}
+
+// An OSFP 800G-DR8-like module: full monitors, thresholds, 8 activated lanes, and the VDM a PAM4
+// optic describes per lane (laser temperature, eSNR, LTP, pre-FEC BER, each with its set).
 inline std::shared_ptr<cmis::ModuleReport> make_report(int seed) {
   auto r = std::make_shared<cmis::ModuleReport>();
   r->spec = cmis::Spec::Cmis;
@@ -55,6 +72,19 @@ inline std::shared_ptr<cmis::ModuleReport> make_report(int seed) {
     l.data_path_state = "DPActivated";
     r->lanes.push_back(l);
   }
+  for (int lane = 1; lane <= 8; ++lane) {
+    const bool first = lane == 1;
+    r->vdm.push_back(vdm_observable(4, "laser_temperature", "laser_temperature", "", lane, 45.0 + 0.1 * lane, "celsius",
+                                    first ? std::optional<cmis::Thresholds>({80, 75, 10, 5}) : std::nullopt));
+    r->vdm.push_back(vdm_observable(5, "esnr_media_input", "esnr", "media", lane, 20.0 + 0.01 * lane, "decibels",
+                                    first ? std::optional<cmis::Thresholds>({30, 28, 15, 13}) : std::nullopt));
+    r->vdm.push_back(vdm_observable(7, "ltp_media_input", "ltp", "media", lane, 17.5, "decibels",
+                                    first ? std::optional<cmis::Thresholds>({30, 28, 14, 12}) : std::nullopt));
+    r->vdm.push_back(vdm_observable(15, "pre_fec_ber_current_media", "pre_fec_ber", "media", lane, 1.5e-7 * lane,
+                                    "ratio", first ? std::optional<cmis::Thresholds>({2.4e-4, 1e-5, 0, 0}) : std::nullopt));
+  }
+  r->low_power = false;
+  r->active_application = 1;
   r->thresholds["temperature_celsius"] = {75.0, 70.0, 0.0, -5.0};
   r->thresholds["supply_voltage_volts"] = {3.63, 3.465, 3.135, 2.97};
   r->thresholds["rx_power_watts"] = {0.0025, 0.002, 0.00005, 0.00002};
@@ -133,7 +163,21 @@ inline daemon::Snapshot make_rich_snapshot() {
   auto& ports = s.ports;
   // Ethernet0: ok, but over its group's per-port allowance; laser temperature reported.
   ports[0].over_power_allowance = true;
-  std::const_pointer_cast<cmis::ModuleReport>(ports[0].report)->laser_temperature_celsius = 42.5;
+  auto first = std::const_pointer_cast<cmis::ModuleReport>(ports[0].report);
+  first->laser_temperature_celsius = 42.5;
+  first->tec_current_ratio = 0.25;
+  first->supply_voltage2_volts = 1.8;
+  first->id.inactive_firmware = "1.3";
+  // The rest of the exported VDM quantities, and a statistic (never exported).
+  const cmis::Thresholds any{1, 0.9, 0.1, 0};
+  first->vdm.push_back(vdm_observable(1, "laser_age", "laser_age", "", 1, 0.12, "ratio", any));
+  first->vdm.push_back(vdm_observable(2, "tec_current", "tec_current", "", 1, 0.3, "ratio", any));
+  first->vdm.push_back(vdm_observable(3, "laser_frequency_error", "laser_frequency_error", "", 1, 2e7, "hertz", cmis::Thresholds{1e9, 5e8, -5e8, -1e9}));
+  first->vdm.push_back(vdm_observable(24, "errored_frames_current_host", "errored_frames", "host", 1, 1e-9, "ratio", cmis::Thresholds{1e-2, 1e-3, 0, 0}));
+  first->vdm.push_back(vdm_observable(77, "vcc_2p6", "supply_rail_voltage", "2p6", 1, 2.6, "volts", cmis::Thresholds{2.86, 2.73, 2.47, 2.34}));
+  auto stat = vdm_observable(11, "pre_fec_ber_max_media", "", "media", 1, 3e-7, "ratio");
+  stat.statistic = true;
+  first->vdm.push_back(stat);
   // Ethernet8: hot (2 °C headroom) with the temperature warning raised.
   auto hot = std::make_shared<cmis::ModuleReport>(*ports[1].report);
   hot->temperature_celsius = 68.0;
@@ -151,6 +195,7 @@ inline daemon::Snapshot make_rich_snapshot() {
   // Ethernet24: module fault with Tx fault on lane 1.
   auto fault = std::make_shared<cmis::ModuleReport>(*ports[3].report);
   fault->module_state = cmis::Coded{5, "ModuleFault"};
+  fault->module_fault_cause = cmis::Coded{1, "TEC runaway"};
   fault->lanes[0].flags = {"tx_fault"};
   fault->lanes[0].data_path_state = "DPDeactivated";
   ports[3].report = fault;

@@ -5,8 +5,10 @@
 #include <cstdint>
 #include <cstdlib>
 #include <span>
+#include <string>
 
 #include "cmis/decode.hpp"
+#include "cmis/read_plan.hpp"
 #include "cmis/report_json.hpp"
 
 namespace {
@@ -18,6 +20,9 @@ constexpr PageKey kPages[] = {
     {kDeviceA0, 0, 0x03},       {kDeviceA0, 0, 0x11}, {kDeviceA0, 1, 0x11}, {kDeviceA0, 0, 0x20},
     {kDeviceA0, 0, 0x24},       {kDeviceA0, 0, 0x2F}, {kDeviceA2, 0, kLowerPage}, {kDeviceA2, 0, 0x00},
 };
+// Input left over after the pages above: VDM threshold sets, flags and a second group, in order.
+constexpr PageKey kVdmPages[] = {{kDeviceA0, 0, 0x28}, {kDeviceA0, 0, 0x2C}, {kDeviceA0, 0, 0x21},
+                                 {kDeviceA0, 0, 0x25}, {kDeviceA0, 0, 0x29}};
 constexpr uint8_t kIdentifiers[] = {0x03, 0x0D, 0x11, 0x18, 0x19, 0x1E, 0x00, 0xFF};
 
 void check_finite(double v) {
@@ -37,6 +42,12 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     image.set_page(kPages[i], rest.first(n));
     rest = rest.subspan(n);
   }
+  for (const PageKey& key : kVdmPages) {
+    if (rest.empty()) break;
+    const std::size_t n = std::min(rest.size(), kPageSize);
+    image.set_page(key, rest.first(n));
+    rest = rest.subspan(n);
+  }
   // Half the time force a known identifier so every decoder gets deep coverage.
   if ((present & 0x8000) != 0 && image.has(kPages[0])) {
     const uint8_t id = kIdentifiers[(present >> 12) & 7];
@@ -50,7 +61,18 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     if (l.tx_power_watts) check_finite(*l.tx_power_watts);
     if (l.tx_bias_amperes) check_finite(*l.tx_bias_amperes);
   }
-  for (const VdmObservable& o : r.vdm) check_finite(o.value);
+  for (const VdmObservable& o : r.vdm) {
+    check_finite(o.value);
+    if (o.thresholds) {
+      for (const auto& t : {o.thresholds->high_alarm, o.thresholds->high_warning, o.thresholds->low_warning,
+                            o.thresholds->low_alarm}) {
+        if (t) check_finite(*t);
+      }
+    }
+    for (const std::string& level : o.flags) (void)latched_flag_raised(image, "vdm_" + o.name + "_" + level, o.lane);
+  }
+  (void)raised_latch_spans(image);
+  (void)vdm_reads(image);
   (void)to_json(r).dump();
   return 0;
 }

@@ -50,6 +50,11 @@ check /usr/lib/sysusers.d/transceiver-exporter.conf 644 root:root
 check /usr/lib/tmpfiles.d/transceiver-exporter.conf 644 root:root
 check /usr/share/man/man8/transceiver_exporter.8.gz 644 root:root
 check /usr/share/man/man8/xcvrctl.8.gz 644 root:root
+for page in transceiver_exporter xcvrctl; do  # the version is filled in, no template left
+  th=$(zcat "$root/usr/share/man/man8/$page.8.gz" | grep -m1 '^\.TH')
+  case "$th" in *"transceiver-exporter $(dpkg-deb -f "$deb" Version | sed 's/-.*//')"*) ;; *) fail "$page.8 .TH is '$th'" ;; esac
+  if zcat "$root/usr/share/man/man8/$page.8.gz" | grep -q '@[A-Z_]*@'; then fail "$page.8 holds a template placeholder"; fi
+done
 check /usr/share/bash-completion/completions/xcvrctl 644 root:root
 check /usr/share/bash-completion/completions/transceiver_exporter 644 root:root
 check /usr/share/doc/transceiver-exporter/copyright 644 root:root

@@ -619,6 +619,25 @@ TEST(DumpBinary, WholeOptoeFileKeepsPagesWithContent) {
   EXPECT_NE(got.notes.back().find("whole optoe file"), std::string::npos);
 }
 
+// An optoe file copied only as far as its last page (lower + 00h-11h) was refused as "not a
+// known layout"; it is a prefix of the whole file and is read the same way.
+TEST(DumpBinary, OptoeFileEndingAfterItsLastPage) {
+  Bytes file(2432, 0x00);
+  put_page(file, 0, pattern(1));
+  file[0] = 0x18;
+  put_page(file, 1, pattern(2));         // page 00h
+  put_page(file, 2, pattern(3));         // page 01h
+  std::fill_n(file.begin() + 3 * 128, 128, 0xFF);  // page 02h: blank
+  put_page(file, 1 + 0x10, pattern(4));  // page 10h
+  put_page(file, 1 + 0x11, pattern(5));  // page 11h, the last slot
+  const ParsedDump got = parse_bytes(file);
+  EXPECT_EQ(page_names(got.image), (std::vector<std::string>{"lower", "00h", "01h", "10h", "11h"}));
+  ASSERT_FALSE(got.notes.empty());
+  EXPECT_NE(got.notes.back().find("optoe linear file ending after 11h"), std::string::npos)
+      << got.notes.back();
+  EXPECT_EQ(got.image.byte(kDeviceA0, 0, 0x11, 128), pattern(5)[0]);
+}
+
 TEST(DumpBinary, WholeOptoeFileWithBanks) {
   Bytes file((2 * 256 + 1) * 128, 0x00);
   put_page(file, 0, pattern(1));

@@ -92,7 +92,13 @@ TEST(ExporterApi, EmptyUnknownFaultAndFabricPorts) {
   EXPECT_EQ(fault->at("health"), "down");
   EXPECT_EQ(fault->at("reasons")[0].at("kind"), "module_state");
   EXPECT_EQ(fault->at("reasons")[0].at("module_state"), "ModuleFault");
-  EXPECT_EQ(fault->at("reasons")[0].at("fault_cause"), "cause not reported");
+  EXPECT_EQ(fault->at("reasons")[0].at("fault_cause"), "TEC runaway");
+  daemon::Snapshot no_cause = testing::make_rich_snapshot();
+  auto report = std::make_shared<cmis::ModuleReport>(*no_cause.ports[3].report);
+  report->module_fault_cause.reset();
+  no_cause.ports[3].report = report;
+  EXPECT_EQ(module_of(modules_json(no_cause), "spine1/Ethernet24")->at("reasons")[0].at("fault_cause"),
+            "cause not reported");
   EXPECT_EQ(fault->at("reasons")[1].at("name"), "tx_fault");
   EXPECT_EQ(fault->at("reasons")[1].at("state"), "alarm");
   EXPECT_EQ(fault->at("reasons")[1].at("lanes"), json::array({1}));

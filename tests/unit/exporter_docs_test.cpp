@@ -26,7 +26,7 @@ std::map<std::string, std::string> documented() {
   const fs::path doc = fs::path(XCVR_TEST_DATA).parent_path().parent_path() / "docs" / "metrics.md";
   std::ifstream in(doc);
   EXPECT_TRUE(in.good()) << doc;
-  const std::regex row(R"(^\| `([a-z_:]+)` \| ([a-z]+) \|.*\|$)");
+  const std::regex row(R"(^\| `([a-z0-9_:]+)` \| ([a-z]+) \|.*\|$)");
   std::map<std::string, std::string> out;
   std::string line;
   while (std::getline(in, line)) {
@@ -42,7 +42,7 @@ std::map<std::string, std::string> documented() {
 std::map<std::string, std::pair<std::set<std::string>, std::set<std::string>>> documented_labels() {
   const fs::path doc = fs::path(XCVR_TEST_DATA).parent_path().parent_path() / "docs" / "metrics.md";
   std::ifstream in(doc);
-  const std::regex row(R"(^\| `([a-z_:]+)` \| [a-z]+ \|([^|]*)\|.*$)");
+  const std::regex row(R"(^\| `([a-z0-9_:]+)` \| [a-z]+ \|([^|]*)\|.*$)");
   std::map<std::string, std::pair<std::set<std::string>, std::set<std::string>>> out;
   std::string line;
   while (std::getline(in, line)) {

@@ -291,7 +291,7 @@ TEST(IbTransport, PagesTheModuleLacksAreUnsupported) {
   ASSERT_FALSE(r.target->probe(*r.channel));
   IbTransport t = r.port(0);
   std::optional<drivers::Error> err;
-  r.read(t, 0x2F, 128, 16, &err);
+  r.read(t, 0x03, 128, 16, &err);  // CMIS page 03h: the emulated module has none
   ASSERT_TRUE(err);
   EXPECT_EQ(err->kind, ErrorKind::Unsupported);
   r.read(t, 0, 120, 16, &err);  // across byte 128: refused before any MAD

@@ -122,6 +122,37 @@ TEST(Sff8636, IdentifierMismatchIsAProblem) {
   EXPECT_FALSE(decode_sff8636(q.image()).problems.empty());
 }
 
+// A vendor-specific byte 0 (80h-FFh) was decoded as CMIS although page 00h byte 128 named a
+// QSFP28; the copy decides, and the report says so.
+TEST(Sff8636, VendorSpecificByteZeroIsReadAsItsPage00Copy) {
+  for (uint8_t vendor : {uint8_t{0x80}, uint8_t{0xC3}, uint8_t{0xFF}}) {
+    Qsfp q = optical();
+    q.put(0, {vendor});
+    q.put(22, {0x1E, 0x00});  // 30 °C, at the SFF-8636 offset (CMIS keeps flags there)
+    const ModuleImage img = q.image();
+    const auto id = identify(img);
+    ASSERT_TRUE(id);
+    EXPECT_EQ(id->spec, Spec::Sff8636);
+    EXPECT_TRUE(id->from_copy);
+    EXPECT_EQ(id->code, 0x11);
+    const ModuleReport r = decode(img);
+    EXPECT_EQ(r.spec, Spec::Sff8636);
+    ASSERT_TRUE(r.temperature_celsius);
+    EXPECT_DOUBLE_EQ(*r.temperature_celsius, 30.0);
+    ASSERT_FALSE(r.problems.empty());
+    EXPECT_NE(r.problems.front().find("decoded as its page 00h copy"), std::string::npos)
+        << r.problems.front();
+  }
+  // Neither byte names a spec: CMIS is guessed, and said.
+  Qsfp q = optical();
+  q.put(0, {0x90});
+  q.put(128, {0x91});
+  const auto id = identify(q.image());
+  ASSERT_TRUE(id);
+  EXPECT_TRUE(id->guessed);
+  EXPECT_EQ(decode(q.image()).spec, Spec::Cmis);
+}
+
 TEST(Sff8636, TemperatureNegativeAndSupplyVoltage) {
   Qsfp q = optical();
   q.put(22, {0xF6, 0x80});  // -9.5 °C

@@ -240,10 +240,10 @@ TEST(TransportOptoe, SxCorePerPageFiles) {
 
   // A page the SDK does not expose.
   std::vector<uint8_t> out(8);
-  auto e = t.read(ReadRequest{0x50, 0, 0x20, 128, 8}, out);
+  auto e = t.read(ReadRequest{0x50, 0, 0x03, 128, 8}, out);
   ASSERT_TRUE(e);
   EXPECT_EQ(e->kind, ErrorKind::Unsupported);
-  EXPECT_NE(e->message.find("page 20h"), std::string::npos) << e->message;
+  EXPECT_NE(e->message.find("page 03h"), std::string::npos) << e->message;
 
   write_text(module / "present", "0\n");
   EXPECT_EQ(t.presence(), drivers::Presence::Absent);

@@ -189,3 +189,31 @@ TEST(XcvrctlCli, BashCompletionCoversEveryOption) {
 }
 
 }  // namespace
+
+namespace {
+
+// `decode -` reads the dump from standard input; `verify FILE` takes the dump as `decode` does
+// (both were refused); a directory is a clear error with exit 2, never an abort.
+TEST(XcvrctlCli, StandardInputPositionalVerifyAndDirectories) {
+  const std::string dump = (kSourceDir / "tests/data/qsfp28-lr4-dell-3mfxg/raw.txt").string();
+  const Result from_file = run("decode --json " + dump);
+  const Result from_stdin = run("decode --json - < " + dump);
+  EXPECT_EQ(from_stdin.rc, from_file.rc);
+  EXPECT_EQ(from_stdin.out, from_file.out);
+  EXPECT_NE(from_stdin.out.find("3MFXG"), std::string::npos);
+  const Result positional = run("verify --json " + dump);
+  const Result flag = run("verify --json --file " + dump);
+  EXPECT_EQ(positional.rc, flag.rc);
+  EXPECT_EQ(positional.out, flag.out);
+  EXPECT_NE(positional.out.find("\"checks\""), std::string::npos) << positional.out.substr(0, 200);
+  for (const char* cmd : {"decode /tmp", "verify /tmp", "show --file /tmp"}) {
+    const Result dir = run(cmd, true);
+    EXPECT_EQ(dir.rc, 2) << cmd;
+    EXPECT_NE(dir.out.find("not a regular file"), std::string::npos) << cmd << ": " << dir.out;
+  }
+  const Result empty = run("decode - < /dev/null", true);
+  EXPECT_EQ(empty.rc, 2);
+  EXPECT_NE(empty.out.find("standard input"), std::string::npos) << empty.out;
+}
+
+}  // namespace

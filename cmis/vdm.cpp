@@ -1,0 +1,133 @@
+#include "cmis/vdm.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+
+#include "cmis/codes.hpp"
+
+namespace xcvr::cmis {
+namespace {
+
+using F = CmisField;
+
+constexpr std::array kFlagRows{F::VdmFlagHighAlarm, F::VdmFlagLowAlarm, F::VdmFlagHighWarning,
+                               F::VdmFlagLowWarning};
+
+std::optional<Thresholds> thresholds_of(const ModuleImage& image, const VdmInstance& in,
+                                        const codes::VdmTypeRef& type) {
+  const int set = in.threshold_set + 1;
+  const auto raw = [&](F id) { return read_uint(image, vdm_field(id, in.group), set); };
+  const auto ha = raw(F::VdmThresholdHighAlarm), la = raw(F::VdmThresholdLowAlarm),
+             hw = raw(F::VdmThresholdHighWarning), lw = raw(F::VdmThresholdLowWarning);
+  if (!ha || !la || !hw || !lw) return std::nullopt;
+  if ((*ha | *la | *hw | *lw) == 0) return std::nullopt;  // a set the module leaves blank
+  const auto v = [&](uint32_t r) { return vdm_value(type, static_cast<uint16_t>(r)); };
+  return Thresholds{v(*ha), v(*hw), v(*lw), v(*la)};
+}
+
+}  // namespace
+
+double vdm_value(const codes::VdmTypeRef& type, uint16_t raw) {
+  switch (type.encoding) {
+    case codes::VdmEncoding::U16: return raw * type.scale;
+    case codes::VdmEncoding::S16: return static_cast<int16_t>(raw) * type.scale;
+    case codes::VdmEncoding::F16: return codes::vdm_f16(raw);
+  }
+  return 0;
+}
+
+uint16_t vdm_raw(const codes::VdmTypeRef& type, double value) {
+  switch (type.encoding) {
+    case codes::VdmEncoding::U16:
+      return static_cast<uint16_t>(std::clamp(std::round(value / type.scale), 0.0, 65535.0));
+    case codes::VdmEncoding::S16:
+      return static_cast<uint16_t>(static_cast<int16_t>(std::clamp(std::round(value / type.scale), -32768.0, 32767.0)));
+    case codes::VdmEncoding::F16: return codes::vdm_f16_raw(value);
+  }
+  return 0;
+}
+
+int vdm_group_count(const ModuleImage& image) {
+  if (read_uint(image, cmis_field(F::VdmPagesSupported)).value_or(0) == 0) return 0;
+  const auto groups = read_uint(image, cmis_field(F::VdmGroupsSupported));
+  return groups ? static_cast<int>(*groups) + 1 : 0;
+}
+
+Field vdm_field(CmisField id, int group) {
+  Field f = cmis_field(id);
+  if (f.role == Role::VdmFlag) {
+    f.offset = static_cast<uint16_t>(f.offset + kCmisVdmFlagBytesPerGroup * group);
+  } else {
+    f.page = static_cast<int16_t>(f.page + group);
+  }
+  return f;
+}
+
+std::vector<VdmInstance> vdm_instances(const ModuleImage& image) {
+  std::vector<VdmInstance> out;
+  for (int g = 0; g < vdm_group_count(image); ++g) {
+    const Field type = vdm_field(F::VdmDescriptorType, g);
+    if (!image.has({kDeviceA0, 0, type.page})) continue;
+    const Field lane = vdm_field(F::VdmDescriptorLane, g);
+    const Field set = vdm_field(F::VdmDescriptorThresholdSet, g);
+    for (int i = 1; i <= kCmisVdmInstancesPerPage; ++i) {
+      const auto id = read_uint(image, type, i).value_or(0);
+      if (id == 0) continue;
+      out.push_back({g, i, static_cast<uint8_t>(id), static_cast<int>(read_uint(image, lane, i).value_or(0)) + 1,
+                     static_cast<int>(read_uint(image, set, i).value_or(0))});
+    }
+  }
+  return out;
+}
+
+std::string vdm_flag_name(std::string_view type_name, std::string_view level) {
+  std::string name = "vdm_";
+  name.append(type_name).append("_").append(level);
+  return name;
+}
+
+void decode_vdm_into(const ModuleImage& image, std::vector<VdmObservable>& out) {
+  std::size_t n = 0;
+  for (const VdmInstance& in : vdm_instances(image)) {
+    const auto type = codes::vdm_type_ref(in.type_id);
+    const auto raw = read_uint(image, vdm_field(F::VdmValue, in.group), in.index);
+    if (!type || !raw) continue;
+    if (n == out.size()) out.emplace_back();
+    VdmObservable& o = out[n++];
+    o.type_id = in.type_id;
+    o.name.assign(type->name);
+    o.quantity.assign(type->quantity);
+    o.qualifier.assign(type->qualifier);
+    o.statistic = type->statistic;
+    o.lane = in.lane;
+    o.unit.assign(type->unit);
+    o.value = vdm_value(*type, static_cast<uint16_t>(*raw));
+    o.threshold_set = in.threshold_set;
+    o.thresholds = thresholds_of(image, in, *type);
+    o.flags.clear();
+    for (F row : kFlagRows) {
+      const Field flag = vdm_field(row, in.group);
+      if (read_uint(image, flag, in.index).value_or(0) != 0) o.flags.emplace_back(flag.name);
+    }
+  }
+  out.resize(n);
+}
+
+std::optional<bool> vdm_flag_raised(const ModuleImage& image, std::string_view name, int lane) {
+  for (const VdmInstance& in : vdm_instances(image)) {
+    if (in.lane != lane) continue;
+    const auto type = codes::vdm_type_ref(in.type_id);
+    if (!type) continue;
+    for (F row : kFlagRows) {
+      const Field flag = vdm_field(row, in.group);
+      if (vdm_flag_name(type->name, flag.name) != name) continue;
+      const auto v = read_uint(image, flag, in.index);
+      if (!v) return std::nullopt;
+      return *v != 0;
+    }
+  }
+  return std::nullopt;
+}
+
+}  // namespace xcvr::cmis

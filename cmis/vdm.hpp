@@ -1,0 +1,56 @@
+// CMIS VDM (Versatile Diagnostics Monitoring, §8, pages 20h-2Fh): which observables a module
+// describes, and where each one's value, threshold set and latched flags are. The rows are the
+// field table's (group 1); this file makes a group's copy of a row, so no VDM offset lives
+// anywhere else. Statistics (min/max/avg) are decoded as read but only a freeze write (2Fh:144)
+// holds them consistent, and the exporter never writes it (design invariant 1).
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "cmis/cmis_map.hpp"
+#include "cmis/codes.hpp"
+#include "cmis/image.hpp"
+#include "cmis/report.hpp"
+
+namespace xcvr::cmis {
+
+struct VdmInstance {
+  int group = 0;          // 0-3
+  int index = 1;          // 1-64 within the group (the field table's instance)
+  uint8_t type_id = 0;    // observable type (descriptor odd byte)
+  int lane = 1;           // 1-based (descriptor nibble + 1)
+  int threshold_set = 0;  // 0-15, local to the group
+};
+
+// An observable's raw 16 bits in its type's unit, and back (the emulator encodes with it).
+double vdm_value(const codes::VdmTypeRef& type, uint16_t raw);
+uint16_t vdm_raw(const codes::VdmTypeRef& type, double value);
+
+// Groups the module advertises: 0 without VDM, or before pages 01h and 2Fh are read.
+int vdm_group_count(const ModuleImage& image);
+
+// A group-1 VDM row moved to `group`: descriptor, value and threshold pages are one page per
+// group (20h+g, 24h+g, 28h+g); the flags of every group share page 2Ch, 32 bytes apart.
+Field vdm_field(CmisField id, int group);
+
+// Instances whose descriptor names a type (0 = unused), in group and index order; a group
+// whose descriptor page the image lacks is skipped.
+std::vector<VdmInstance> vdm_instances(const ModuleImage& image);
+
+// Exported flag name of an observable's flag: "vdm_" + type name + "_" + level, e.g.
+// "vdm_pre_fec_ber_current_media_high_warning" (level: "high_alarm", ... as the table rows).
+std::string vdm_flag_name(std::string_view type_name, std::string_view level);
+
+// Decodes every described observable of a known type into `out` (reusing its storage): value,
+// threshold set (nullopt when page 28h+g is absent or the set is all zero, i.e. not given) and
+// raised latched flags (when page 2Ch is in the image).
+void decode_vdm_into(const ModuleImage& image, std::vector<VdmObservable>& out);
+
+// Whether the VDM flag `name` (a vdm_flag_name) of `lane` reads raised in the image; nullopt
+// when no described instance has that name and lane, or its flag byte is absent.
+std::optional<bool> vdm_flag_raised(const ModuleImage& image, std::string_view name, int lane);
+
+}  // namespace xcvr::cmis

@@ -1,0 +1,88 @@
+// VDM series: one row per exported quantity. A decoded observable reaches /metrics by its type's
+// quantity (cmis/codes.cpp) having a row here; statistics (min/max/avg) and types without a
+// clear name and unit stay in the JSON API only.
+#include <array>
+#include <set>
+#include <string>
+#include <tuple>
+
+#include "cmis/codes.hpp"
+#include "exporters/health_internal.hpp"
+#include "exporters/metrics_internal.hpp"
+
+namespace xcvr::exporters::detail {
+namespace {
+
+struct VdmQuantity {
+  std::string_view quantity;  // cmis::VdmObservable::quantity
+  Fam value;
+  Fam threshold;
+  std::string_view label;     // what the observable's qualifier is called: "side", "rail" or ""
+  bool per_lane;
+};
+
+constexpr std::array kQuantities{
+    VdmQuantity{"laser_temperature", Fam::LaneLaserTemperature, Fam::LaserTemperatureThreshold, "", true},
+    VdmQuantity{"esnr", Fam::LaneEsnr, Fam::EsnrThreshold, "side", true},
+    VdmQuantity{"ltp", Fam::LaneLtp, Fam::LtpThreshold, "side", true},
+    VdmQuantity{"pre_fec_ber", Fam::LanePreFecBer, Fam::PreFecBerThreshold, "side", true},
+    VdmQuantity{"errored_frames", Fam::LaneErroredFrames, Fam::ErroredFramesThreshold, "side", true},
+    VdmQuantity{"laser_age", Fam::LaneLaserAge, Fam::LaserAgeThreshold, "", true},
+    VdmQuantity{"tec_current", Fam::LaneTecCurrent, Fam::TecCurrentThreshold, "", true},
+    VdmQuantity{"laser_frequency_error", Fam::LaneLaserFrequencyError, Fam::LaserFrequencyErrorThreshold, "", true},
+    VdmQuantity{"supply_rail_voltage", Fam::SupplyRailVoltage, Fam::SupplyRailVoltageThreshold, "rail", false},
+};
+
+const VdmQuantity* quantity_of(const cmis::VdmObservable& o) {
+  for (const VdmQuantity& q : kQuantities) {
+    if (q.quantity == o.quantity) return &q;
+  }
+  return nullptr;
+}
+
+// A lane's VDM values mean something only while its data path is up and it has light: a module
+// in LowPwr or a lane in LOS reads 0 (or its last value), which must not look like a clean link.
+bool lane_measures(const cmis::ModuleReport& r, int lane) {
+  for (const cmis::LaneReport& l : r.lanes) {
+    if (l.lane != lane) continue;
+    if (!lane_live(r, l)) return false;
+    for (const std::string& f : l.flags) {
+      if (f == "rx_los") return false;
+    }
+    return true;
+  }
+  return r.module_state == std::nullopt ||
+         r.module_state->code == cmis::codes::code_of(cmis::codes::ModuleState::Ready);
+}
+
+std::optional<int> data_path(const cmis::ModuleReport& r, int lane) {
+  for (const cmis::LaneReport& l : r.lanes) {
+    if (l.lane == lane) return l.data_path;
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+void add_vdm_series(FamilySet& out, const Labels& base, const daemon::PortSnapshot& p) {
+  const cmis::ModuleReport& r = *p.report;
+  std::set<std::tuple<Fam, std::string, int>> seen;  // never a duplicate series
+  std::set<std::pair<Fam, std::string>> levels_seen;
+  for (const cmis::VdmObservable& o : r.vdm) {
+    const VdmQuantity* q = o.statistic ? nullptr : quantity_of(o);
+    if (q == nullptr) continue;
+    const int lane = q->per_lane ? o.lane : 0;
+    if (!seen.insert({q->value, o.qualifier, lane}).second) continue;
+    if (q->per_lane ? !lane_measures(r, lane) : !lane_measures(r, 0)) continue;
+    Labels qualified = q->label.empty() ? base : plus(base, std::string(q->label), o.qualifier);
+    const Labels l = q->per_lane ? live_lane_labels(qualified, lane, data_path(r, lane)) : qualified;
+    out.gauge(q->value, l, o.value);
+    // The levels of the first instance of a quantity (and side) that names a set: modules give
+    // every lane of one observable type the same set.
+    if (o.thresholds && levels_seen.insert({q->threshold, o.qualifier}).second) {
+      add_levels(out, q->threshold, qualified, *o.thresholds);
+    }
+  }
+}
+
+}  // namespace xcvr::exporters::detail

@@ -74,13 +74,12 @@ void add_vdm_series(FamilySet& out, const Labels& base, const daemon::PortSnapsh
     const int lane = q->per_lane ? o.lane : 0;
     if (!seen.insert({q->value, o.qualifier, lane}).second) continue;
     if (q->per_lane ? !lane_measures(r, lane) : !lane_measures(r, 0)) continue;
-    Labels qualified = q->label.empty() ? base : plus(base, std::string(q->label), o.qualifier);
-    const Labels l = q->per_lane ? live_lane_labels(qualified, lane, data_path(r, lane)) : qualified;
-    out.gauge(q->value, l, o.value);
+    const auto qualify = [&](const Labels& l) { return q->label.empty() ? l : plus(l, std::string(q->label), o.qualifier); };
+    out.gauge(q->value, qualify(q->per_lane ? live_lane_labels(base, lane, data_path(r, lane)) : base), o.value);
     // The levels of the first instance of a quantity (and side) that names a set: modules give
     // every lane of one observable type the same set.
     if (o.thresholds && levels_seen.insert({q->threshold, o.qualifier}).second) {
-      add_levels(out, q->threshold, qualified, *o.thresholds);
+      add_levels(out, q->threshold, qualify(base), *o.thresholds);
     }
   }
 }

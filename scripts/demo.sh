@@ -10,7 +10,7 @@ cd "$root"
 setup_log=$(mktemp)
 trap 'rm -f "$setup_log"' EXIT
 bash scripts/setup.sh demo | tee "$setup_log"
-installed=$(grep '^setup: .*installed [0-9]* packages' "$setup_log" | tail -1)
+installed=$(grep '^setup: .*installed [0-9]* packages' "$setup_log" | tail -1 || true)
 rm -f "$setup_log"
 bash scripts/build.sh demo
 listen=${XCVR_DEMO_LISTEN:-:10458}

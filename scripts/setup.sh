@@ -1,13 +1,18 @@
 #!/usr/bin/env bash
-# Installs every Debian package the build, the demo and the tests need. Idempotent:
-# packages already present are skipped, so a second run does nothing.
+# Installs the Debian packages one purpose needs. Idempotent: packages already present are
+# skipped, so a second run installs nothing.
+#   bash scripts/setup.sh demo   build and run the daemon and xcvrctl (scripts/demo.sh)
+#   bash scripts/setup.sh [test] everything: the demo set plus the tests', fuzzing's and
+#                                benchmarks' tools (scripts/test.sh, .ci/run)
+# Prints "setup: installed N packages" (N counts dependencies too).
 set -euo pipefail
 
-PACKAGES=(
-  # toolchain and build
-  build-essential cmake ninja-build pkg-config git ca-certificates python3 curl
-  # tests, fuzzing, benchmarks
-  libgtest-dev libgmock-dev libbenchmark-dev clang libclang-rt-14-dev
+# Building and running transceiver_exporter and xcvrctl: the compiler and the libraries
+# CMakeLists.txt finds (tests and benchmarks off). Under 100 packages with their dependencies on
+# a fresh Debian 12 (tests/scripts/demo_setup.py keeps the test tools out of it).
+DEMO_PACKAGES=(
+  # toolchain: CMake with Ninja (no make, no dpkg-dev); pkgconf provides pkg-config
+  g++ cmake ninja-build pkgconf
   # libraries (design.md's chosen set)
   nlohmann-json3-dev libcli11-dev
   # emulator fleet and fault timelines, daemon config (TOML)
@@ -16,24 +21,43 @@ PACKAGES=(
   libspdlog-dev libsystemd-dev
   # exporter: HTTP(S) server, metrics, basic auth
   libcpp-httplib-dev prometheus-cpp-dev libssl-dev zlib1g-dev libcrypt-dev
+  # transports: i2c-dev (libi2c), ethtool netlink (libmnl), InfiniBand MADs (libibumad)
+  libi2c-dev libmnl-dev libibumad-dev
+)
+
+# Everything else the build flavours and the tests use, on top of the demo set.
+TEST_PACKAGES=(
+  "${DEMO_PACKAGES[@]}"
+  # toolchain and build
+  build-essential pkg-config git ca-certificates python3 curl
+  # tests, fuzzing, benchmarks
+  libgtest-dev libgmock-dev libbenchmark-dev clang libclang-rt-14-dev
   # exporter tests: promtool (check metrics/rules, test rules), a real Prometheus and
   # Alertmanager (amtool), TLS via curl, scrape benchmark
   prometheus prometheus-alertmanager curl openssl wrk
-  # transports: i2c-dev (libi2c), ethtool netlink (libmnl)
-  libi2c-dev libmnl-dev
   # real-kernel i2c test (tests/qemu): Debian's kernel under qemu with an initramfs of busybox,
   # i2c-dev and i2c-stub
   qemu-system-x86 linux-image-amd64 busybox-static cpio kmod xz-utils zstd
-  # coding checks (vendor_oui): the IEEE OUI registry
+  # coding checks (vendor_oui): the IEEE OUI registry (the .deb only recommends it; without it
+  # the demo's vendor_oui results read "unverifiable", its port verdicts are the same)
   ieee-data
-  # InfiniBand MAD transport (libibumad); libibmad: the MAD golden tests' independent encoder
-  libibumad-dev libibmad-dev
+  # libibmad: the MAD golden tests' independent encoder (libibumad: the demo set)
+  libibmad-dev
   # packaging tests (tests/packaging): systemd-analyze verify/security, the .deb (cpack +
   # dpkg-shlibdeps), lintian, man -l, bash completion, strace and pgrep (syscall filter), file
   systemd dpkg-dev lintian man-db groff-base bash-completion strace procps file init-system-helpers
   # exporter e2e: the landing page rendered by headless Chromium (JavaScript off)
   chromium
 )
+
+set_name=${1:-test}
+case "$set_name" in
+  demo) PACKAGES=("${DEMO_PACKAGES[@]}") ;;
+  test) PACKAGES=("${TEST_PACKAGES[@]}") ;;
+  --list-demo) printf '%s\n' "${DEMO_PACKAGES[@]}"; exit 0 ;;
+  --list-test) printf '%s\n' "${TEST_PACKAGES[@]}"; exit 0 ;;
+  *) echo "usage: $0 [demo|test]" >&2; exit 2 ;;
+esac
 
 sudo_cmd=()
 if [ "$(id -u)" -ne 0 ]; then sudo_cmd=(sudo); fi
@@ -46,11 +70,15 @@ for p in "${PACKAGES[@]}"; do
 done
 
 if [ ${#missing[@]} -eq 0 ]; then
-  echo "setup: all ${#PACKAGES[@]} packages present"
+  echo "setup: all ${#PACKAGES[@]} $set_name packages present; installed 0 packages"
   exit 0
 fi
 
+installed_count() { dpkg-query -W -f='${db:Status-Abbrev}\n' | grep -c '^ii' || true; }
+before=$(installed_count)
 echo "setup: installing ${missing[*]}"
 export DEBIAN_FRONTEND=noninteractive
 "${sudo_cmd[@]}" apt-get update -qq
 "${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}"
+after=$(installed_count)
+echo "setup: installed $((after - before)) packages (${#missing[@]} of the $set_name set's ${#PACKAGES[@]} were missing, the rest are their dependencies)"

@@ -61,7 +61,7 @@ class CmisDecoder {
     r_.supply_voltage2_volts.reset();
     decode_monitors();
     decode_lanes();
-    decode_vdm();
+    decode_vdm(/*refresh=*/true);
     return true;
   }
 
@@ -336,9 +336,9 @@ class CmisDecoder {
 
   // VDM values, thresholds and flags; a raised VDM flag is also a flag of its lane, so it joins
   // the flag accounting and the health model like any other (vdm_flag_name).
-  void decode_vdm() {
-    if (advertised_) decode_vdm_into(img_, r_.vdm);
-    else r_.vdm.clear();
+  void decode_vdm(bool refresh = false) {
+    if (!advertised_) r_.vdm.clear();
+    else if (!refresh || !refresh_vdm(img_, r_.vdm)) decode_vdm_into(img_, r_.vdm);
     for (const VdmObservable& o : r_.vdm) {
       for (const std::string& level : o.flags) {
         const auto lane = std::find_if(r_.lanes.begin(), r_.lanes.end(), [&](const LaneReport& l) { return l.lane == o.lane; });

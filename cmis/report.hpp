@@ -62,6 +62,8 @@ struct VdmObservable {  // one described VDM instance (cmis/vdm.hpp)
   int lane = 0;           // 1-based
   double value = 0;
   std::string unit;       // "decibels", "ratio", "celsius", ...
+  int group = 0;          // where the module describes it: group 0-3, instance 1-64
+  int index = 1;
   int threshold_set = 0;  // 0-15 within the instance's group
   std::optional<Thresholds> thresholds;  // the set's levels; nullopt when not read or blank
   std::vector<std::string> flags;        // raised latched flags: "high_alarm", "low_warning", ...

@@ -14,6 +14,26 @@ using F = CmisField;
 constexpr std::array kFlagRows{F::VdmFlagHighAlarm, F::VdmFlagLowAlarm, F::VdmFlagHighWarning,
                                F::VdmFlagLowWarning};
 
+// An instance's four flag bits as one read: the rows' nibble (they are its bits 0-3).
+void read_flags(const ModuleImage& image, int group, int index, std::vector<std::string>& out) {
+  out.clear();
+  Field nibble = vdm_field(F::VdmFlagHighAlarm, group);
+  nibble.width = static_cast<uint8_t>(kFlagRows.size());
+  const uint32_t bits = read_uint(image, nibble, index).value_or(0);
+  if (bits == 0) return;
+  for (F row : kFlagRows) {
+    const Field& flag = cmis_field(row);
+    if ((bits >> (flag.shift - nibble.shift) & 1) != 0) out.emplace_back(flag.name);
+  }
+}
+
+// The value of a described instance in its type's unit; nullopt when the value is not read.
+std::optional<double> value_of(const ModuleImage& image, const codes::VdmTypeRef& type, int group, int index) {
+  const auto raw = read_uint(image, vdm_field(F::VdmValue, group), index);
+  if (!raw) return std::nullopt;
+  return vdm_value(type, static_cast<uint16_t>(*raw));
+}
+
 std::optional<Thresholds> thresholds_of(const ModuleImage& image, const VdmInstance& in,
                                         const codes::VdmTypeRef& type) {
   const int set = in.threshold_set + 1;
@@ -91,8 +111,8 @@ void decode_vdm_into(const ModuleImage& image, std::vector<VdmObservable>& out) 
   std::size_t n = 0;
   for (const VdmInstance& in : vdm_instances(image)) {
     const auto type = codes::vdm_type_ref(in.type_id);
-    const auto raw = read_uint(image, vdm_field(F::VdmValue, in.group), in.index);
-    if (!type || !raw) continue;
+    const auto value = type ? value_of(image, *type, in.group, in.index) : std::nullopt;
+    if (!value) continue;
     if (n == out.size()) out.emplace_back();
     VdmObservable& o = out[n++];
     o.type_id = in.type_id;
@@ -102,16 +122,25 @@ void decode_vdm_into(const ModuleImage& image, std::vector<VdmObservable>& out) 
     o.statistic = type->statistic;
     o.lane = in.lane;
     o.unit.assign(type->unit);
-    o.value = vdm_value(*type, static_cast<uint16_t>(*raw));
+    o.value = *value;
+    o.group = in.group;
+    o.index = in.index;
     o.threshold_set = in.threshold_set;
     o.thresholds = thresholds_of(image, in, *type);
-    o.flags.clear();
-    for (F row : kFlagRows) {
-      const Field flag = vdm_field(row, in.group);
-      if (read_uint(image, flag, in.index).value_or(0) != 0) o.flags.emplace_back(flag.name);
-    }
+    read_flags(image, in.group, in.index, o.flags);
   }
   out.resize(n);
+}
+
+bool refresh_vdm(const ModuleImage& image, std::vector<VdmObservable>& out) {
+  for (VdmObservable& o : out) {
+    const auto type = codes::vdm_type_ref(static_cast<uint8_t>(o.type_id));
+    const auto value = type ? value_of(image, *type, o.group, o.index) : std::nullopt;
+    if (!value) return false;
+    o.value = *value;
+    read_flags(image, o.group, o.index, o.flags);
+  }
+  return true;
 }
 
 std::optional<bool> vdm_flag_raised(const ModuleImage& image, std::string_view name, int lane) {

@@ -49,6 +49,11 @@ std::string vdm_flag_name(std::string_view type_name, std::string_view level);
 // raised latched flags (when page 2Ch is in the image).
 void decode_vdm_into(const ModuleImage& image, std::vector<VdmObservable>& out);
 
+// A steady-state poll's VDM decode: the observables `out` already holds (decoded in full from the
+// same descriptors and threshold sets, which only a static read changes) get their value and
+// flags re-read, two reads each. False when a value is not in the image (decode in full).
+bool refresh_vdm(const ModuleImage& image, std::vector<VdmObservable>& out);
+
 // Whether the VDM flag `name` (a vdm_flag_name) of `lane` reads raised in the image; nullopt
 // when no described instance has that name and lane, or its flag byte is absent.
 std::optional<bool> vdm_flag_raised(const ModuleImage& image, std::string_view name, int lane);

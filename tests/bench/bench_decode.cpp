@@ -1,5 +1,6 @@
 // Decode cost per module: a full CMIS 8-lane image (lower, 00h, 01h, 02h, 10h, 11h: the Juniper
-// 800G DR8 dump) and an SFF-8636 image with thresholds (the Mellanox SR4 640-byte dump).
+// 800G DR8 dump), an emulated 800G optic with VDM, and an SFF-8636 image with thresholds (the
+// Mellanox SR4 640-byte dump).
 #include <benchmark/benchmark.h>
 
 #include <fstream>
@@ -9,6 +10,8 @@
 #include "cmis/decode.hpp"
 #include "cmis/report_json.hpp"
 #include "drivers/dumpfile/dump_parser.hpp"
+#include "drivers/emulator/catalog.hpp"
+#include "drivers/emulator/model.hpp"
 
 namespace {
 
@@ -38,6 +41,19 @@ void BM_DecodeCmis8LaneDynamic(benchmark::State& state) {
   }
 }
 BENCHMARK(BM_DecodeCmis8LaneDynamic);
+
+// The same with VDM: an emulated 800G optic describing laser temperature, eSNR, LTP and pre-FEC
+// BER on its 8 lanes (32 instances, two groups, threshold sets and flags).
+void BM_DecodeCmis8LaneDynamicVdm(benchmark::State& state) {
+  const cmis::ModuleImage image = emulator::encode_image(*emulator::find_model("osfp-800g-2xsr4-finned"));
+  cmis::ModuleReport report = cmis::decode(image);
+  if (report.vdm.size() != 32) state.SkipWithError("no VDM");
+  for (auto _ : state) {
+    if (!cmis::decode_dynamic(image, report)) state.SkipWithError("not refreshable");
+    benchmark::DoNotOptimize(report);
+  }
+}
+BENCHMARK(BM_DecodeCmis8LaneDynamicVdm);
 
 void BM_DecodeSff8636(benchmark::State& state) {
   const cmis::ModuleImage image = load("qsfp28-sr4-mellanox-mma1b00-mlxsw");

@@ -352,4 +352,29 @@ std::variant<bool, ReplyError> parse_general_info_reply(std::span<const uint8_t>
   return ((be32(mad, kOffGeneralInfoCapMask) >> kGeneralInfoCapAccessRegGmp) & 1) != 0;
 }
 
+Mad encode_pma_get(uint16_t attr_id, uint8_t port_select, uint64_t tid) {
+  Mad mad{};
+  MadHeader h;
+  h.mgmt_class = kClassPerfMgt;
+  h.method = kMethodGet;
+  h.tid = tid;
+  h.attr_id = attr_id;
+  put_header(mad, h);
+  if (attr_id != kAttrClassPortInfo) mad[kOffPmaData + kPcPortSelect] = port_select;
+  return mad;
+}
+
+PmaResult parse_pma_reply(std::span<const uint8_t> mad, uint16_t attr_id, std::optional<uint64_t> tid) {
+  const std::string what = "PMA " + hex(attr_id, 4);
+  MadHeader h;
+  if (auto e = check_envelope(mad, kClassPerfMgt, attr_id, tid, h)) {
+    e->message = what + ": " + e->message;
+    return *e;
+  }
+  if (auto e = check_mad_status(h.status, what)) return *e;
+  std::array<uint8_t, kPmaDataSize> data{};
+  std::copy(mad.begin() + kOffPmaData, mad.begin() + kOffPmaData + kPmaDataSize, data.begin());
+  return data;
+}
+
 }  // namespace xcvr::ib

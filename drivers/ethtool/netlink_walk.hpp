@@ -1,0 +1,123 @@
+// Internal to drivers/ethtool: walking netlink messages and attributes in untrusted bytes, for
+// the pure reply parsers (netlink_reply.cpp, netlink_link.cpp). Every length is checked against
+// the buffer; anything that does not add up is Corrupt.
+#pragma once
+
+#include <linux/netlink.h>
+
+#include <cstdint>
+#include <cstring>
+#include <optional>
+#include <span>
+#include <string>
+#include <variant>
+
+#include "drivers/ethtool/netlink_reply.hpp"
+
+namespace xcvr::ethtool::detail {
+
+using drivers::Error;
+using drivers::ErrorKind;
+
+constexpr std::size_t kNlHdr = 16;   // struct nlmsghdr
+constexpr std::size_t kGenlHdr = 4;  // struct genlmsghdr
+constexpr std::size_t kAttrHdr = 4;  // struct nlattr
+constexpr std::size_t align4(std::size_t n) { return (n + 3) & ~std::size_t{3}; }
+
+// Host-endian loads from possibly unaligned bytes.
+template <typename T>
+T load(std::span<const uint8_t> b, std::size_t at) {
+  T v{};
+  std::memcpy(&v, b.data() + at, sizeof v);
+  return v;
+}
+
+struct Header {
+  uint32_t len;
+  uint16_t type;
+  uint16_t flags;
+  uint32_t seq;
+};
+
+inline Header header_at(std::span<const uint8_t> b, std::size_t at) {
+  return {load<uint32_t>(b, at), load<uint16_t>(b, at + 4), load<uint16_t>(b, at + 6),
+          load<uint32_t>(b, at + 8)};
+}
+
+inline Error corrupt(const std::string& what) {
+  return Error{ErrorKind::Corrupt, "malformed netlink reply: " + what};
+}
+
+// Walks the attributes in `b`; fn(type, payload) returns false to stop. False if malformed.
+template <typename Fn>
+bool for_each_attr(std::span<const uint8_t> b, Fn&& fn) {
+  std::size_t at = 0;
+  while (at + kAttrHdr <= b.size()) {
+    const uint16_t len = load<uint16_t>(b, at);
+    const uint16_t type = load<uint16_t>(b, at + 2) & NLA_TYPE_MASK;
+    if (len < kAttrHdr || at + len > b.size()) return false;
+    if (!fn(type, b.subspan(at + kAttrHdr, len - kAttrHdr))) return true;
+    at += align4(len);
+  }
+  return at >= b.size() || b.size() - at < kAttrHdr;  // trailing padding only
+}
+
+// Walks the messages; on_msg(header, payload) returns an Error to stop with, or nullopt.
+// Handles NLMSG_ERROR / NLMSG_DONE itself. Returns an Error, or whether the exchange ended.
+template <typename OnMsg>
+std::variant<bool, Error> walk(std::span<const uint8_t> bytes, std::optional<uint32_t> seq,
+                               OnMsg&& on_msg) {
+  std::size_t at = 0;
+  bool done = false;
+  if (bytes.size() < kNlHdr) return corrupt("only " + std::to_string(bytes.size()) + " bytes");
+  while (at + kNlHdr <= bytes.size()) {
+    const Header h = header_at(bytes, at);
+    if (h.len < kNlHdr || h.len > bytes.size() - at) {
+      return corrupt("message length " + std::to_string(h.len) + " at byte " +
+                     std::to_string(at) + " exceeds the " + std::to_string(bytes.size()) +
+                     "-byte buffer");
+    }
+    const auto payload = bytes.subspan(at + kNlHdr, h.len - kNlHdr);
+    at += align4(h.len);
+    if (seq && h.seq != *seq) continue;  // a stale reply to an earlier request
+    if (h.type == NLMSG_NOOP) continue;
+    if (h.type == NLMSG_DONE) {
+      done = true;
+      continue;
+    }
+    if (h.type == NLMSG_OVERRUN) return corrupt("NLMSG_OVERRUN");
+    if (h.type == NLMSG_ERROR) {
+      if (payload.size() < 4 + kNlHdr) return corrupt("short NLMSG_ERROR");
+      const int32_t err = load<int32_t>(payload, 0);
+      if (err == 0) {
+        done = true;
+        continue;
+      }
+      if (err > 0 || err < -4095) return corrupt("error code " + std::to_string(err));
+      KernelError ke{-err, {}};
+      if ((h.flags & NLM_F_ACK_TLVS) != 0) {
+        // The TLVs follow the echoed request: its header only when capped, else all of it.
+        const Header orig = header_at(payload, 4);
+        const std::size_t echoed = (h.flags & NLM_F_CAPPED) != 0 ? kNlHdr : orig.len;
+        const std::size_t tlv_at = align4(4 + echoed);
+        if (echoed < kNlHdr || tlv_at > payload.size()) return corrupt("extack beyond the message");
+        const bool ok = for_each_attr(payload.subspan(tlv_at), [&](uint16_t type, auto value) {
+          if (type == NLMSGERR_ATTR_MSG) {
+            std::size_t n = 0;
+            while (n < value.size() && value[n] != 0) ++n;
+            ke.extack.assign(reinterpret_cast<const char*>(value.data()), n);
+          }
+          return true;
+        });
+        if (!ok) return corrupt("extack attributes");
+      }
+      return kernel_error(ke);
+    }
+    if (h.type < NLMSG_MIN_TYPE) return corrupt("message type " + std::to_string(h.type));
+    if (auto e = on_msg(h, payload)) return *e;
+  }
+  return done;
+}
+
+
+}  // namespace xcvr::ethtool::detail

@@ -33,72 +33,47 @@ std::vector<uint8_t> header_only_request(uint16_t family_id, uint32_t seq, uint8
   return buf;
 }
 
-// A generic-netlink reply of `cmd`: fn(type, value) over its top-level attributes.
-template <typename Fn>
-std::optional<Error> take_reply(std::span<const uint8_t> payload, uint8_t cmd, Fn&& fn) {
-  if (payload.size() < kGenlHdr) return corrupt("short generic-netlink header");
-  if (payload[0] != cmd) return corrupt("reply command " + std::to_string(payload[0]));
-  std::optional<Error> bad;
-  const bool ok = for_each_attr(payload.subspan(kGenlHdr), [&](uint16_t type, std::span<const uint8_t> value) {
-    bad = fn(type, value);
-    return !bad;
-  });
-  if (bad) return bad;
-  if (!ok) return corrupt("attributes overrun the message");
-  return std::nullopt;
-}
-
 }  // namespace
 
 std::variant<FecStatsReply, Error> parse_fec_reply(std::span<const uint8_t> bytes, std::optional<uint32_t> seq) {
-  FecStatsReply reply;
-  auto r = walk(bytes, seq, [&](const Header&, std::span<const uint8_t> payload) -> std::optional<Error> {
-    return take_reply(payload, ETHTOOL_MSG_FEC_GET_REPLY, [&](uint16_t type, std::span<const uint8_t> value)
-                                                              -> std::optional<Error> {
-      if (type != ETHTOOL_A_FEC_STATS) return std::nullopt;
-      reply.has_stats = true;
-      std::optional<Error> bad;
-      const bool ok = for_each_attr(value, [&](uint16_t stat, std::span<const uint8_t> v) {
-        std::vector<uint64_t>* into = stat == ETHTOOL_A_FEC_STAT_CORRECTED   ? &reply.corrected
-                                      : stat == ETHTOOL_A_FEC_STAT_UNCORR    ? &reply.uncorrectable
-                                      : stat == ETHTOOL_A_FEC_STAT_CORR_BITS ? &reply.corrected_bits
-                                                                             : nullptr;
-        if (into == nullptr) return true;  // ETHTOOL_A_FEC_STAT_PAD, or newer attributes
-        if (v.size() % 8 != 0 || v.size() / 8 > kMaxValues) {
-          bad = corrupt("FEC statistic of " + std::to_string(v.size()) + " bytes");
-          return false;
-        }
-        into->clear();
-        for (std::size_t at = 0; at < v.size(); at += 8) into->push_back(load<uint64_t>(v, at));
-        return true;
+  return parse_genl_reply<FecStatsReply>(
+      bytes, seq, ETHTOOL_MSG_FEC_GET_REPLY,
+      [](FecStatsReply& reply, uint16_t type, std::span<const uint8_t> value) -> std::optional<Error> {
+        if (type != ETHTOOL_A_FEC_STATS) return std::nullopt;
+        reply.has_stats = true;
+        std::optional<Error> bad;
+        const bool ok = for_each_attr(value, [&](uint16_t stat, std::span<const uint8_t> v) {
+          std::vector<uint64_t>* into = stat == ETHTOOL_A_FEC_STAT_CORRECTED   ? &reply.corrected
+                                        : stat == ETHTOOL_A_FEC_STAT_UNCORR    ? &reply.uncorrectable
+                                        : stat == ETHTOOL_A_FEC_STAT_CORR_BITS ? &reply.corrected_bits
+                                                                               : nullptr;
+          if (into == nullptr) return true;  // ETHTOOL_A_FEC_STAT_PAD, or newer attributes
+          if (v.size() % 8 != 0 || v.size() / 8 > kMaxValues) {
+            bad = corrupt("FEC statistic of " + std::to_string(v.size()) + " bytes");
+            return false;
+          }
+          into->clear();
+          for (std::size_t at = 0; at < v.size(); at += 8) into->push_back(load<uint64_t>(v, at));
+          return true;
+        });
+        if (bad) return bad;
+        if (!ok) return corrupt("FEC statistics overrun their nest");
+        return std::nullopt;
       });
-      if (bad) return bad;
-      if (!ok) return corrupt("FEC statistics overrun their nest");
-      return std::nullopt;
-    });
-  });
-  if (auto* e = std::get_if<Error>(&r)) return *e;
-  reply.done = std::get<bool>(r);
-  return reply;
 }
 
 std::variant<LinkStateReply, Error> parse_linkstate_reply(std::span<const uint8_t> bytes,
                                                           std::optional<uint32_t> seq) {
-  LinkStateReply reply;
-  auto r = walk(bytes, seq, [&](const Header&, std::span<const uint8_t> payload) -> std::optional<Error> {
-    return take_reply(payload, ETHTOOL_MSG_LINKSTATE_GET_REPLY, [&](uint16_t type, std::span<const uint8_t> value)
-                                                                    -> std::optional<Error> {
-      if (type == ETHTOOL_A_LINKSTATE_LINK && !value.empty()) reply.link_up = value[0] != 0;
-      if (type == kLinkstateExtDownCnt) {
-        if (value.size() != 4) return corrupt("link down count of " + std::to_string(value.size()) + " bytes");
-        reply.down_count = load<uint32_t>(value, 0);
-      }
-      return std::nullopt;
-    });
-  });
-  if (auto* e = std::get_if<Error>(&r)) return *e;
-  reply.done = std::get<bool>(r);
-  return reply;
+  return parse_genl_reply<LinkStateReply>(
+      bytes, seq, ETHTOOL_MSG_LINKSTATE_GET_REPLY,
+      [](LinkStateReply& reply, uint16_t type, std::span<const uint8_t> value) -> std::optional<Error> {
+        if (type == ETHTOOL_A_LINKSTATE_LINK && !value.empty()) reply.link_up = value[0] != 0;
+        if (type == kLinkstateExtDownCnt) {
+          if (value.size() != 4) return corrupt("link down count of " + std::to_string(value.size()) + " bytes");
+          reply.down_count = load<uint32_t>(value, 0);
+        }
+        return std::nullopt;
+      });
 }
 
 std::vector<uint8_t> build_fec_stats_request(uint16_t family_id, uint32_t seq, const std::string& netdev) {

@@ -36,30 +36,17 @@ Error kernel_error(const KernelError& e) {
 
 std::variant<ModuleEepromReply, Error> parse_module_eeprom_reply(std::span<const uint8_t> bytes,
                                                                  std::optional<uint32_t> seq) {
-  ModuleEepromReply reply;
-  auto r = walk(bytes, seq, [&](const Header&, std::span<const uint8_t> payload) -> std::optional<Error> {
-    if (payload.size() < kGenlHdr) return corrupt("short generic-netlink header");
-    if (payload[0] != ETHTOOL_MSG_MODULE_EEPROM_GET_REPLY) {
-      return corrupt("reply command " + std::to_string(payload[0]));
-    }
-    std::optional<Error> bad;
-    const bool ok = for_each_attr(payload.subspan(kGenlHdr), [&](uint16_t type, auto value) {
-      if (type != ETHTOOL_A_MODULE_EEPROM_DATA) return true;
-      if (value.size() > 128) {
-        bad = corrupt(std::to_string(value.size()) + " data bytes (at most 128 can be asked)");
-        return false;
-      }
-      reply.has_data = true;
-      reply.data.assign(value.begin(), value.end());
-      return true;
-    });
-    if (bad) return bad;
-    if (!ok) return corrupt("attributes overrun the message");
-    return std::nullopt;
-  });
-  if (auto* e = std::get_if<Error>(&r)) return *e;
-  reply.done = std::get<bool>(r);
-  return reply;
+  return parse_genl_reply<ModuleEepromReply>(
+      bytes, seq, ETHTOOL_MSG_MODULE_EEPROM_GET_REPLY,
+      [](ModuleEepromReply& reply, uint16_t type, std::span<const uint8_t> value) -> std::optional<Error> {
+        if (type != ETHTOOL_A_MODULE_EEPROM_DATA) return std::nullopt;
+        if (value.size() > 128) {
+          return corrupt(std::to_string(value.size()) + " data bytes (at most 128 can be asked)");
+        }
+        reply.has_data = true;
+        reply.data.assign(value.begin(), value.end());
+        return std::nullopt;
+      });
 }
 
 std::variant<FamilyReply, Error> parse_family_reply(std::span<const uint8_t> bytes,

@@ -120,4 +120,28 @@ std::variant<bool, Error> walk(std::span<const uint8_t> bytes, std::optional<uin
 }
 
 
+// The reply to a generic-netlink command: every message must be `cmd`; fn(type, value) sees its
+// top-level attributes and returns an Error to stop with. `reply.done` is set when an ACK or
+// NLMSG_DONE ended the exchange.
+template <typename Reply, typename Fn>
+std::variant<Reply, Error> parse_genl_reply(std::span<const uint8_t> bytes, std::optional<uint32_t> seq, uint8_t cmd,
+                                            Fn&& fn) {
+  Reply reply;
+  auto r = walk(bytes, seq, [&](const Header&, std::span<const uint8_t> payload) -> std::optional<Error> {
+    if (payload.size() < kGenlHdr) return corrupt("short generic-netlink header");
+    if (payload[0] != cmd) return corrupt("reply command " + std::to_string(payload[0]));
+    std::optional<Error> bad;
+    const bool ok = for_each_attr(payload.subspan(kGenlHdr), [&](uint16_t type, std::span<const uint8_t> value) {
+      bad = fn(reply, type, value);
+      return !bad;
+    });
+    if (bad) return bad;
+    if (!ok) return corrupt("attributes overrun the message");
+    return std::nullopt;
+  });
+  if (auto* e = std::get_if<Error>(&r)) return *e;
+  reply.done = std::get<bool>(r);
+  return reply;
+}
+
 }  // namespace xcvr::ethtool::detail

@@ -290,7 +290,11 @@ std::variant<PmaCapabilities, drivers::Error> IbTarget::pma_capabilities(MadChan
 }
 
 std::variant<std::vector<uint8_t>, drivers::Error> IbTarget::ports_of_module(MadChannel& ch, uint8_t module) {
-  if (node_type_ != kNodeTypeSwitch) return std::vector<uint8_t>{options_.local_port};
+  if (node_type_ == kNodeTypeCa) return std::vector<uint8_t>{options_.local_port};
+  if (node_type_ != kNodeTypeSwitch) {
+    return drivers::Error{drivers::ErrorKind::Unsupported,
+                          name() + ": node type unknown (no NodeInfo): cannot map modules to ports"};
+  }
   {
     std::lock_guard lock(mutex_);
     if (module_ports_) {

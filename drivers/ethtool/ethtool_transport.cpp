@@ -189,9 +189,9 @@ std::optional<Error> EthtoolNetlinkTransport::read(const drivers::ReadRequest& r
   counters_.bytes += 3 + r.length + (!lower && r.page != 0 ? 6 : 0);
   ModuleEepromReply reply;
   const auto take = [&](std::span<const uint8_t> bytes) -> std::variant<bool, Error> {
-    auto r = parse_module_eeprom_reply(bytes, seq);
-    if (auto* e = std::get_if<Error>(&r)) return *e;
-    auto& got = std::get<ModuleEepromReply>(r);
+    auto parsed = parse_module_eeprom_reply(bytes, seq);
+    if (auto* e = std::get_if<Error>(&parsed)) return *e;
+    auto& got = std::get<ModuleEepromReply>(parsed);
     if (got.has_data) {
       reply.has_data = true;
       reply.data = std::move(got.data);

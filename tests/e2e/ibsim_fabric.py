@@ -203,7 +203,7 @@ timeout = "300ms"
             got = value(text, FAMILY[field], port=f"{node}/{(port - 1) // 2}", link=str(port))
             if got != v:
                 fail(f"{node}[{port}] {field}: /metrics has {got}, ibsim was set to {v}")
-            sat = value(text, "transceiver_link_counter_saturated", port=f"{node}/{(port - 1) // 2}", link=str(port),
+            sat = value(text, "transceiver_link_saturated", port=f"{node}/{(port - 1) // 2}", link=str(port),
                         counter=FAMILY[field])
             if ((node, port, field) in SATURATED) != (sat == 1):
                 fail(f"{node}[{port}] {field}: saturated gauge {sat}")

@@ -115,7 +115,7 @@ TEST(LinkPoll, RenderedBesideTheOpticWithSaturation) {
   EXPECT_NE(text.find("transceiver_link_symbol_errors_total{port=\"sw/0\",node=\"sw\",link=\"7\"} 65535"),
             std::string::npos)
       << text;
-  EXPECT_NE(text.find("transceiver_link_counter_saturated{port=\"sw/0\",node=\"sw\",link=\"7\",counter="
+  EXPECT_NE(text.find("transceiver_link_saturated{port=\"sw/0\",node=\"sw\",link=\"7\",counter="
                       "\"transceiver_link_symbol_errors_total\"} 1"),
             std::string::npos);
   EXPECT_NE(text.find("transceiver_link_fec_uncorrectable_blocks_total{port=\"sw/0\",node=\"sw\",link=\"7\",lane=\"2\"} 11"),

@@ -68,7 +68,7 @@ std::variant<IbSource, drivers::Error> open_ib_source(const IbSourceSettings& se
   int port = settings.port;
   if (ca.empty()) {
     for (const LocalPort& p : list_local_ports()) {
-      if (p.link_layer == "InfiniBand" && p.state == kPortStateActive) {
+      if (is_infiniband(p.link_layer) && p.state == kPortStateActive) {
         ca = p.ca;
         port = p.port;
         break;

@@ -135,6 +135,8 @@ class LibUmadDevice final : public UmadDevice {
 
 }  // namespace
 
+bool is_infiniband(std::string_view link_layer) { return link_layer == "InfiniBand" || link_layer == "IB"; }
+
 std::vector<LocalPort> list_local_ports() {
   std::vector<LocalPort> out;
   if (ensure_umad() < 0) return out;
@@ -179,7 +181,7 @@ std::variant<std::unique_ptr<UmadDevice>, drivers::Error> open_umad_device(const
   const std::string link_layer = info.link_layer;
   const auto lid = static_cast<uint16_t>(info.base_lid);
   umad_release_port(&info);
-  if (!link_layer.empty() && link_layer != "InfiniBand") {
+  if (!link_layer.empty() && !is_infiniband(link_layer)) {
     return drivers::Error{drivers::ErrorKind::Unsupported, what + ": link layer is " + link_layer + ", not InfiniBand"};
   }
   const int fd = umad_open_port(ca.c_str(), port);

@@ -115,7 +115,7 @@ class Sim:
 def main():
     if len(sys.argv) != 3:
         fail(__doc__)
-    exporter, responder = sys.argv[1], sys.argv[2]
+    exporter, responder = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
     missing = [t for t in ("ibsim", "opensm") if shutil.which(t) is None]
     if not os.path.exists(SIM_SO):
         missing.append(SIM_SO)

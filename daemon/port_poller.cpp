@@ -200,7 +200,7 @@ void PortPoller::poll_link(double now, double wall) {
   if (auto* e = std::get_if<drivers::Error>(&r)) {
     if (e->kind == drivers::ErrorKind::Unsupported && !link_) {
       link_enabled_ = false;  // this path has no link counters (or no map to them): stop asking
-      log_.log(spdlog::level::info, "link", now, "no link counters: " + e->message);
+      log_.log(spdlog::level::debug, "link", now, "no link counters: " + e->message);
       return;
     }
     const std::string_view kind = drivers::error_kind_name(e->kind);

@@ -192,6 +192,9 @@ TEST(NetlinkLinkTransport, FecCountersAndTwoRequestsPerPoll) {
   const auto& h = std::get<drivers::LinkHealth>(r);
   EXPECT_EQ(h.counters.size(), 4u);  // corrected total + 2 lanes, uncorrectable total
   EXPECT_EQ(h.transactions, 2u);
+  // Request bytes: FEC_GET 44 (headers 20, header nest with "eth3" and ETHTOOL_FLAG_STATS 24),
+  // LINKSTATE_GET 36 (no flags).
+  EXPECT_EQ(h.bytes, 44u + 36u);
   EXPECT_EQ(kernel->requests, 3);  // + the family lookup, once
   kernel->down_count = 4;
   auto again = t.read_link_health();

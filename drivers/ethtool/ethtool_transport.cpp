@@ -255,9 +255,10 @@ std::variant<drivers::LinkHealth, Error> EthtoolNetlinkTransport::read_link_heal
   }
   out.counters = link_counters(fec, state, config_.netdev);
   if (out.counters.empty()) {
-    return Error{ErrorKind::Unsupported,
-                 what + (fec_error ? fec_error->message : "the driver reports no FEC statistics") +
-                     "; no link-down count from this kernel"};
+    // kernel_error's EOPNOTSUPP hint speaks of module memory: not this request's.
+    return Error{ErrorKind::Unsupported, what + "the driver reports no FEC statistics" +
+                                             (fec_error ? " (" + fec_error->message.substr(0, fec_error->message.find(" — ")) + ")" : "") +
+                                             " and the kernel no link-down count"};
   }
   return out;
 }

@@ -81,7 +81,10 @@ std::vector<uint8_t> build_fec_stats_request(uint16_t family_id, uint32_t seq, c
 }
 
 std::vector<uint8_t> build_linkstate_request(uint16_t family_id, uint32_t seq, const std::string& netdev) {
-  return header_only_request(family_id, seq, ETHTOOL_MSG_LINKSTATE_GET, ETHTOOL_A_LINKSTATE_HEADER, netdev, 0);
+  // The down count is one of the link's extended statistics: the kernel fills it only when the
+  // header asks for statistics (net/ethtool/linkstate.c), as for FEC.
+  return header_only_request(family_id, seq, ETHTOOL_MSG_LINKSTATE_GET, ETHTOOL_A_LINKSTATE_HEADER, netdev,
+                             ETHTOOL_FLAG_STATS);
 }
 
 std::vector<drivers::LinkCounter> link_counters(const FecStatsReply& fec, const LinkStateReply& state,

@@ -1,7 +1,7 @@
 // Link health of a netdev through ethtool netlink, as pure request builders and reply parsers
 // (fuzzed by tests/fuzz/fuzz_netlink_reply.cpp): FEC statistics (ETHTOOL_MSG_FEC_GET with
 // ETHTOOL_FLAG_STATS in the request header, kernel >= 5.14) and the link-down count
-// (ETHTOOL_MSG_LINKSTATE_GET, attribute EXT_DOWN_CNT on kernels >= 6.6).
+// (ETHTOOL_MSG_LINKSTATE_GET with ETHTOOL_FLAG_STATS, attribute EXT_DOWN_CNT on kernels >= 6.6).
 //
 // FEC statistics (net/ethtool/fec.c fec_put_stats; ethtool(8) fec_show_stats): the nest
 // ETHTOOL_A_FEC_STATS holds CORRECTED, UNCORR and CORR_BITS, each an array of u64 — element 0

@@ -18,17 +18,7 @@ constexpr std::size_t kMaxValues = 1 + 8;
 std::vector<uint8_t> header_only_request(uint16_t family_id, uint32_t seq, uint8_t cmd, uint16_t header_attr,
                                          const std::string& netdev, uint32_t flags) {
   std::vector<uint8_t> buf(1024);
-  nlmsghdr* nlh = mnl_nlmsg_put_header(buf.data());
-  nlh->nlmsg_type = family_id;
-  nlh->nlmsg_flags = NLM_F_REQUEST | NLM_F_ACK;
-  nlh->nlmsg_seq = seq;
-  auto* genl = static_cast<genlmsghdr*>(mnl_nlmsg_put_extra_header(nlh, sizeof(genlmsghdr)));
-  genl->cmd = cmd;
-  genl->version = ETHTOOL_GENL_VERSION;
-  nlattr* nest = mnl_attr_nest_start(nlh, header_attr);
-  mnl_attr_put_strz(nlh, ETHTOOL_A_HEADER_DEV_NAME, netdev.substr(0, 64).c_str());
-  if (flags != 0) mnl_attr_put_u32(nlh, ETHTOOL_A_HEADER_FLAGS, flags);
-  mnl_attr_nest_end(nlh, nest);
+  const nlmsghdr* nlh = put_ethtool_request(buf, family_id, seq, cmd, header_attr, netdev.substr(0, 64), flags);
   buf.resize(nlh->nlmsg_len);
   return buf;
 }

@@ -70,16 +70,8 @@ std::variant<FamilyReply, Error> parse_family_reply(std::span<const uint8_t> byt
 std::vector<uint8_t> build_module_eeprom_request(uint16_t family_id, uint32_t seq,
                                                  const EepromRequest& q) {
   std::vector<uint8_t> buf(MNL_SOCKET_BUFFER_SIZE < 8192 ? MNL_SOCKET_BUFFER_SIZE : 8192);
-  nlmsghdr* nlh = mnl_nlmsg_put_header(buf.data());
-  nlh->nlmsg_type = family_id;
-  nlh->nlmsg_flags = NLM_F_REQUEST | NLM_F_ACK;
-  nlh->nlmsg_seq = seq;
-  auto* genl = static_cast<genlmsghdr*>(mnl_nlmsg_put_extra_header(nlh, sizeof(genlmsghdr)));
-  genl->cmd = ETHTOOL_MSG_MODULE_EEPROM_GET;
-  genl->version = ETHTOOL_GENL_VERSION;
-  nlattr* nest = mnl_attr_nest_start(nlh, ETHTOOL_A_MODULE_EEPROM_HEADER);
-  mnl_attr_put_strz(nlh, ETHTOOL_A_HEADER_DEV_NAME, q.netdev.c_str());
-  mnl_attr_nest_end(nlh, nest);
+  nlmsghdr* nlh = put_ethtool_request(buf, family_id, seq, ETHTOOL_MSG_MODULE_EEPROM_GET,
+                                      ETHTOOL_A_MODULE_EEPROM_HEADER, q.netdev);
   mnl_attr_put_u32(nlh, ETHTOOL_A_MODULE_EEPROM_OFFSET, q.offset);
   mnl_attr_put_u32(nlh, ETHTOOL_A_MODULE_EEPROM_LENGTH, q.length);
   mnl_attr_put_u8(nlh, ETHTOOL_A_MODULE_EEPROM_PAGE, q.page);

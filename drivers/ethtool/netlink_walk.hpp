@@ -1,8 +1,10 @@
 // Internal to drivers/ethtool: walking netlink messages and attributes in untrusted bytes, for
-// the pure reply parsers (netlink_reply.cpp, netlink_link.cpp). Every length is checked against
-// the buffer; anything that does not add up is Corrupt.
+// the pure reply parsers (netlink_reply.cpp, netlink_link.cpp) — every length is checked against
+// the buffer; anything that does not add up is Corrupt — and the start of every ethtool request.
 #pragma once
 
+#include <linux/ethtool_netlink.h>
+#include <linux/genetlink.h>
 #include <linux/netlink.h>
 
 #include <cstdint>
@@ -11,6 +13,9 @@
 #include <span>
 #include <string>
 #include <variant>
+#include <vector>
+
+#include <libmnl/libmnl.h>
 
 #include "drivers/ethtool/netlink_reply.hpp"
 
@@ -142,6 +147,26 @@ std::variant<Reply, Error> parse_genl_reply(std::span<const uint8_t> bytes, std:
   if (auto* e = std::get_if<Error>(&r)) return *e;
   reply.done = std::get<bool>(r);
   return reply;
+}
+
+// Starts an ethtool request of `cmd` in `buf` (large enough): the netlink and generic-netlink
+// headers (request, ACK wanted) and the request header nest `header_attr` naming the netdev,
+// with ETHTOOL_FLAG_* `flags` when non-zero. The command's own attributes follow; the caller
+// resizes `buf` to nlmsg_len when done.
+inline nlmsghdr* put_ethtool_request(std::vector<uint8_t>& buf, uint16_t family_id, uint32_t seq, uint8_t cmd,
+                                     uint16_t header_attr, const std::string& netdev, uint32_t flags = 0) {
+  nlmsghdr* nlh = mnl_nlmsg_put_header(buf.data());
+  nlh->nlmsg_type = family_id;
+  nlh->nlmsg_flags = NLM_F_REQUEST | NLM_F_ACK;
+  nlh->nlmsg_seq = seq;
+  auto* genl = static_cast<genlmsghdr*>(mnl_nlmsg_put_extra_header(nlh, sizeof(genlmsghdr)));
+  genl->cmd = cmd;
+  genl->version = ETHTOOL_GENL_VERSION;
+  nlattr* nest = mnl_attr_nest_start(nlh, header_attr);
+  mnl_attr_put_strz(nlh, ETHTOOL_A_HEADER_DEV_NAME, netdev.c_str());
+  if (flags != 0) mnl_attr_put_u32(nlh, ETHTOOL_A_HEADER_FLAGS, flags);
+  mnl_attr_nest_end(nlh, nest);
+  return nlh;
 }
 
 }  // namespace xcvr::ethtool::detail

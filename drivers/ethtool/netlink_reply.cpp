@@ -83,13 +83,7 @@ std::vector<uint8_t> build_module_eeprom_request(uint16_t family_id, uint32_t se
 
 std::vector<uint8_t> build_family_request(uint32_t seq, const std::string& family_name) {
   std::vector<uint8_t> buf(1024);
-  nlmsghdr* nlh = mnl_nlmsg_put_header(buf.data());
-  nlh->nlmsg_type = GENL_ID_CTRL;
-  nlh->nlmsg_flags = NLM_F_REQUEST | NLM_F_ACK;
-  nlh->nlmsg_seq = seq;
-  auto* genl = static_cast<genlmsghdr*>(mnl_nlmsg_put_extra_header(nlh, sizeof(genlmsghdr)));
-  genl->cmd = CTRL_CMD_GETFAMILY;
-  genl->version = 1;
+  nlmsghdr* nlh = put_genl_request(buf, GENL_ID_CTRL, seq, CTRL_CMD_GETFAMILY, 1);
   mnl_attr_put_strz(nlh, CTRL_ATTR_FAMILY_NAME, family_name.c_str());
   buf.resize(nlh->nlmsg_len);
   return buf;

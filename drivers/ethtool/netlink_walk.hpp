@@ -149,19 +149,27 @@ std::variant<Reply, Error> parse_genl_reply(std::span<const uint8_t> bytes, std:
   return reply;
 }
 
+// Starts a generic-netlink request of `cmd` to family `type` in `buf` (large enough): the
+// netlink header (request, ACK wanted) and the generic-netlink header.
+inline nlmsghdr* put_genl_request(std::vector<uint8_t>& buf, uint16_t type, uint32_t seq, uint8_t cmd,
+                                  uint8_t version) {
+  nlmsghdr* nlh = mnl_nlmsg_put_header(buf.data());
+  nlh->nlmsg_type = type;
+  nlh->nlmsg_flags = NLM_F_REQUEST | NLM_F_ACK;
+  nlh->nlmsg_seq = seq;
+  auto* genl = static_cast<genlmsghdr*>(mnl_nlmsg_put_extra_header(nlh, sizeof(genlmsghdr)));
+  genl->cmd = cmd;
+  genl->version = version;
+  return nlh;
+}
+
 // Starts an ethtool request of `cmd` in `buf` (large enough): the netlink and generic-netlink
 // headers (request, ACK wanted) and the request header nest `header_attr` naming the netdev,
 // with ETHTOOL_FLAG_* `flags` when non-zero. The command's own attributes follow; the caller
 // resizes `buf` to nlmsg_len when done.
 inline nlmsghdr* put_ethtool_request(std::vector<uint8_t>& buf, uint16_t family_id, uint32_t seq, uint8_t cmd,
                                      uint16_t header_attr, const std::string& netdev, uint32_t flags = 0) {
-  nlmsghdr* nlh = mnl_nlmsg_put_header(buf.data());
-  nlh->nlmsg_type = family_id;
-  nlh->nlmsg_flags = NLM_F_REQUEST | NLM_F_ACK;
-  nlh->nlmsg_seq = seq;
-  auto* genl = static_cast<genlmsghdr*>(mnl_nlmsg_put_extra_header(nlh, sizeof(genlmsghdr)));
-  genl->cmd = cmd;
-  genl->version = ETHTOOL_GENL_VERSION;
+  nlmsghdr* nlh = put_genl_request(buf, family_id, seq, cmd, ETHTOOL_GENL_VERSION);
   nlattr* nest = mnl_attr_nest_start(nlh, header_attr);
   mnl_attr_put_strz(nlh, ETHTOOL_A_HEADER_DEV_NAME, netdev.c_str());
   if (flags != 0) mnl_attr_put_u32(nlh, ETHTOOL_A_HEADER_FLAGS, flags);

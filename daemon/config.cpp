@@ -157,6 +157,7 @@ PollConfig read_poll(Table t) {
   duration_in(t, "dynamic_interval", p.dynamic_interval_s, 0.1, 3600);
   duration_in(t, "thermal_interval", p.thermal_interval_s, 0.1, 3600, /*zero_is_off=*/true);
   duration_in(t, "vdm_interval", p.vdm_interval_s, 1, 86400);
+  duration_in(t, "link_interval", p.link_interval_s, 1, 86400);
   duration_in(t, "settle_delay", p.settle_delay_s, 0, 600);
   duration_in(t, "backoff_max", p.backoff_max_s, 0.1, 86400);
   integer(t, "static_reverify_cycles", p.static_reverify_cycles, 1, 1'000'000);
@@ -341,6 +342,7 @@ void read_ib(Table& t, ib::IbSourceSettings& s) {
   if (auto v = t.number("rate_limit")) s.rate_limit = *v;
   if (auto v = t.number("burst")) s.burst = *v;
   integer(t, "max_outstanding", s.max_outstanding, 1, 16);
+  s.one_lane = t.boolean("one_lane").value_or(s.one_lane);
   duration_in(t, "timeout", s.timeout_s, 0.001, 60);
   integer(t, "retries", s.retries, 0, 10);
   duration_in(t, "backoff", s.backoff_s, 0, 60);

@@ -20,6 +20,7 @@ struct PollConfig {
   double dynamic_interval_s = 5;      // monitors, flags, states
   double thermal_interval_s = 0;      // fast temperature-only path; 0 = off
   double vdm_interval_s = 60;         // VDM real-time pages
+  double link_interval_s = 30;        // link health: FEC / PMA error counters of the port's link(s)
   int static_reverify_cycles = 720;   // re-read identity pages every N dynamic cycles
   double settle_delay_s = 2;          // after insertion, before the first read
   int stale_after_intervals = 3;      // no good read for K intervals -> stale

@@ -187,6 +187,33 @@ double next_slot(double anchor, double interval, double now) {
 }  // namespace
 
 double PortPoller::poll(double now, double wall) {
+  // Link health and the module keep separate schedules on the same domain worker: the link
+  // read never lands inside a module read, and a module that backs off does not hold it up.
+  if (link_enabled_ && now + 1e-9 >= next_link_) poll_link(now, wall);
+  if (now + 1e-9 >= module_due_) module_due_ = poll_module(now, wall);
+  return next_due_ = link_enabled_ ? std::min(module_due_, next_link_) : module_due_;
+}
+
+void PortPoller::poll_link(double now, double wall) {
+  next_link_ = next_slot(next_link_, poll_.link_interval_s, now);
+  auto r = transport_->read_link_health();
+  if (auto* e = std::get_if<drivers::Error>(&r)) {
+    if (e->kind == drivers::ErrorKind::Unsupported && !link_) {
+      link_enabled_ = false;  // this path has no link counters (or no map to them): stop asking
+      log_.log(spdlog::level::debug, "link", now, "no link counters: " + e->message);
+      return;
+    }
+    const std::string_view kind = drivers::error_kind_name(e->kind);
+    ++link_errors_[std::string(kind)];
+    log_.log(spdlog::level::warn, "link", now, fmt::format("link counters ({}): {}", kind, e->message));
+    return;
+  }
+  link_ = std::make_shared<const drivers::LinkHealth>(std::move(std::get<drivers::LinkHealth>(r)));
+  link_good_mono_ = now;
+  link_good_wall_ = wall;
+}
+
+double PortPoller::poll_module(double now, double wall) {
   if (state_ == State::Empty) {
     next_dynamic_ = next_due_ = now + interval();
     const drivers::Presence p = transport_->presence();
@@ -306,6 +333,10 @@ PortSnapshot PortPoller::snapshot(double now, uint64_t scrape_epoch) {
   s.insertions_total = insertions_;
   s.read_errors_total = errors_;
   for (const auto& [key, f] : flags_) s.flags.push_back(f.history);
+  s.link_read_errors_total = link_errors_;
+  s.link_read_unix = link_good_wall_;
+  if (link_ && now - link_good_mono_ <= poll_.stale_after_intervals * poll_.link_interval_s + 1e-9) s.link = link_;
+  if (state_ == State::Empty) s.link.reset();
   switch (state_) {
     case State::Empty: s.presence = PortPresence::Absent; s.state = "empty"; return s;
     case State::Settling: s.presence = PortPresence::Present; s.state = "settling"; return s;

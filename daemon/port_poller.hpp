@@ -66,6 +66,8 @@ class PortPoller {
   std::optional<drivers::Error> taken(drivers::ReadResult result);  // notes dropped pages
   std::optional<drivers::Error> read_ranges(const std::vector<cmis::ReadRange>& plan, double wall);
   std::optional<drivers::Error> read_static(double wall);
+  double poll_module(double now, double wall);
+  void poll_link(double now, double wall);
   void on_insertion(double now);
   void on_absent(double now);
   void on_error(const drivers::Error& err, double now);
@@ -109,6 +111,15 @@ class PortPoller {
   std::optional<uint32_t> last_module_state_;
   std::vector<std::optional<std::string>> last_dp_states_;  // per lane, as of the last good read
   drivers::UnreachablePages unavailable_;  // pages this path cannot read for this module
+
+  // Link health: its own schedule; off for good once the transport says Unsupported.
+  bool link_enabled_ = true;
+  double module_due_ = 0;
+  double next_link_ = 0;
+  double link_good_mono_ = -1;
+  double link_good_wall_ = 0;
+  std::shared_ptr<const drivers::LinkHealth> link_;
+  std::map<std::string, uint64_t> link_errors_;
 
   uint64_t insertions_ = 0;
   std::map<std::string, uint64_t> errors_;

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "cmis/report.hpp"
+#include "drivers/link_health.hpp"
 
 namespace xcvr::daemon {
 
@@ -73,6 +74,13 @@ struct PortSnapshot {
   // do not count toward the port's health.
   bool in_service = true;
   std::vector<int> unused_lanes;  // 1-based, sorted
+
+  // Link health beside the optic (drivers/link_health.hpp), polled every link_interval: the
+  // counters of the last good link read while it is fresh (within stale_after_intervals link
+  // intervals), else null; never shown for an empty cage.
+  std::shared_ptr<const drivers::LinkHealth> link;
+  double link_read_unix = 0;                                 // 0 = never
+  std::map<std::string, uint64_t> link_read_errors_total;   // by error kind
 };
 
 struct BudgetSnapshot {

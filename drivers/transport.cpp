@@ -19,6 +19,21 @@ std::string_view error_kind_name(ErrorKind kind) {
   return "unknown";
 }
 
+std::string_view link_counter_name(LinkCounterId id) {
+  switch (id) {
+    case LinkCounterId::FecCorrectedBlocks: return "fec_corrected_blocks";
+    case LinkCounterId::FecUncorrectableBlocks: return "fec_uncorrectable_blocks";
+    case LinkCounterId::FecCorrectedBits: return "fec_corrected_bits";
+    case LinkCounterId::SymbolErrors: return "symbol_errors";
+    case LinkCounterId::LinkErrorRecovery: return "error_recovery";
+    case LinkCounterId::LinkDowned: return "downed";
+    case LinkCounterId::RcvErrors: return "rcv_errors";
+    case LinkCounterId::LocalLinkIntegrityErrors: return "local_link_integrity_errors";
+    case LinkCounterId::ExcessiveBufferOverrunErrors: return "excessive_buffer_overrun_errors";
+  }
+  return "unknown";
+}
+
 bool is_retryable(ErrorKind kind) {
   return kind == ErrorKind::Busy || kind == ErrorKind::Timeout || kind == ErrorKind::Nack;
 }

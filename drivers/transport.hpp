@@ -6,6 +6,9 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <variant>
+
+#include "drivers/link_health.hpp"
 
 namespace xcvr::drivers {
 
@@ -79,6 +82,12 @@ class Transport {
   virtual std::optional<Error> read(const ReadRequest& request, std::span<uint8_t> out) = 0;
   // Traffic this transport caused; transports that cannot tell return zeros.
   virtual BusCounters counters() const { return {}; }
+  // Error counters of the link(s) this module carries (drivers/link_health.hpp), read on the
+  // link-health interval through the same bus, domain and politeness as module reads.
+  // Unsupported where the path has none (i2c, optoe, dump files).
+  virtual std::variant<LinkHealth, Error> read_link_health() {
+    return Error{ErrorKind::Unsupported, describe() + ": no link counters on this path"};
+  }
 };
 
 }  // namespace xcvr::drivers

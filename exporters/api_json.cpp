@@ -127,6 +127,25 @@ json port_budget_json(const daemon::Snapshot& s, const daemon::PortSnapshot& p) 
   return j;
 }
 
+// Link health beside the optic: the counters of the link(s) the module carries, or null.
+json link_json(const daemon::PortSnapshot& p) {
+  json j{{"read_errors_total", p.link_read_errors_total}};
+  if (!p.link) {
+    j["counters"] = nullptr;
+    return j;
+  }
+  json counters = json::array();
+  for (const drivers::LinkCounter& c : p.link->counters) {
+    json one{{"counter", std::string(drivers::link_counter_name(c.id))}, {"link", c.link}, {"value", c.value},
+             {"saturated", c.saturated}};
+    if (c.lane > 0) one["lane"] = c.lane;
+    counters.push_back(std::move(one));
+  }
+  j["counters"] = std::move(counters);
+  j["read_unix"] = time_json(p.link_read_unix);
+  return j;
+}
+
 }  // namespace
 
 json port_json(const daemon::Snapshot& s, const daemon::PortSnapshot& p, const HealthOptions& health) {
@@ -152,7 +171,8 @@ json port_json(const daemon::Snapshot& s, const daemon::PortSnapshot& p, const H
          {"raised_flags", raised_json(p)},
          {"coding", coding_json(p)},
          {"budget", port_budget_json(s, p)},
-         {"monitors_withheld", p.report != nullptr && !visible}};
+         {"monitors_withheld", p.report != nullptr && !visible},
+         {"link", link_json(p)}};
   if (!p.node.empty()) j["node"] = p.node;
   if (visible) {
     j["aging"] = aging_json(p);

@@ -199,6 +199,29 @@ void add_counters(FamilySet& out, const Labels& base, const PortSnapshot& p) {
   }
 }
 
+// Link health beside the optic: the port's link counters, labelled by `link` (IB port number
+// or netdev) and `lane` where the device counts per lane.
+void add_link(FamilySet& out, const Labels& base, const PortSnapshot& p) {
+  for (const auto& [kind, n] : p.link_read_errors_total) {
+    out.counter(Fam::LinkReadErrorsTotal, plus(base, "kind", kind), static_cast<double>(n));
+  }
+  if (!p.link) return;
+  out.gauge(Fam::LinkLastReadTimestamp, base, p.link_read_unix);
+  static constexpr Fam kFamily[drivers::kLinkCounterIds] = {
+      Fam::LinkFecCorrectedBlocks, Fam::LinkFecUncorrectableBlocks, Fam::LinkFecCorrectedBits,
+      Fam::LinkSymbolErrors,       Fam::LinkErrorRecovery,          Fam::LinkDowned,
+      Fam::LinkRcvErrors,          Fam::LinkLocalIntegrityErrors,   Fam::LinkBufferOverrunErrors};
+  for (const drivers::LinkCounter& c : p.link->counters) {
+    Labels l = plus(base, "link", c.link);
+    if (c.lane > 0) l = plus(l, "lane", std::to_string(c.lane));
+    out.counter(kFamily[static_cast<std::size_t>(c.id)], l, static_cast<double>(c.value));
+    if (c.saturated) {
+      out.gauge(Fam::LinkCounterSaturated,
+                plus(l, "counter", std::string(family_spec(kFamily[static_cast<std::size_t>(c.id)]).name)), 1);
+    }
+  }
+}
+
 }  // namespace
 
 void add_port_series(FamilySet& out, const PortSnapshot& p) {
@@ -209,6 +232,7 @@ void add_port_series(FamilySet& out, const PortSnapshot& p) {
   if (!p.state.empty()) out.gauge(Fam::PortLifecycleState, plus(base, "state", p.state), 1);
   out.gauge(Fam::PortHealth, plus(base, "health", std::string(health_name(assess(p).health))), 1);
   add_counters(out, base, p);
+  add_link(out, base, p);
   if (p.presence != PortPresence::Present) return;
   out.gauge(Fam::ModuleStale, base, p.stale ? 1 : 0);
   if (p.last_good_read_unix > 0) out.gauge(Fam::LastReadTimestamp, base, p.last_good_read_unix);

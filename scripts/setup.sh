@@ -43,6 +43,9 @@ TEST_PACKAGES=(
   ieee-data
   # libibmad: the MAD golden tests' independent encoder (libibumad: the demo set)
   libibmad-dev
+  # real-IB-stack test (tests/e2e/ibsim_fabric.py): the ibsim fabric simulator, its umad2sim
+  # preload library, and OpenSM (--once) to assign the simulated fabric's LIDs
+  ibsim-utils libumad2sim0 opensm
   # packaging tests (tests/packaging): systemd-analyze verify/security, the .deb (cpack +
   # dpkg-shlibdeps), lintian, man -l, bash completion, strace and pgrep (syscall filter), file
   systemd dpkg-dev lintian man-db groff-base bash-completion strace procps file init-system-helpers

@@ -15,6 +15,8 @@
 
 #include <libmnl/libmnl.h>
 
+#include "drivers/ethtool/netlink_link.hpp"
+
 namespace xcvr::ethtool {
 namespace {
 
@@ -99,9 +101,7 @@ std::string EthtoolNetlinkTransport::where(const drivers::ReadRequest& r) const 
   return drivers::describe_read(describe(), r.device, r.bank, r.page, r.offset);
 }
 
-std::optional<Error> EthtoolNetlinkTransport::exchange(const std::vector<uint8_t>& request,
-                                                       uint32_t seq, ModuleEepromReply* eeprom,
-                                                       FamilyReply* family) {
+std::optional<Error> EthtoolNetlinkTransport::exchange(const std::vector<uint8_t>& request, const Take& take) {
   if (const int n = channel_->send(request); n < 0) {
     channel_.reset();  // a broken socket: reopen next time
     return kernel_error({-n, "sending the request"});
@@ -115,23 +115,9 @@ std::optional<Error> EthtoolNetlinkTransport::exchange(const std::vector<uint8_t
       channel_.reset();
       return kernel_error({-n, "receiving the reply"});
     }
-    const auto bytes = std::span<const uint8_t>(buf.data(), static_cast<std::size_t>(n));
-    if (eeprom != nullptr) {
-      auto r = parse_module_eeprom_reply(bytes, seq);
-      if (auto* e = std::get_if<Error>(&r)) return *e;
-      auto& got = std::get<ModuleEepromReply>(r);
-      if (got.has_data) {
-        eeprom->has_data = true;
-        eeprom->data = std::move(got.data);
-      }
-      if (got.done) return std::nullopt;
-    } else {
-      auto r = parse_family_reply(bytes, seq);
-      if (auto* e = std::get_if<Error>(&r)) return *e;
-      auto& got = std::get<FamilyReply>(r);
-      if (got.family_id) family->family_id = got.family_id;
-      if (got.done) return std::nullopt;
-    }
+    auto r = take(std::span<const uint8_t>(buf.data(), static_cast<std::size_t>(n)));
+    if (auto* e = std::get_if<Error>(&r)) return *e;
+    if (std::get<bool>(r)) return std::nullopt;
   }
   return Error{ErrorKind::Corrupt, "netlink exchange did not end"};
 }
@@ -146,7 +132,14 @@ std::optional<Error> EthtoolNetlinkTransport::ensure_open() {
   }
   FamilyReply family;
   const uint32_t seq = ++seq_;
-  if (auto e = exchange(build_family_request(seq, ETHTOOL_GENL_NAME), seq, nullptr, &family)) {
+  const auto take = [&](std::span<const uint8_t> bytes) -> std::variant<bool, Error> {
+    auto r = parse_family_reply(bytes, seq);
+    if (auto* e = std::get_if<Error>(&r)) return *e;
+    auto& got = std::get<FamilyReply>(r);
+    if (got.family_id) family.family_id = got.family_id;
+    return got.done;
+  };
+  if (auto e = exchange(build_family_request(seq, ETHTOOL_GENL_NAME), take)) {
     if (e->kind == ErrorKind::Absent) {  // ENOENT/ENODEV from the controller: no such family
       e->kind = ErrorKind::Unsupported;
     }
@@ -195,7 +188,17 @@ std::optional<Error> EthtoolNetlinkTransport::read(const drivers::ReadRequest& r
   ++counters_.transactions;
   counters_.bytes += 3 + r.length + (!lower && r.page != 0 ? 6 : 0);
   ModuleEepromReply reply;
-  if (auto e = exchange(build_module_eeprom_request(family_id_, seq, q), seq, &reply, nullptr)) {
+  const auto take = [&](std::span<const uint8_t> bytes) -> std::variant<bool, Error> {
+    auto parsed = parse_module_eeprom_reply(bytes, seq);
+    if (auto* e = std::get_if<Error>(&parsed)) return *e;
+    auto& got = std::get<ModuleEepromReply>(parsed);
+    if (got.has_data) {
+      reply.has_data = true;
+      reply.data = std::move(got.data);
+    }
+    return got.done;
+  };
+  if (auto e = exchange(build_module_eeprom_request(family_id_, seq, q), take)) {
     e->message = where(r) + ": " + e->message;
     return e;
   }
@@ -209,6 +212,55 @@ std::optional<Error> EthtoolNetlinkTransport::read(const drivers::ReadRequest& r
   }
   std::copy(reply.data.begin(), reply.data.end(), out.begin());
   return std::nullopt;
+}
+
+std::variant<drivers::LinkHealth, Error> EthtoolNetlinkTransport::read_link_health() {
+  const std::string what = describe() + ": link counters: ";
+  if (auto e = ensure_open()) {
+    e->message = what + e->message;
+    return *e;
+  }
+  drivers::LinkHealth out;
+  // FEC statistics; a driver without FEC (or without its statistics) answers EOPNOTSUPP or
+  // sends an empty nest: those counters are then absent.
+  FecStatsReply fec;
+  uint32_t seq = ++seq_;
+  const auto fec_request = build_fec_stats_request(family_id_, seq, config_.netdev);
+  auto take_fec = [&](std::span<const uint8_t> bytes) -> std::variant<bool, Error> {
+    auto r = parse_fec_reply(bytes, seq);
+    if (auto* e = std::get_if<Error>(&r)) return *e;
+    auto& got = std::get<FecStatsReply>(r);
+    if (got.has_stats) fec = std::move(got);
+    return got.done;
+  };
+  ++out.transactions;
+  out.bytes += fec_request.size();
+  const auto fec_error = exchange(fec_request, take_fec);
+  if (fec_error && fec_error->kind != ErrorKind::Unsupported) return Error{fec_error->kind, what + fec_error->message};
+  LinkStateReply state;
+  seq = ++seq_;
+  const auto state_request = build_linkstate_request(family_id_, seq, config_.netdev);
+  auto take_state = [&](std::span<const uint8_t> bytes) -> std::variant<bool, Error> {
+    auto r = parse_linkstate_reply(bytes, seq);
+    if (auto* e = std::get_if<Error>(&r)) return *e;
+    auto& got = std::get<LinkStateReply>(r);
+    if (got.link_up) state.link_up = got.link_up;
+    if (got.down_count) state.down_count = got.down_count;
+    return got.done;
+  };
+  ++out.transactions;
+  out.bytes += state_request.size();
+  if (auto e = exchange(state_request, take_state); e && e->kind != ErrorKind::Unsupported) {
+    return Error{e->kind, what + e->message};
+  }
+  out.counters = link_counters(fec, state, config_.netdev);
+  if (out.counters.empty()) {
+    // kernel_error's EOPNOTSUPP hint speaks of module memory: not this request's.
+    return Error{ErrorKind::Unsupported, what + "the driver reports no FEC statistics" +
+                                             (fec_error ? " (" + fec_error->message.substr(0, fec_error->message.find(" — ")) + ")" : "") +
+                                             " and the kernel no link-down count"};
+  }
+  return out;
 }
 
 std::vector<DiscoveredNetdev> discover_netdevs(const std::string& sysfs_net,

@@ -62,11 +62,17 @@ class EthtoolNetlinkTransport final : public drivers::Transport {
   // module-bus overhead (3 bytes per read, 6 for a page select and restore) — the firmware's
   // own traffic is not visible from here.
   drivers::BusCounters counters() const override { return counters_; }
+  // FEC statistics (corrected / uncorrectable blocks, corrected bits; per lane where the
+  // driver gives them) and the link-down count where the kernel counts it (netlink_link.hpp):
+  // 2 netlink requests. Counters the driver does not report are absent; none at all (no FEC
+  // statistics, no down count) is Unsupported, and the poller stops asking.
+  std::variant<drivers::LinkHealth, drivers::Error> read_link_health() override;
 
  private:
+  // Feeds each received datagram to `take` (done, or an error) until done.
+  using Take = std::function<std::variant<bool, drivers::Error>(std::span<const uint8_t>)>;
   std::optional<drivers::Error> ensure_open();
-  std::optional<drivers::Error> exchange(const std::vector<uint8_t>& request, uint32_t seq,
-                                         ModuleEepromReply* eeprom, FamilyReply* family);
+  std::optional<drivers::Error> exchange(const std::vector<uint8_t>& request, const Take& take);
   std::string where(const drivers::ReadRequest& r) const;
 
   EthtoolPortConfig config_;

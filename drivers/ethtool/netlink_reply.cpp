@@ -5,117 +5,16 @@
 #include <linux/netlink.h>
 
 #include <cerrno>
-#include <cstring>
 
 #include <libmnl/libmnl.h>
 
-namespace xcvr::ethtool {
-namespace {
+#include "drivers/ethtool/netlink_walk.hpp"
 
+namespace xcvr::ethtool {
+
+using namespace detail;
 using drivers::Error;
 using drivers::ErrorKind;
-
-constexpr std::size_t kNlHdr = 16;   // struct nlmsghdr
-constexpr std::size_t kGenlHdr = 4;  // struct genlmsghdr
-constexpr std::size_t kAttrHdr = 4;  // struct nlattr
-constexpr std::size_t align4(std::size_t n) { return (n + 3) & ~std::size_t{3}; }
-
-// Host-endian loads from possibly unaligned bytes.
-template <typename T>
-T load(std::span<const uint8_t> b, std::size_t at) {
-  T v{};
-  std::memcpy(&v, b.data() + at, sizeof v);
-  return v;
-}
-
-struct Header {
-  uint32_t len;
-  uint16_t type;
-  uint16_t flags;
-  uint32_t seq;
-};
-
-Header header_at(std::span<const uint8_t> b, std::size_t at) {
-  return {load<uint32_t>(b, at), load<uint16_t>(b, at + 4), load<uint16_t>(b, at + 6),
-          load<uint32_t>(b, at + 8)};
-}
-
-Error corrupt(const std::string& what) {
-  return Error{ErrorKind::Corrupt, "malformed netlink reply: " + what};
-}
-
-// Walks the attributes in `b`; fn(type, payload) returns false to stop. False if malformed.
-template <typename Fn>
-bool for_each_attr(std::span<const uint8_t> b, Fn&& fn) {
-  std::size_t at = 0;
-  while (at + kAttrHdr <= b.size()) {
-    const uint16_t len = load<uint16_t>(b, at);
-    const uint16_t type = load<uint16_t>(b, at + 2) & NLA_TYPE_MASK;
-    if (len < kAttrHdr || at + len > b.size()) return false;
-    if (!fn(type, b.subspan(at + kAttrHdr, len - kAttrHdr))) return true;
-    at += align4(len);
-  }
-  return at >= b.size() || b.size() - at < kAttrHdr;  // trailing padding only
-}
-
-// Walks the messages; on_msg(header, payload) returns an Error to stop with, or nullopt.
-// Handles NLMSG_ERROR / NLMSG_DONE itself. Returns an Error, or whether the exchange ended.
-template <typename OnMsg>
-std::variant<bool, Error> walk(std::span<const uint8_t> bytes, std::optional<uint32_t> seq,
-                               OnMsg&& on_msg) {
-  std::size_t at = 0;
-  bool done = false;
-  if (bytes.size() < kNlHdr) return corrupt("only " + std::to_string(bytes.size()) + " bytes");
-  while (at + kNlHdr <= bytes.size()) {
-    const Header h = header_at(bytes, at);
-    if (h.len < kNlHdr || h.len > bytes.size() - at) {
-      return corrupt("message length " + std::to_string(h.len) + " at byte " +
-                     std::to_string(at) + " exceeds the " + std::to_string(bytes.size()) +
-                     "-byte buffer");
-    }
-    const auto payload = bytes.subspan(at + kNlHdr, h.len - kNlHdr);
-    at += align4(h.len);
-    if (seq && h.seq != *seq) continue;  // a stale reply to an earlier request
-    if (h.type == NLMSG_NOOP) continue;
-    if (h.type == NLMSG_DONE) {
-      done = true;
-      continue;
-    }
-    if (h.type == NLMSG_OVERRUN) return corrupt("NLMSG_OVERRUN");
-    if (h.type == NLMSG_ERROR) {
-      if (payload.size() < 4 + kNlHdr) return corrupt("short NLMSG_ERROR");
-      const int32_t err = load<int32_t>(payload, 0);
-      if (err == 0) {
-        done = true;
-        continue;
-      }
-      if (err > 0 || err < -4095) return corrupt("error code " + std::to_string(err));
-      KernelError ke{-err, {}};
-      if ((h.flags & NLM_F_ACK_TLVS) != 0) {
-        // The TLVs follow the echoed request: its header only when capped, else all of it.
-        const Header orig = header_at(payload, 4);
-        const std::size_t echoed = (h.flags & NLM_F_CAPPED) != 0 ? kNlHdr : orig.len;
-        const std::size_t tlv_at = align4(4 + echoed);
-        if (echoed < kNlHdr || tlv_at > payload.size()) return corrupt("extack beyond the message");
-        const bool ok = for_each_attr(payload.subspan(tlv_at), [&](uint16_t type, auto value) {
-          if (type == NLMSGERR_ATTR_MSG) {
-            std::size_t n = 0;
-            while (n < value.size() && value[n] != 0) ++n;
-            ke.extack.assign(reinterpret_cast<const char*>(value.data()), n);
-          }
-          return true;
-        });
-        if (!ok) return corrupt("extack attributes");
-      }
-      return kernel_error(ke);
-    }
-    if (h.type < NLMSG_MIN_TYPE) return corrupt("message type " + std::to_string(h.type));
-    if (auto e = on_msg(h, payload)) return *e;
-  }
-  return done;
-}
-
-}  // namespace
 
 Error kernel_error(const KernelError& e) {
   std::string text = drivers::errno_text(e.errno_value);
@@ -137,30 +36,17 @@ Error kernel_error(const KernelError& e) {
 
 std::variant<ModuleEepromReply, Error> parse_module_eeprom_reply(std::span<const uint8_t> bytes,
                                                                  std::optional<uint32_t> seq) {
-  ModuleEepromReply reply;
-  auto r = walk(bytes, seq, [&](const Header&, std::span<const uint8_t> payload) -> std::optional<Error> {
-    if (payload.size() < kGenlHdr) return corrupt("short generic-netlink header");
-    if (payload[0] != ETHTOOL_MSG_MODULE_EEPROM_GET_REPLY) {
-      return corrupt("reply command " + std::to_string(payload[0]));
-    }
-    std::optional<Error> bad;
-    const bool ok = for_each_attr(payload.subspan(kGenlHdr), [&](uint16_t type, auto value) {
-      if (type != ETHTOOL_A_MODULE_EEPROM_DATA) return true;
-      if (value.size() > 128) {
-        bad = corrupt(std::to_string(value.size()) + " data bytes (at most 128 can be asked)");
-        return false;
-      }
-      reply.has_data = true;
-      reply.data.assign(value.begin(), value.end());
-      return true;
-    });
-    if (bad) return bad;
-    if (!ok) return corrupt("attributes overrun the message");
-    return std::nullopt;
-  });
-  if (auto* e = std::get_if<Error>(&r)) return *e;
-  reply.done = std::get<bool>(r);
-  return reply;
+  return parse_genl_reply<ModuleEepromReply>(
+      bytes, seq, ETHTOOL_MSG_MODULE_EEPROM_GET_REPLY,
+      [](ModuleEepromReply& reply, uint16_t type, std::span<const uint8_t> value) -> std::optional<Error> {
+        if (type != ETHTOOL_A_MODULE_EEPROM_DATA) return std::nullopt;
+        if (value.size() > 128) {
+          return corrupt(std::to_string(value.size()) + " data bytes (at most 128 can be asked)");
+        }
+        reply.has_data = true;
+        reply.data.assign(value.begin(), value.end());
+        return std::nullopt;
+      });
 }
 
 std::variant<FamilyReply, Error> parse_family_reply(std::span<const uint8_t> bytes,
@@ -184,16 +70,8 @@ std::variant<FamilyReply, Error> parse_family_reply(std::span<const uint8_t> byt
 std::vector<uint8_t> build_module_eeprom_request(uint16_t family_id, uint32_t seq,
                                                  const EepromRequest& q) {
   std::vector<uint8_t> buf(MNL_SOCKET_BUFFER_SIZE < 8192 ? MNL_SOCKET_BUFFER_SIZE : 8192);
-  nlmsghdr* nlh = mnl_nlmsg_put_header(buf.data());
-  nlh->nlmsg_type = family_id;
-  nlh->nlmsg_flags = NLM_F_REQUEST | NLM_F_ACK;
-  nlh->nlmsg_seq = seq;
-  auto* genl = static_cast<genlmsghdr*>(mnl_nlmsg_put_extra_header(nlh, sizeof(genlmsghdr)));
-  genl->cmd = ETHTOOL_MSG_MODULE_EEPROM_GET;
-  genl->version = ETHTOOL_GENL_VERSION;
-  nlattr* nest = mnl_attr_nest_start(nlh, ETHTOOL_A_MODULE_EEPROM_HEADER);
-  mnl_attr_put_strz(nlh, ETHTOOL_A_HEADER_DEV_NAME, q.netdev.c_str());
-  mnl_attr_nest_end(nlh, nest);
+  nlmsghdr* nlh = put_ethtool_request(buf, family_id, seq, ETHTOOL_MSG_MODULE_EEPROM_GET,
+                                      ETHTOOL_A_MODULE_EEPROM_HEADER, q.netdev);
   mnl_attr_put_u32(nlh, ETHTOOL_A_MODULE_EEPROM_OFFSET, q.offset);
   mnl_attr_put_u32(nlh, ETHTOOL_A_MODULE_EEPROM_LENGTH, q.length);
   mnl_attr_put_u8(nlh, ETHTOOL_A_MODULE_EEPROM_PAGE, q.page);
@@ -205,13 +83,7 @@ std::vector<uint8_t> build_module_eeprom_request(uint16_t family_id, uint32_t se
 
 std::vector<uint8_t> build_family_request(uint32_t seq, const std::string& family_name) {
   std::vector<uint8_t> buf(1024);
-  nlmsghdr* nlh = mnl_nlmsg_put_header(buf.data());
-  nlh->nlmsg_type = GENL_ID_CTRL;
-  nlh->nlmsg_flags = NLM_F_REQUEST | NLM_F_ACK;
-  nlh->nlmsg_seq = seq;
-  auto* genl = static_cast<genlmsghdr*>(mnl_nlmsg_put_extra_header(nlh, sizeof(genlmsghdr)));
-  genl->cmd = CTRL_CMD_GETFAMILY;
-  genl->version = 1;
+  nlmsghdr* nlh = put_genl_request(buf, GENL_ID_CTRL, seq, CTRL_CMD_GETFAMILY, 1);
   mnl_attr_put_strz(nlh, CTRL_ATTR_FAMILY_NAME, family_name.c_str());
   buf.resize(nlh->nlmsg_len);
   return buf;

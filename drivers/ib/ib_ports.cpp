@@ -69,6 +69,11 @@ std::variant<IbPorts, drivers::Error> build_ib_ports(std::vector<TargetSpec> tar
     std::vector<IbLane> lane_list;
     const std::string base = options.domain_prefix + ":" + target_key(spec.options);
     auto add_lane = [&]() -> std::optional<drivers::Error> {
+      if (options.shared_channel) {
+        if (!lane_list.empty()) return std::nullopt;
+        lane_list.push_back(IbLane{options.shared_channel, options.domain_prefix + "#shared"});
+        return std::nullopt;
+      }
       auto dev = factory();
       if (auto* e = std::get_if<drivers::Error>(&dev)) return *e;
       const std::string name = base + "#" + std::to_string(lane_list.size());
@@ -97,8 +102,8 @@ std::variant<IbPorts, drivers::Error> build_ib_ports(std::vector<TargetSpec> tar
       }
     }
     // No more lanes than modules: a lane is an open umad file and a poll thread.
-    const int used_lanes = std::min<int>(lanes, static_cast<int>(modules.size()));
-    while (static_cast<int>(lane_list.size()) < used_lanes) {
+    const int used_lanes = options.shared_channel ? 1 : std::min<int>(lanes, static_cast<int>(modules.size()));
+    while (!options.shared_channel && static_cast<int>(lane_list.size()) < used_lanes) {
       if (auto e = add_lane()) return *e;
     }
     // Port names must be unique; two switches may share a description (factory default).

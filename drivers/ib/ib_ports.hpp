@@ -37,6 +37,8 @@ struct IbPortsOptions {
   double burst = 32;
   std::optional<Shard> shard;         // keep only targets this instance owns
   std::string domain_prefix = "ib";
+  // When set, every target uses this one channel as its only lane (IbSourceSettings::one_lane).
+  std::shared_ptr<MadChannel> shared_channel;
 };
 
 using DeviceFactory = std::function<std::variant<std::unique_ptr<UmadDevice>, drivers::Error>()>;

@@ -28,6 +28,10 @@ struct IbSourceSettings {
   double rate_limit = 2000;         // MADs per second for this subnet (0 = unlimited)
   double burst = 32;
   int max_outstanding = 2;          // MADs in flight per target (poll threads per target)
+  // Every target through one umad file, one lane and one poll thread (the discovery walk's):
+  // for ibsim's umad2sim, which hands each management class to the file that registered it
+  // last, and for small fabrics. max_outstanding is then 1 for the whole source.
+  bool one_lane = false;
   double timeout_s = 0.1;           // response timeout per MAD
   int retries = 2;                  // re-sends after a timeout
   double backoff_s = 0.02;          // first re-send / busy backoff, doubling

@@ -68,7 +68,7 @@ std::variant<IbSource, drivers::Error> open_ib_source(const IbSourceSettings& se
   int port = settings.port;
   if (ca.empty()) {
     for (const LocalPort& p : list_local_ports()) {
-      if (p.link_layer == "InfiniBand" && p.state == kPortStateActive) {
+      if (is_infiniband(p.link_layer) && p.state == kPortStateActive) {
         ca = p.ca;
         port = p.port;
         break;
@@ -86,8 +86,9 @@ std::variant<IbSource, drivers::Error> open_ib_source(const IbSourceSettings& se
   IbSource out;
   out.clock = clock;
   auto limiter = std::make_shared<RateLimiter>(settings.rate_limit, settings.burst, *clock);
-  MadChannel walk(std::move(std::get<std::unique_ptr<UmadDevice>>(first)), *clock, limiter, policy_of(settings),
-                  "discovery");
+  auto walk_channel = std::make_shared<MadChannel>(std::move(std::get<std::unique_ptr<UmadDevice>>(first)), *clock,
+                                                   limiter, policy_of(settings), "discovery");
+  MadChannel& walk = *walk_channel;
   out.device = walk.device().describe();
   const uint16_t local_lid = walk.device().local_lid();
 
@@ -154,6 +155,7 @@ std::variant<IbSource, drivers::Error> open_ib_source(const IbSourceSettings& se
   o.burst = settings.burst;
   o.shard = settings.shard.empty() ? std::nullopt : parse_shard(settings.shard);
   o.domain_prefix = "ib:" + ca + "/" + std::to_string(port);
+  if (settings.one_lane) o.shared_channel = walk_channel;
   // SMI agents where permitted: names (NodeDescription) and GUIDs (NodeInfo) come by SMP.
   const DeviceFactory factory = [&]() { return opener(ca, port, true); };
   auto built = build_ib_ports(std::move(list), factory, *clock, o);

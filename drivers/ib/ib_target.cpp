@@ -224,6 +224,7 @@ std::optional<drivers::Error> IbTarget::probe(MadChannel& ch) {
         std::lock_guard lock(mutex_);
         if (guid_ == 0) guid_ = info->node_guid;
         node_type_ = info->node_type;
+        num_ports_ = info->num_ports;
       }
       auto nd = smp_get(ch, kAttrNodeDescription, 0);
       if (auto* desc = std::get_if<std::array<uint8_t, kSmpDataSize>>(&nd)) {
@@ -260,6 +261,72 @@ std::optional<drivers::Error> IbTarget::probe(MadChannel& ch) {
     }
   }
   return std::nullopt;
+}
+
+std::variant<std::array<uint8_t, kPmaDataSize>, drivers::Error> IbTarget::pma_get(MadChannel& ch, uint16_t attr_id,
+                                                                                  uint8_t port) {
+  const std::string what = name() + ": PMA " + (attr_id == kAttrClassPortInfo ? std::string("ClassPortInfo")
+                                               : attr_id == kAttrPortCounters  ? "PortCounters port " + std::to_string(port)
+                                                                               : "PortCountersExtended port " + std::to_string(port));
+  auto r = exchange(ch, encode_pma_get(attr_id, port, 0), MadAddress::for_class(kClassPerfMgt, options_.lid), what);
+  if (auto* e = std::get_if<drivers::Error>(&r)) return *e;
+  auto parsed = parse_pma_reply(std::get<Mad>(r), attr_id, ch.last_tid());
+  if (auto* e = std::get_if<ReplyError>(&parsed)) return drivers::Error{e->kind, what + ": " + e->message};
+  return std::get<std::array<uint8_t, kPmaDataSize>>(parsed);
+}
+
+std::variant<PmaCapabilities, drivers::Error> IbTarget::pma_capabilities(MadChannel& ch) {
+  {
+    std::lock_guard lock(mutex_);
+    if (pma_caps_) return *pma_caps_;
+  }
+  auto r = pma_get(ch, kAttrClassPortInfo, 0);
+  if (auto* e = std::get_if<drivers::Error>(&r)) return *e;
+  const auto caps = decode_class_port_info(std::get<std::array<uint8_t, kPmaDataSize>>(r));
+  if (!caps) return drivers::Error{drivers::ErrorKind::Corrupt, name() + ": PMA ClassPortInfo: short"};
+  std::lock_guard lock(mutex_);
+  pma_caps_ = *caps;
+  return *caps;
+}
+
+std::variant<std::vector<uint8_t>, drivers::Error> IbTarget::ports_of_module(MadChannel& ch, uint8_t module) {
+  if (node_type_ == kNodeTypeCa) return std::vector<uint8_t>{options_.local_port};
+  if (node_type_ != kNodeTypeSwitch) {
+    return drivers::Error{drivers::ErrorKind::Unsupported,
+                          name() + ": node type unknown (no NodeInfo): cannot map modules to ports"};
+  }
+  {
+    std::lock_guard lock(mutex_);
+    if (module_ports_) {
+      const auto it = module_ports_->find(module);
+      return it == module_ports_->end() ? std::vector<uint8_t>{} : it->second;
+    }
+  }
+  // Learned once per target (no lock held while the MADs are in flight: two lanes asking at
+  // the same time learn the same map twice).
+  const int ports = num_ports_.load();
+  if (ports == 0) {
+    return drivers::Error{drivers::ErrorKind::Unsupported, name() + ": port count unknown (no NodeInfo): "
+                                                                    "cannot map modules to ports"};
+  }
+  std::map<uint8_t, std::vector<uint8_t>> map;
+  for (int p = 1; p <= ports; ++p) {
+    Pmlp q;
+    q.local_port = static_cast<uint8_t>(p);
+    auto r = access_register(ch, kRegPmlp, encode_pmlp(q));
+    if (auto* e = std::get_if<drivers::Error>(&r)) {
+      // Port 1 unanswered or refused: no map (asked again at the next link poll). A later
+      // port the firmware does not map (no cage behind it) is skipped.
+      if (p == 1) return drivers::Error{e->kind, "module to port map (PMLP): " + e->message};
+      continue;
+    }
+    const auto pmlp = decode_pmlp(std::get<std::vector<uint8_t>>(r));
+    if (pmlp && pmlp->width > 0) map[pmlp->lanes[0].module].push_back(static_cast<uint8_t>(p));
+  }
+  std::lock_guard lock(mutex_);
+  module_ports_ = std::move(map);
+  const auto it = module_ports_->find(module);
+  return it == module_ports_->end() ? std::vector<uint8_t>{} : it->second;
 }
 
 std::vector<int> IbTarget::modules() const {

@@ -8,6 +8,7 @@
 #pragma once
 
 #include <atomic>
+#include <map>
 #include <cstdint>
 #include <mutex>
 #include <optional>
@@ -17,6 +18,7 @@
 #include <vector>
 
 #include "drivers/ib/mad_channel.hpp"
+#include "drivers/ib/pma.hpp"
 #include "drivers/ib/registers.hpp"
 #include "drivers/ib/smp_attributes.hpp"
 
@@ -68,6 +70,15 @@ class IbTarget {
   std::variant<std::array<uint8_t, kSmpDataSize>, drivers::Error> smp_get(MadChannel& ch, uint16_t attr_id,
                                                                           uint32_t attr_mod);
 
+  // A PMA Get (ClassPortInfo, PortCounters, PortCountersExtended) of `port`: its data.
+  std::variant<std::array<uint8_t, kPmaDataSize>, drivers::Error> pma_get(MadChannel& ch, uint16_t attr_id,
+                                                                          uint8_t port);
+  // The PMA's ClassPortInfo, asked once and kept.
+  std::variant<PmaCapabilities, drivers::Error> pma_capabilities(MadChannel& ch);
+  // The IB ports `module` carries: for a switch, learned once from PMLP of every local port
+  // (lane 0's module; twin-port cages carry two ports); for an HCA, its local port.
+  std::variant<std::vector<uint8_t>, drivers::Error> ports_of_module(MadChannel& ch, uint8_t module);
+
   int mcia_bytes() const { return mcia_bytes_.load(); }
   void downgrade_mcia();  // a 128-byte MCIA was refused: use 48 from now on
   void note_busy();       // a busy status seen above this layer (MCIA I2C error)
@@ -100,6 +111,9 @@ class IbTarget {
   std::atomic<int> module_count_{0};
   std::atomic<int> pmlp_module_{-1};
   std::atomic<uint8_t> node_type_{0};
+  std::atomic<uint8_t> num_ports_{0};
+  std::optional<PmaCapabilities> pma_caps_;                   // guarded by mutex_
+  std::optional<std::map<uint8_t, std::vector<uint8_t>>> module_ports_;  // guarded by mutex_
   std::string name_;
   uint64_t guid_ = 0;
   int in_flight_ = 0;

@@ -105,4 +105,35 @@ std::optional<drivers::Error> IbTransport::read(const drivers::ReadRequest& requ
   return std::nullopt;
 }
 
+std::variant<drivers::LinkHealth, drivers::Error> IbTransport::read_link_health() {
+  drivers::LinkHealth out;
+  const drivers::BusCounters before = counters_;
+  auto fail = [&](drivers::Error e) {
+    e.message = port_ + ": link counters: " + e.message;
+    return e;
+  };
+  auto ports = counted([&] { return target_->ports_of_module(*lane_.channel, module_); });
+  if (auto* e = std::get_if<drivers::Error>(&ports)) return fail(*e);
+  auto caps = counted([&] { return target_->pma_capabilities(*lane_.channel); });
+  if (auto* e = std::get_if<drivers::Error>(&caps)) return fail(*e);
+  const bool extended = std::get<PmaCapabilities>(caps).extended_error_counters();
+  const uint16_t attr = extended ? kAttrPortCountersExt : kAttrPortCounters;
+  for (uint8_t port : std::get<std::vector<uint8_t>>(ports)) {
+    auto r = counted([&] { return target_->pma_get(*lane_.channel, attr, port); });
+    if (auto* e = std::get_if<drivers::Error>(&r)) return fail(*e);
+    const auto& data = std::get<std::array<uint8_t, kPmaDataSize>>(r);
+    if (data[kPcPortSelect] != port) {
+      return fail({drivers::ErrorKind::Corrupt, "reply is for port " + std::to_string(data[kPcPortSelect]) +
+                                                    ", asked " + std::to_string(port)});
+    }
+    const auto c = extended ? decode_port_counters_ext(data) : decode_port_counters(data);
+    if (!c) return fail({drivers::ErrorKind::Corrupt, "short PMA data"});
+    auto counters = to_link_counters(*c, std::to_string(port), extended);
+    out.counters.insert(out.counters.end(), counters.begin(), counters.end());
+  }
+  out.transactions = counters_.transactions - before.transactions;
+  out.bytes = counters_.bytes - before.bytes;
+  return out;
+}
+
 }  // namespace xcvr::ib

@@ -33,6 +33,9 @@ class IbTransport final : public drivers::Transport {
   std::optional<drivers::Error> read(const drivers::ReadRequest& request, std::span<uint8_t> out) override;
   // transactions: MADs this port caused (re-sends included); bytes: 256 per MAD each way.
   drivers::BusCounters counters() const override { return counters_; }
+  // PMA PortCounters (PortCountersExtended where ClassPortInfo offers the 64-bit error
+  // counters) of every IB port this module carries: 1 + 2 MADs per port for a twin-port cage.
+  std::variant<drivers::LinkHealth, drivers::Error> read_link_health() override;
 
   // The last PMAOS seen (module state, error type), for the CLI.
   const std::optional<Pmaos>& last_pmaos() const { return last_pmaos_; }

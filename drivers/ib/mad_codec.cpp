@@ -67,6 +67,17 @@ std::optional<ReplyError> check_mad_status(uint16_t status, const std::string& w
                status, 0, unsupported);
 }
 
+// A Get request of `mgmt_class`: the header only (callers add keys and data).
+MadHeader get_header(uint8_t mgmt_class, uint16_t attr_id, uint32_t attr_mod, uint64_t tid) {
+  MadHeader h;
+  h.mgmt_class = mgmt_class;
+  h.method = kMethodGet;
+  h.tid = tid;
+  h.attr_id = attr_id;
+  h.attr_mod = attr_mod;
+  return h;
+}
+
 }  // namespace
 
 void put_header(Mad& mad, const MadHeader& h) {
@@ -283,13 +294,7 @@ RegisterResult parse_access_register_reply(std::span<const uint8_t> mad, AccessM
 
 Mad encode_smp_get(uint16_t attr_id, uint32_t attr_mod, uint64_t tid, uint64_t m_key) {
   Mad mad{};
-  MadHeader h;
-  h.mgmt_class = kClassSmiLid;
-  h.method = kMethodGet;
-  h.tid = tid;
-  h.attr_id = attr_id;
-  h.attr_mod = attr_mod;
-  put_header(mad, h);
+  put_header(mad, get_header(kClassSmiLid, attr_id, attr_mod, tid));
   put_be64(mad, kOffMkey, m_key);
   return mad;
 }
@@ -298,12 +303,7 @@ std::optional<Mad> encode_dr_smp_get(uint16_t attr_id, uint32_t attr_mod, uint64
                                      std::span<const uint8_t> path) {
   if (path.size() > static_cast<std::size_t>(kDrMaxHops)) return std::nullopt;
   Mad mad{};
-  MadHeader h;
-  h.mgmt_class = kClassSmiDirected;
-  h.method = kMethodGet;
-  h.tid = tid;
-  h.attr_id = attr_id;
-  h.attr_mod = attr_mod;
+  MadHeader h = get_header(kClassSmiDirected, attr_id, attr_mod, tid);
   h.status = 0;  // D = 0 (outbound), status 0
   h.class_specific = static_cast<uint16_t>(path.size());  // hop pointer 0, hop count
   put_header(mad, h);
@@ -316,12 +316,7 @@ std::optional<Mad> encode_dr_smp_get(uint16_t attr_id, uint32_t attr_mod, uint64
 
 Mad encode_general_info_get(uint64_t tid, uint64_t vs_key) {
   Mad mad{};
-  MadHeader h;
-  h.mgmt_class = kClassVendorA;
-  h.method = kMethodGet;
-  h.tid = tid;
-  h.attr_id = kAttrGeneralInfo;
-  put_header(mad, h);
+  put_header(mad, get_header(kClassVendorA, kAttrGeneralInfo, 0, tid));
   put_be64(mad, kOffVendorData, vs_key);
   return mad;
 }
@@ -350,6 +345,26 @@ std::variant<bool, ReplyError> parse_general_info_reply(std::span<const uint8_t>
   }
   if (auto e = check_mad_status(h.status, "GeneralInfo")) return *e;
   return ((be32(mad, kOffGeneralInfoCapMask) >> kGeneralInfoCapAccessRegGmp) & 1) != 0;
+}
+
+Mad encode_pma_get(uint16_t attr_id, uint8_t port_select, uint64_t tid) {
+  Mad mad{};
+  put_header(mad, get_header(kClassPerfMgt, attr_id, 0, tid));
+  if (attr_id != kAttrClassPortInfo) mad[kOffPmaData + kPcPortSelect] = port_select;
+  return mad;
+}
+
+PmaResult parse_pma_reply(std::span<const uint8_t> mad, uint16_t attr_id, std::optional<uint64_t> tid) {
+  const std::string what = "PMA " + hex(attr_id, 4);
+  MadHeader h;
+  if (auto e = check_envelope(mad, kClassPerfMgt, attr_id, tid, h)) {
+    e->message = what + ": " + e->message;
+    return *e;
+  }
+  if (auto e = check_mad_status(h.status, what)) return *e;
+  std::array<uint8_t, kPmaDataSize> data{};
+  std::copy(mad.begin() + kOffPmaData, mad.begin() + kOffPmaData + kPmaDataSize, data.begin());
+  return data;
 }
 
 }  // namespace xcvr::ib

@@ -124,4 +124,13 @@ SmpResult parse_smp_reply(std::span<const uint8_t> mad, uint8_t mgmt_class, uint
 std::variant<bool, ReplyError> parse_general_info_reply(std::span<const uint8_t> mad,
                                                         std::optional<uint64_t> tid = std::nullopt);
 
+// ---- Performance management (PMA, class 0x04) ----
+// PMA Get of `attr_id` (ClassPortInfo, PortCounters, PortCountersExtended) for `port_select`
+// (PortSelect in the data; ClassPortInfo ignores it). Gets only: we never Set (a Set of
+// PortCounters clears them).
+Mad encode_pma_get(uint16_t attr_id, uint8_t port_select, uint64_t tid);
+// The 192-byte PMA data of a GetResp, or why not.
+using PmaResult = std::variant<std::array<uint8_t, kPmaDataSize>, ReplyError>;
+PmaResult parse_pma_reply(std::span<const uint8_t> mad, uint16_t attr_id, std::optional<uint64_t> tid = std::nullopt);
+
 }  // namespace xcvr::ib

@@ -105,6 +105,39 @@ inline constexpr std::size_t kPiStateByte = 32;  // bits 3:0 PortState, 7:4 Link
 inline constexpr uint8_t kPortStateActive = 4;       // 1 Down, 2 Init, 3 Armed, 4 Active
 inline constexpr std::size_t kNodeDescriptionSize = 64;
 
+// ---- Performance management (IBA §16.1; libibmad mad.h IB_PERFORMANCE_CLASS, IB_GSI_PORT_*,
+// IB_PC_*_F / IB_PC_EXT_*_F / IB_CPI_*_F bit offsets in libibmad fields.c) ----
+inline constexpr uint8_t kClassPerfMgt = 0x04;           // IB_PERFORMANCE_CLASS
+inline constexpr uint16_t kAttrClassPortInfo = 0x0001;   // CLASS_PORT_INFO
+inline constexpr uint16_t kAttrPortCounters = 0x0012;    // IB_GSI_PORT_COUNTERS
+inline constexpr uint16_t kAttrPortCountersExt = 0x001D; // IB_GSI_PORT_COUNTERS_EXT
+inline constexpr std::size_t kOffPmaData = 64;            // IB_PC_DATA_OFFS: 24-B header + 40 reserved
+inline constexpr std::size_t kPmaDataSize = 192;          // IB_PC_DATA_SZ
+// ClassPortInfo data: CapabilityMask 16 bits at 2; CapabilityMask2 27 bits at bit 32 (then
+// RespTimeValue 5 bits).
+inline constexpr std::size_t kCpiCapMask = 2;
+inline constexpr std::size_t kCpiCapMask2 = 4;
+inline constexpr int kCpiCapMask2Shift = 5;
+// Capability bits (IBA §16.1.3.1 Table 248, as infiniband-diags perfquery.c tests them):
+inline constexpr uint16_t kPmCapExtendedWidth = 1u << 9;        // IsExtendedWidthSupported
+inline constexpr uint16_t kPmCapExtendedWidthNoIetf = 1u << 10; // IsExtendedWidthSupportedNoIETF
+inline constexpr uint32_t kPmCap2AdditionalExtCounters = 1u << 1;  // IsAdditionalPortCountersExtendedSupported
+// PortCounters data (IB_PC_*_F): PortSelect byte 1; the error counters, their widths saturate.
+inline constexpr std::size_t kPcPortSelect = 1;
+inline constexpr std::size_t kPcSymbolErrors = 4;          // 16 bits
+inline constexpr std::size_t kPcLinkErrorRecovery = 6;     // 8 bits
+inline constexpr std::size_t kPcLinkDowned = 7;            // 8 bits
+inline constexpr std::size_t kPcRcvErrors = 8;             // 16 bits
+inline constexpr std::size_t kPcIntegrityOverrun = 19;     // LocalLinkIntegrity 7:4, ExcessiveBufferOverrun 3:0
+// PortCountersExtended data (IB_PC_EXT_*_F): 64-bit error counters, present when ClassPortInfo
+// CapabilityMask2 says IsAdditionalPortCountersExtendedSupported.
+inline constexpr std::size_t kPceSymbolErrors = 72;
+inline constexpr std::size_t kPceLinkErrorRecovery = 80;
+inline constexpr std::size_t kPceLinkDowned = 88;
+inline constexpr std::size_t kPceRcvErrors = 96;
+inline constexpr std::size_t kPceLocalLinkIntegrity = 144;
+inline constexpr std::size_t kPceExcessiveBufferOverrun = 152;
+
 // ---- NVIDIA Access Register (MTCR) ----
 inline constexpr uint16_t kAttrAccessRegister = 0xFF52;     // SMP and Class 0xA (IB_SMP_ATTR_REG_ACCESS)
 inline constexpr uint16_t kAttrAccessRegisterGmp = 0x0051;  // IB_VS_ATTR_ACCESS_REGISTER_GMP

@@ -59,6 +59,13 @@ class LibUmadDevice final : public UmadDevice {
     if (vendor < 0) return errno_error(-vendor, describe() + ": umad_register(class 0x0A)");
     agent_vendor_ = vendor;
     agents_.push_back(vendor);
+    // PMA Gets for link health (PortCounters); a kernel that refuses the class leaves link
+    // health unavailable, module reads unaffected.
+    const int pma = umad_register(fd_, kClassPerfMgt, kClassVersion, 0, nullptr);
+    if (pma >= 0) {
+      agent_pma_ = pma;
+      agents_.push_back(pma);
+    }
     if (want_smp) {
       // QP0 agents need CAP_NET_ADMIN-equivalent access to the umad node; without them the
       // vendor class still works (as mstflint falls back to class 0xA only).
@@ -86,6 +93,7 @@ class LibUmadDevice final : public UmadDevice {
     int agent = agent_vendor_;
     if (mad[kOffMgmtClass] == kClassSmiLid) agent = agent_smi_;
     if (mad[kOffMgmtClass] == kClassSmiDirected) agent = agent_dr_;
+    if (mad[kOffMgmtClass] == kClassPerfMgt) agent = agent_pma_;
     if (agent < 0) return -EPERM;
     std::fill(buffer_.begin(), buffer_.end(), 0);
     void* umad = buffer_.data();
@@ -120,12 +128,14 @@ class LibUmadDevice final : public UmadDevice {
   int port_;
   int fd_;
   uint16_t lid_;
-  int agent_vendor_ = -1, agent_smi_ = -1, agent_dr_ = -1;
+  int agent_vendor_ = -1, agent_smi_ = -1, agent_dr_ = -1, agent_pma_ = -1;
   std::vector<int> agents_;
   std::vector<uint8_t> buffer_;
 };
 
 }  // namespace
+
+bool is_infiniband(std::string_view link_layer) { return link_layer == "InfiniBand" || link_layer == "IB"; }
 
 std::vector<LocalPort> list_local_ports() {
   std::vector<LocalPort> out;
@@ -171,7 +181,7 @@ std::variant<std::unique_ptr<UmadDevice>, drivers::Error> open_umad_device(const
   const std::string link_layer = info.link_layer;
   const auto lid = static_cast<uint16_t>(info.base_lid);
   umad_release_port(&info);
-  if (!link_layer.empty() && link_layer != "InfiniBand") {
+  if (!link_layer.empty() && !is_infiniband(link_layer)) {
     return drivers::Error{drivers::ErrorKind::Unsupported, what + ": link layer is " + link_layer + ", not InfiniBand"};
   }
   const int fd = umad_open_port(ca.c_str(), port);

@@ -10,6 +10,7 @@
 #include <memory>
 #include <span>
 #include <string>
+#include <string_view>
 #include <variant>
 #include <vector>
 
@@ -53,6 +54,9 @@ struct LocalPort {
   std::string link_layer;  // "InfiniBand" or "Ethernet"
 };
 std::vector<LocalPort> list_local_ports();
+// An InfiniBand link layer as libibumad reports it: the kernel's "InfiniBand", or "IB", which
+// libibumad puts where sysfs has no link_layer file (older kernels; ibsim's umad2sim).
+bool is_infiniband(std::string_view link_layer);
 
 // Opens `ca` port `port` through libibumad and registers agents for Class 0xA and, when
 // `want_smp` and permitted, the SMI classes (0x01, 0x81). Errors are typed: Absent (no such CA

@@ -231,7 +231,30 @@ inline daemon::Snapshot make_rich_snapshot() {
   ib.node = "quantum7";
   ib.source = "ib";
   ib.domain = "lid-12";
+  // Link health beside it: PMA PortCounters of the cage's two IB ports, one counter saturated.
+  auto pma = std::make_shared<drivers::LinkHealth>();
+  using drivers::LinkCounterId;
+  for (const char* link : {"1", "2"}) {
+    pma->counters.push_back({LinkCounterId::SymbolErrors, link, 0, link[0] == '1' ? 0xFFFFu : 3u, link[0] == '1'});
+    pma->counters.push_back({LinkCounterId::LinkErrorRecovery, link, 0, 1, false});
+    pma->counters.push_back({LinkCounterId::LinkDowned, link, 0, 2, false});
+    pma->counters.push_back({LinkCounterId::RcvErrors, link, 0, 5, false});
+    pma->counters.push_back({LinkCounterId::LocalLinkIntegrityErrors, link, 0, 0, false});
+    pma->counters.push_back({LinkCounterId::ExcessiveBufferOverrunErrors, link, 0, 0, false});
+  }
+  ib.link = pma;
+  ib.link_read_unix = kNow - 5;
+  ib.link_read_errors_total["busy"] = 1;
   s.ports.push_back(ib);
+  // Ethernet0's netdev: FEC statistics with a total and per-lane values.
+  auto fec = std::make_shared<drivers::LinkHealth>();
+  fec->counters = {{LinkCounterId::FecCorrectedBlocks, "eth0", 0, 1500, false},
+                   {LinkCounterId::FecCorrectedBlocks, "eth0", 1, 700, false},
+                   {LinkCounterId::FecCorrectedBlocks, "eth0", 2, 800, false},
+                   {LinkCounterId::FecUncorrectableBlocks, "eth0", 0, 2, false},
+                   {LinkCounterId::FecCorrectedBits, "eth0", 0, 1600, false}};
+  s.ports[0].link = fec;
+  s.ports[0].link_read_unix = kNow - 3;
   s.budgets[0].allocated_watts = 330;
   s.budgets[0].over_allowance_ports = {"spine1/Ethernet0"};
   s.config_reloads_total = 3;

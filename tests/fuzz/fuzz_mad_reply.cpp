@@ -1,7 +1,7 @@
 // libFuzzer target: the InfiniBand reply parsers over hostile MADs. The first input byte picks
 // what was asked (access method, register, whether the TID is checked); the rest is the reply
 // as umad_recv would hand it over, of any length. Every register image that comes back is then
-// decoded, and so are the SMP attributes. Any crash, hang or out-of-bounds read fails; so does
+// decoded, and so are the SMP attributes and the PMA attributes of link health. Any crash, hang or out-of-bounds read fails; so does
 // an accepted reply whose image is not exactly the register's size, or an error without words.
 #include <cstdint>
 #include <cstdlib>
@@ -9,6 +9,7 @@
 #include <variant>
 
 #include "drivers/ib/mad_codec.hpp"
+#include "drivers/ib/pma.hpp"
 #include "drivers/ib/registers.hpp"
 #include "drivers/ib/smp_attributes.hpp"
 
@@ -78,6 +79,25 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       if (decode_node_description(*d).size() > kNodeDescriptionSize) std::abort();
     }
   }
+  // PMA (link health): ClassPortInfo, PortCounters, PortCountersExtended replies and their data.
+  for (uint16_t attr : {kAttrClassPortInfo, kAttrPortCounters, kAttrPortCountersExt}) {
+    const auto pma = parse_pma_reply(mad, attr, tid);
+    if (const auto* d = std::get_if<std::array<uint8_t, kPmaDataSize>>(&pma)) {
+      (void)decode_class_port_info(*d);
+      for (const auto& c : {decode_port_counters(*d), decode_port_counters_ext(*d)}) {
+        if (!c) std::abort();  // 192 bytes always hold both layouts
+      }
+      const auto narrow = to_link_counters(*decode_port_counters(*d), "1", false);
+      for (const auto& lc : narrow) {
+        if (lc.value > 0xFFFF) std::abort();  // PortCounters fields are at most 16 bits
+      }
+    } else if (std::get<ReplyError>(pma).message.empty()) {
+      std::abort();
+    }
+  }
+  (void)decode_port_counters(mad);
+  (void)decode_port_counters_ext(mad);
+  (void)decode_class_port_info(mad);
   (void)parse_general_info_reply(mad, tid);
   (void)parse_header(mad);
   if (auto h = parse_header(mad)) {

@@ -1,11 +1,13 @@
 // libFuzzer target: the ethtool transport's netlink parsers over hostile kernel replies. The
 // input is one recv() buffer; the first byte decides whether a sequence number is expected.
-// Any crash, hang, out-of-bounds read or a data attribute longer than 128 bytes fails.
+// Any crash, hang, out-of-bounds read or a data attribute longer than 128 bytes fails; the link
+// health parsers (FEC statistics, link state) never return more than a total and 8 lanes.
 #include <cstdint>
 #include <cstdlib>
 #include <span>
 #include <variant>
 
+#include "drivers/ethtool/netlink_link.hpp"
 #include "drivers/ethtool/netlink_reply.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
@@ -23,5 +25,18 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   }
   (void)xcvr::ethtool::parse_family_reply(bytes, seq);
   (void)xcvr::ethtool::parse_module_eeprom_request(bytes);
+
+  const auto fec = xcvr::ethtool::parse_fec_reply(bytes, seq);
+  const auto state = xcvr::ethtool::parse_linkstate_reply(bytes, seq);
+  if (const auto* f = std::get_if<xcvr::ethtool::FecStatsReply>(&fec)) {
+    for (const auto* v : {&f->corrected, &f->uncorrectable, &f->corrected_bits}) {
+      if (v->size() > 9) std::abort();
+    }
+    const xcvr::ethtool::LinkStateReply none;
+    const auto* s = std::get_if<xcvr::ethtool::LinkStateReply>(&state);
+    if (xcvr::ethtool::link_counters(*f, s ? *s : none, "eth0").size() > 3 * 9 + 1) std::abort();
+  } else if (std::get<xcvr::drivers::Error>(fec).message.empty()) {
+    std::abort();
+  }
   return 0;
 }

@@ -36,7 +36,7 @@ TEST(ExporterApi, HealthyPortCarriesTheDecodeContractAndDaemonState) {
                           "last_good_read_unix", "last_good_read", "insertions_total", "read_errors_total", "flags",
                           "raised_flags", "coding", "aging", "budget", "monitors_withheld", "module",
                           "temperature_headroom_celsius", "reasons", "in_service", "unused_lanes",
-                          "worst_rx_margin"}) {
+                          "worst_rx_margin", "link"}) {
     EXPECT_TRUE(p.contains(key)) << key;
   }
   EXPECT_EQ(p.at("presence"), "present");
@@ -153,6 +153,23 @@ TEST(ExporterApi, FindPort) {
   const auto s = testing::make_rich_snapshot();
   EXPECT_NE(find_port(s, "quantum7/p1"), nullptr);
   EXPECT_EQ(find_port(s, "nope"), nullptr);
+}
+
+TEST(ExporterApi, LinkHealthBesideTheModule) {
+  const auto s = testing::make_rich_snapshot();
+  const json ib = port_json(s, s.ports.back());
+  ASSERT_TRUE(ib.at("link").at("counters").is_array());
+  EXPECT_EQ(ib.at("link").at("counters").size(), 12u);
+  const json& first = ib.at("link").at("counters")[0];
+  EXPECT_EQ(first.at("counter"), "symbol_errors");
+  EXPECT_EQ(first.at("link"), "1");
+  EXPECT_EQ(first.at("value"), 0xFFFF);
+  EXPECT_EQ(first.at("saturated"), true);
+  EXPECT_FALSE(first.contains("lane"));
+  EXPECT_EQ(ib.at("link").at("read_errors_total").at("busy"), 1);
+  const json eth = port_json(s, s.ports[0]);
+  EXPECT_EQ(eth.at("link").at("counters")[1].at("lane"), 1);
+  EXPECT_TRUE(port_json(s, s.ports[1]).at("link").at("counters").is_null()) << "no counters: null, never zeros";
 }
 
 }  // namespace

@@ -9,6 +9,7 @@
 #include <numeric>
 
 #include "drivers/ib/mad_codec.hpp"
+#include "drivers/ib/pma.hpp"
 #include "drivers/ib/registers.hpp"
 #include "drivers/ib/smp_attributes.hpp"
 #include "tests/unit/ib_test_util.hpp"
@@ -361,6 +362,56 @@ TEST(IbMadGolden, AgreesWithLibibmadEncoder) {
   EXPECT_EQ(lib.field(pi_bytes, IB_PORT_SMLID_F), 1u);
   EXPECT_EQ(lib.field(pi_bytes, IB_PORT_STATE_F), static_cast<uint32_t>(kPortStateActive));
   EXPECT_EQ(lib.field(pi_bytes, IB_PORT_LOCAL_PORT_F), 7u);
+}
+
+// PMA attributes (link health) agree with libibmad's field table: ClassPortInfo capability
+// masks, PortCounters (narrow, saturating) and PortCountersExtended error counters, and a Get
+// that libibmad's encoder builds the same.
+TEST(IbMadGolden, PmaAgreesWithLibibmad) {
+  static_assert(kOffPmaData == IB_PC_DATA_OFFS && kPmaDataSize == IB_PC_DATA_SZ);
+  static_assert(kClassPerfMgt == IB_PERFORMANCE_CLASS && kAttrPortCounters == IB_GSI_PORT_COUNTERS &&
+                kAttrPortCountersExt == IB_GSI_PORT_COUNTERS_EXT);
+  LibIbmad lib;
+  if (!lib.ok()) GTEST_SKIP() << "libibmad.so.5 not installed (Debian libibmad5)";
+  auto cpi = encode_class_port_info({0x1300, 0x2});
+  EXPECT_EQ(lib.field(cpi, IB_CPI_CAPMASK_F), 0x1300u);
+  EXPECT_EQ(lib.field(cpi, IB_CPI_CAPMASK2_F), 0x2u);
+  EXPECT_EQ(decode_class_port_info(cpi)->cap_mask2, 0x2u);
+
+  PortErrorCounters c{0xFFFF, 0x12, 0x34, 0x5678, 0x9, 0x6};
+  auto pc = encode_port_counters(c, 7);
+  EXPECT_EQ(lib.field(pc, IB_PC_PORT_SELECT_F), 7u);
+  EXPECT_EQ(lib.field(pc, IB_PC_ERR_SYM_F), 0xFFFFu);
+  EXPECT_EQ(lib.field(pc, IB_PC_LINK_RECOVERS_F), 0x12u);
+  EXPECT_EQ(lib.field(pc, IB_PC_LINK_DOWNED_F), 0x34u);
+  EXPECT_EQ(lib.field(pc, IB_PC_ERR_RCV_F), 0x5678u);
+  EXPECT_EQ(lib.field(pc, IB_PC_ERR_LOCALINTEG_F), 0x9u);
+  EXPECT_EQ(lib.field(pc, IB_PC_ERR_EXCESS_OVR_F), 0x6u);
+  const auto back = decode_port_counters(pc);
+  EXPECT_EQ(back->rcv_errors, 0x5678u);
+  EXPECT_EQ(back->local_link_integrity, 0x9u);
+
+  PortErrorCounters w{0x1000000001ULL, 0x1000000002ULL, 0x1000000003ULL, 0x1000000004ULL, 0x1000000005ULL,
+                      0x1000000006ULL};
+  auto pe = encode_port_counters_ext(w, 3);
+  EXPECT_EQ(lib.field64(pe, IB_PC_EXT_ERR_SYM_F), w.symbol_errors);
+  EXPECT_EQ(lib.field64(pe, IB_PC_EXT_LINK_RECOVERS_F), w.link_error_recovery);
+  EXPECT_EQ(lib.field64(pe, IB_PC_EXT_LINK_DOWNED_F), w.link_downed);
+  EXPECT_EQ(lib.field64(pe, IB_PC_EXT_ERR_RCV_F), w.rcv_errors);
+  EXPECT_EQ(lib.field64(pe, IB_PC_EXT_ERR_LOCALINTEG_F), w.local_link_integrity);
+  EXPECT_EQ(lib.field64(pe, IB_PC_EXT_ERR_EXCESS_OVR_F), w.excessive_buffer_overrun);
+
+  ib_rpc_t rpc{};
+  rpc.mgtclass = IB_PERFORMANCE_CLASS;
+  rpc.method = IB_MAD_METHOD_GET;
+  rpc.attr.id = IB_GSI_PORT_COUNTERS;
+  rpc.timeout = 0;
+  rpc.datasz = IB_PC_DATA_SZ;
+  rpc.dataoffs = IB_PC_DATA_OFFS;
+  rpc.trid = 0x77;
+  std::vector<uint8_t> data(IB_PC_DATA_SZ, 0);
+  data[kPcPortSelect] = 5;
+  EXPECT_TRUE(same_bytes(encode_pma_get(kAttrPortCounters, 5, 0x77), lib.encode(rpc, nullptr, data)));
 }
 
 }  // namespace

@@ -23,6 +23,7 @@
 #include "drivers/ethtool/ethtool_transport.hpp"
 #include "drivers/ethtool/netlink_reply.hpp"
 #include "tests/support/static_read.hpp"
+#include "tests/unit/netlink_bytes.hpp"
 
 namespace xcvr::ethtool {
 namespace {
@@ -30,78 +31,7 @@ namespace {
 namespace fs = std::filesystem;
 using drivers::ErrorKind;
 using drivers::ReadRequest;
-using Bytes = std::vector<uint8_t>;
-
-constexpr uint16_t kFamily = 0x1d;  // what the controller hands out for "ethtool" (any id works)
-
-template <typename T>
-void append(Bytes& b, T v) {
-  const auto* p = reinterpret_cast<const uint8_t*>(&v);
-  b.insert(b.end(), p, p + sizeof v);
-}
-void pad4(Bytes& b) {
-  while (b.size() % 4 != 0) b.push_back(0);
-}
-
-Bytes attr(uint16_t type, const Bytes& value) {
-  Bytes b;
-  append<uint16_t>(b, static_cast<uint16_t>(4 + value.size()));
-  append<uint16_t>(b, type);
-  b.insert(b.end(), value.begin(), value.end());
-  pad4(b);
-  return b;
-}
-
-Bytes nlmsg(uint16_t type, uint16_t flags, uint32_t seq, const Bytes& payload) {
-  Bytes b;
-  append<uint32_t>(b, static_cast<uint32_t>(16 + payload.size()));
-  append<uint16_t>(b, type);
-  append<uint16_t>(b, flags);
-  append<uint32_t>(b, seq);
-  append<uint32_t>(b, 0);  // portid
-  b.insert(b.end(), payload.begin(), payload.end());
-  pad4(b);
-  return b;
-}
-
-Bytes data_reply(uint32_t seq, const Bytes& data) {
-  Bytes payload{ETHTOOL_MSG_MODULE_EEPROM_GET_REPLY, ETHTOOL_GENL_VERSION, 0, 0};
-  const Bytes header_nest = attr(ETHTOOL_A_HEADER_DEV_NAME, Bytes{'e', 't', 'h', '0', 0});
-  const Bytes a1 = attr(NLA_F_NESTED | ETHTOOL_A_MODULE_EEPROM_HEADER, header_nest);
-  const Bytes a2 = attr(ETHTOOL_A_MODULE_EEPROM_DATA, data);
-  payload.insert(payload.end(), a1.begin(), a1.end());
-  payload.insert(payload.end(), a2.begin(), a2.end());
-  return nlmsg(kFamily, 0, seq, payload);
-}
-
-// NLMSG_ERROR: error, the echoed request (header only when capped), then the extack TLVs.
-Bytes error_msg(uint32_t seq, int err, const std::string& extack = {}, bool capped = true,
-                const Bytes& request = {}) {
-  Bytes payload;
-  append<int32_t>(payload, err);
-  Bytes echoed = request.empty() ? nlmsg(kFamily, NLM_F_REQUEST | NLM_F_ACK, seq, Bytes(24, 0xAB))
-                                 : request;
-  if (capped) echoed.resize(16);
-  payload.insert(payload.end(), echoed.begin(), echoed.end());
-  uint16_t flags = capped ? NLM_F_CAPPED : 0;
-  if (!extack.empty()) {
-    flags |= NLM_F_ACK_TLVS;
-    Bytes text(extack.begin(), extack.end());
-    text.push_back(0);
-    const Bytes a = attr(NLMSGERR_ATTR_MSG, text);
-    const Bytes offs = attr(NLMSGERR_ATTR_OFFS, Bytes{28, 0, 0, 0});
-    payload.insert(payload.end(), a.begin(), a.end());
-    payload.insert(payload.end(), offs.begin(), offs.end());
-  }
-  return nlmsg(NLMSG_ERROR, flags, seq, payload);
-}
-
-Bytes ack(uint32_t seq) { return error_msg(seq, 0); }
-
-Bytes concat(Bytes a, const Bytes& b) {
-  a.insert(a.end(), b.begin(), b.end());
-  return a;
-}
+using namespace netlink_bytes;
 
 // ---------------------------------------------------------------------------------------------
 // Parser

@@ -4,6 +4,7 @@
 #include <utility>
 
 #include "drivers/emulator/catalog.hpp"
+#include "drivers/ib/pma.hpp"
 #include "drivers/ib/registers.hpp"
 #include "drivers/ib/smp_attributes.hpp"
 
@@ -124,6 +125,36 @@ std::vector<uint8_t> FakeNode::response(const Mad& request, uint16_t status) {
   return r;
 }
 
+std::optional<std::vector<uint8_t>> FakeNode::pma(const Mad& request) {
+  const auto h = *parse_header(request);
+  if (h.method != kMethodGet) return response(request, 0x0008);
+  auto r = response(request, 0);
+  const uint8_t port = request[kOffPmaData + kPcPortSelect];
+  std::array<uint8_t, kPmaDataSize> data{};
+  switch (h.attr_id) {
+    case kAttrClassPortInfo: data = encode_class_port_info(config_.pma); break;
+    case kAttrPortCounters: data = encode_port_counters(port_counters_[port], port); break;
+    case kAttrPortCountersExt:
+      if (!config_.pma.extended_error_counters()) return response(request, 0x000C);
+      data = encode_port_counters_ext(port_counters_[port], port);
+      break;
+    default: return response(request, 0x000C);
+  }
+  std::copy(data.begin(), data.end(), r.begin() + kOffPmaData);
+  ++pma_;
+  return r;
+}
+
+void FakeNode::set_port_counters(uint8_t port, const PortErrorCounters& c) {
+  std::lock_guard lock(mutex_);
+  port_counters_[port] = c;
+}
+
+uint64_t FakeNode::pma_mads() const {
+  std::lock_guard lock(mutex_);
+  return pma_;
+}
+
 std::optional<std::vector<uint8_t>> FakeNode::handle(std::span<const uint8_t> request, uint8_t arrival_port) {
   std::lock_guard lock(mutex_);
   ++mads_;
@@ -159,6 +190,7 @@ std::optional<std::vector<uint8_t>> FakeNode::answer(std::span<const uint8_t> by
     }
     return sma(request, arrival_port);
   }
+  if (h.mgmt_class == kClassPerfMgt) return pma(request);
   if (h.mgmt_class != kClassVendorA) return response(request, 0x0004);  // class not supported
   if (config_.vs_key != 0 && key != config_.vs_key) return std::nullopt;
   switch (h.attr_id) {

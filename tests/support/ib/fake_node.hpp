@@ -26,6 +26,7 @@
 #include "drivers/emulator/clock.hpp"
 #include "drivers/emulator/module.hpp"
 #include "drivers/ib/mad_codec.hpp"
+#include "drivers/ib/pma.hpp"
 
 namespace xcvr::ib {
 
@@ -46,6 +47,8 @@ struct FakeNodeConfig {
   bool mgpir = true;              // supports MGPIR (older NIC firmware: no; PMLP maps the port)
   uint64_t vs_key = 0;            // required VS key (0: none)
   uint64_t m_key = 0;             // required M_Key (0: none)
+  // The PMA's ClassPortInfo: extended width (bit 9), no 64-bit error counters by default.
+  PmaCapabilities pma{kPmCapExtendedWidth, 0};
 };
 
 enum class FakeBusy { MadStatus, RegisterStatus, McciaI2cError };
@@ -75,6 +78,10 @@ class FakeNode {
       fn(*cages_[static_cast<std::size_t>(cage)]);
     }
   }
+
+  // --- PMA (link health): the error counters a port reports (PortCounters saturates them) ---
+  void set_port_counters(uint8_t port, const PortErrorCounters& c);
+  uint64_t pma_mads() const;
 
   // --- Faults ---
   void set_dead(bool dead);
@@ -113,6 +120,7 @@ class FakeNode {
   RegisterResult run_register(uint16_t id, std::span<const uint8_t> image);
   RegisterResult mcia(std::span<const uint8_t> image);
   static std::vector<uint8_t> response(const Mad& request, uint16_t status);
+  std::optional<std::vector<uint8_t>> pma(const Mad& request);
   bool take(int& counter);
 
   FakeNodeConfig config_;
@@ -132,6 +140,8 @@ class FakeNode {
   uint64_t mcia_lower_ = 0;
   std::vector<uint64_t> mcia_, pmaos_;
   std::map<uint16_t, uint64_t> registers_;
+  std::map<uint8_t, PortErrorCounters> port_counters_;
+  uint64_t pma_ = 0;
 };
 
 // The modules a FakeNode's cages start with: catalog model, power on, a per-cage seed.

@@ -1,0 +1,44 @@
+// Link health beside the optic: error counters of the link(s) a module carries, as the path
+// that reaches the module reports them — ethtool FEC statistics for a netdev, PMA PortCounters
+// for the InfiniBand ports of a switch cage or HCA. Only what the device reports is here: a
+// counter it does not give is absent, never 0.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace xcvr::drivers {
+
+enum class LinkCounterId : uint8_t {
+  FecCorrectedBlocks,        // ethtool FEC: codewords corrected
+  FecUncorrectableBlocks,    // ethtool FEC: codewords that could not be corrected
+  FecCorrectedBits,          // ethtool FEC: bits corrected
+  SymbolErrors,              // PMA SymbolErrorCounter
+  LinkErrorRecovery,         // PMA LinkErrorRecoveryCounter
+  LinkDowned,                // PMA LinkDownedCounter; ethtool LINKSTATE link-down events
+  RcvErrors,                 // PMA PortRcvErrors
+  LocalLinkIntegrityErrors,  // PMA LocalLinkIntegrityErrors
+  ExcessiveBufferOverrunErrors,  // PMA ExcessiveBufferOverrunErrors
+};
+inline constexpr int kLinkCounterIds = 9;
+std::string_view link_counter_name(LinkCounterId id);  // "fec_corrected_blocks", ...
+
+struct LinkCounter {
+  LinkCounterId id = LinkCounterId::SymbolErrors;
+  std::string link;      // the link within the port: an IB port number ("7"), a netdev ("eth0")
+  int lane = 0;          // 1-based; 0 = the whole link
+  uint64_t value = 0;
+  // The device's counter stopped at its maximum (the narrow PMA counters: 16, 8 or 4 bits):
+  // `value` is that maximum and no longer increases. We never reset a counter.
+  bool saturated = false;
+};
+
+struct LinkHealth {
+  std::vector<LinkCounter> counters;
+  uint64_t transactions = 0;  // requests this read cost (MADs or netlink requests)
+  uint64_t bytes = 0;         // bytes on the wire, both ways
+};
+
+}  // namespace xcvr::drivers

@@ -1,0 +1,83 @@
+// The register side of an emulated switch for the real-IB-stack test (tests/e2e/ibsim_fabric.py):
+// ibsim simulates SMA and PMA but not vendor class 0x0A (Access Register), so this process,
+// attached to ibsim at a switch node as its "SM" client (umad2sim: SIM_HOST=<node>,
+// SIM_SET_ISSM=1), receives the class 0x0A MADs sent to that switch through real libibumad and
+// answers them with a FakeNode (tests/support/ib): MGPIR, MCAM, PMAOS, PMLP, and MCIA reads of
+// emulated modules. Test-only; prints "ready" once registered, exits when stdin closes.
+//
+//   ibsim_responder NAME GUID LID PORTS CAGES MODEL
+#include <arpa/inet.h>
+#include <infiniband/umad.h>
+#include <poll.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+#include "drivers/emulator/clock.hpp"
+#include "tests/support/ib/fake_node.hpp"
+
+int main(int argc, char** argv) {
+  using namespace xcvr;
+  if (argc != 7) {
+    std::fprintf(stderr, "usage: %s NAME GUID LID PORTS CAGES MODEL\n", argv[0]);
+    return 2;
+  }
+  emulator::SteadyClock clock(false);
+  ib::FakeNodeConfig c;
+  c.description = argv[1];
+  c.guid = std::strtoull(argv[2], nullptr, 0);
+  c.lid = static_cast<uint16_t>(std::strtoul(argv[3], nullptr, 0));
+  c.node_type = ib::kNodeTypeSwitch;
+  c.num_ports = static_cast<uint8_t>(std::strtoul(argv[4], nullptr, 0));
+  c.cages = std::atoi(argv[5]);
+  c.model = argv[6];
+  ib::FakeNode node(c, clock);
+
+  if (umad_init() < 0) {
+    std::fprintf(stderr, "umad_init failed\n");
+    return 1;
+  }
+  const int fd = umad_open_port(nullptr, 0);
+  if (fd < 0) {
+    std::fprintf(stderr, "umad_open_port: %d\n", fd);
+    return 1;
+  }
+  long methods[16 / sizeof(long)] = {};
+  for (int m : {ib::kMethodGet, ib::kMethodSet}) methods[m / (8 * sizeof(long))] |= 1L << (m % (8 * sizeof(long)));
+  const int agent = umad_register(fd, ib::kClassVendorA, ib::kClassVersion, 0, methods);
+  if (agent < 0) {
+    std::fprintf(stderr, "umad_register(0x0A): %d\n", agent);
+    return 1;
+  }
+  std::printf("ready\n");
+  std::fflush(stdout);
+
+  std::vector<uint8_t> in(umad_size() + ib::kMadSize), out(umad_size() + ib::kMadSize);
+  uint64_t answered = 0;
+  while (true) {
+    pollfd p{STDIN_FILENO, POLLIN, 0};
+    if (poll(&p, 1, 0) > 0) {
+      char b;
+      if (read(STDIN_FILENO, &b, 1) <= 0) break;  // the test closed our stdin: done
+    }
+    int length = static_cast<int>(ib::kMadSize);
+    const int rc = umad_recv(fd, in.data(), &length, 200);
+    if (rc < 0) continue;  // timeout: check stdin again
+    const auto* mad = static_cast<const uint8_t*>(umad_get_mad(in.data()));
+    auto reply = node.handle(std::span<const uint8_t>(mad, ib::kMadSize));
+    if (!reply) continue;
+    const ib_mad_addr_t* from = umad_get_mad_addr(in.data());
+    std::fill(out.begin(), out.end(), 0);
+    umad_set_addr(out.data(), ntohs(from->lid), static_cast<int>(ntohl(from->qpn)), from->sl,
+                  static_cast<int>(ib::kQp1Qkey));
+    std::copy(reply->begin(), reply->end(), static_cast<uint8_t*>(umad_get_mad(out.data())));
+    if (umad_send(fd, agent, out.data(), static_cast<int>(ib::kMadSize), 0, 0) == 0) ++answered;
+  }
+  std::fprintf(stderr, "%s: answered %llu MADs\n", c.description.c_str(), static_cast<unsigned long long>(answered));
+  umad_unregister(fd, agent);
+  umad_close_port(fd);
+  return 0;
+}

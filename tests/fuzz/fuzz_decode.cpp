@@ -71,6 +71,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     }
     for (const std::string& level : o.flags) (void)latched_flag_raised(image, "vdm_" + o.name + "_" + level, o.lane);
   }
+  // The steady-state poll's decode into the same report (VDM re-read per known instance).
+  ModuleReport again = r;
+  if (decode_dynamic(image, again)) {
+    for (const VdmObservable& o : again.vdm) check_finite(o.value);
+  }
   (void)raised_latch_spans(image);
   (void)vdm_reads(image);
   (void)to_json(r).dump();

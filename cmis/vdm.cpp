@@ -34,18 +34,6 @@ std::optional<double> value_of(const ModuleImage& image, const codes::VdmTypeRef
   return vdm_value(type, static_cast<uint16_t>(*raw));
 }
 
-std::optional<Thresholds> thresholds_of(const ModuleImage& image, const VdmInstance& in,
-                                        const codes::VdmTypeRef& type) {
-  const int set = in.threshold_set + 1;
-  const auto raw = [&](F id) { return read_uint(image, vdm_field(id, in.group), set); };
-  const auto ha = raw(F::VdmThresholdHighAlarm), la = raw(F::VdmThresholdLowAlarm),
-             hw = raw(F::VdmThresholdHighWarning), lw = raw(F::VdmThresholdLowWarning);
-  if (!ha || !la || !hw || !lw) return std::nullopt;
-  if ((*ha | *la | *hw | *lw) == 0) return std::nullopt;  // a set the module leaves blank
-  const auto v = [&](uint32_t r) { return vdm_value(type, static_cast<uint16_t>(r)); };
-  return Thresholds{v(*ha), v(*hw), v(*lw), v(*la)};
-}
-
 }  // namespace
 
 double vdm_value(const codes::VdmTypeRef& type, uint16_t raw) {
@@ -66,6 +54,19 @@ uint16_t vdm_raw(const codes::VdmTypeRef& type, double value) {
     case codes::VdmEncoding::F16: return codes::vdm_f16_raw(value);
   }
   return 0;
+}
+
+std::optional<Thresholds> vdm_thresholds(const ModuleImage& image, const VdmInstance& in) {
+  const auto type = codes::vdm_type_ref(in.type_id);
+  if (!type) return std::nullopt;
+  const int set = in.threshold_set + 1;
+  const auto raw = [&](F id) { return read_uint(image, vdm_field(id, in.group), set); };
+  const auto ha = raw(F::VdmThresholdHighAlarm), la = raw(F::VdmThresholdLowAlarm),
+             hw = raw(F::VdmThresholdHighWarning), lw = raw(F::VdmThresholdLowWarning);
+  if (!ha || !la || !hw || !lw) return std::nullopt;
+  if ((*ha | *la | *hw | *lw) == 0) return std::nullopt;  // a set the module leaves blank
+  const auto v = [&](uint32_t r) { return vdm_value(*type, static_cast<uint16_t>(r)); };
+  return Thresholds{v(*ha), v(*hw), v(*lw), v(*la)};
 }
 
 int vdm_group_count(const ModuleImage& image) {
@@ -126,7 +127,7 @@ void decode_vdm_into(const ModuleImage& image, std::vector<VdmObservable>& out) 
     o.group = in.group;
     o.index = in.index;
     o.threshold_set = in.threshold_set;
-    o.thresholds = thresholds_of(image, in, *type);
+    o.thresholds = vdm_thresholds(image, in);
     read_flags(image, in.group, in.index, o.flags);
   }
   out.resize(n);

@@ -40,6 +40,10 @@ Field vdm_field(CmisField id, int group);
 // whose descriptor page the image lacks is skipped.
 std::vector<VdmInstance> vdm_instances(const ModuleImage& image);
 
+// The levels of an instance's threshold set (28h+g) in its type's unit; nullopt when the set is
+// not read, the type unknown, or the set all zero (one the module leaves blank).
+std::optional<Thresholds> vdm_thresholds(const ModuleImage& image, const VdmInstance& instance);
+
 // Exported flag name of an observable's flag: "vdm_" + type name + "_" + level, e.g.
 // "vdm_pre_fec_ber_current_media_high_warning" (level: "high_alarm", ... as the table rows).
 std::string vdm_flag_name(std::string_view type_name, std::string_view level);

@@ -16,6 +16,8 @@ Labels plus(const Labels& base, std::string name, std::string value);
 // port, in the module's active configuration) when the decoder knows it. Counters do not carry
 // data_path: their identity must survive the module being pulled.
 Labels live_lane_labels(const Labels& base, int lane, const std::optional<int>& data_path);
+// The data path of a lane of the report (nullptr or an unknown lane: none).
+std::optional<int> data_path_of(const cmis::ModuleReport* report, int lane);
 // The four levels of a threshold family (those the module gives).
 void add_levels(FamilySet& out, Fam fam, const Labels& base, const cmis::Thresholds& thresholds);
 

@@ -43,6 +43,14 @@ Labels live_lane_labels(const Labels& base, int lane, const std::optional<int>& 
   return l;
 }
 
+std::optional<int> data_path_of(const cmis::ModuleReport* r, int lane) {
+  if (r == nullptr) return std::nullopt;
+  for (const cmis::LaneReport& x : r->lanes) {
+    if (x.lane == lane) return x.data_path;
+  }
+  return std::nullopt;
+}
+
 void add_levels(FamilySet& out, Fam fam, const Labels& base, const cmis::Thresholds& t) {
   const auto level = [&](const char* name, const std::optional<double>& v) {
     if (v) out.gauge(fam, plus(base, "level", name), *v);
@@ -61,13 +69,6 @@ Labels port_labels(const PortSnapshot& p) {
   return l;
 }
 
-std::optional<int> data_path_of(const cmis::ModuleReport* r, int lane) {
-  if (r == nullptr) return std::nullopt;
-  for (const cmis::LaneReport& x : r->lanes) {
-    if (x.lane == lane) return x.data_path;
-  }
-  return std::nullopt;
-}
 
 void gauge_if(FamilySet& out, Fam id, const Labels& labels, const std::optional<double>& v) {
   if (v) out.gauge(id, labels, *v);

@@ -55,13 +55,6 @@ bool lane_measures(const cmis::ModuleReport& r, int lane) {
          r.module_state->code == cmis::codes::code_of(cmis::codes::ModuleState::Ready);
 }
 
-std::optional<int> data_path(const cmis::ModuleReport& r, int lane) {
-  for (const cmis::LaneReport& l : r.lanes) {
-    if (l.lane == lane) return l.data_path;
-  }
-  return std::nullopt;
-}
-
 }  // namespace
 
 void add_vdm_series(FamilySet& out, const Labels& base, const daemon::PortSnapshot& p) {
@@ -75,7 +68,7 @@ void add_vdm_series(FamilySet& out, const Labels& base, const daemon::PortSnapsh
     if (!seen.insert({q->value, o.qualifier, lane}).second) continue;
     if (q->per_lane ? !lane_measures(r, lane) : !lane_measures(r, 0)) continue;
     const auto qualify = [&](const Labels& l) { return q->label.empty() ? l : plus(l, std::string(q->label), o.qualifier); };
-    out.gauge(q->value, qualify(q->per_lane ? live_lane_labels(base, lane, data_path(r, lane)) : base), o.value);
+    out.gauge(q->value, qualify(q->per_lane ? live_lane_labels(base, lane, data_path_of(&r, lane)) : base), o.value);
     // The levels of the first instance of a quantity (and side) that names a set: modules give
     // every lane of one observable type the same set.
     if (o.thresholds && levels_seen.insert({q->threshold, o.qualifier}).second) {

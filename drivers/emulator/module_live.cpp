@@ -337,23 +337,18 @@ void EmulatedModule::update_vdm(int64_t now, double case_celsius, int64_t bucket
     }
     const uint16_t raw = cmis::vdm_raw(*type, value);
     cmis::write_uint(memory_, cmis::vdm_field(cmis::CmisField::VdmValue, in.group), raw, in.index);
-    const auto level = [&](cmis::CmisField row) {
-      return cmis::read_uint(memory_, cmis::vdm_field(row, in.group), in.threshold_set + 1);
-    };
+    const auto levels = cmis::vdm_thresholds(memory_, in);
+    if (value == 0 || !levels) continue;
     using F = cmis::CmisField;
-    const auto ha = level(F::VdmThresholdHighAlarm), la = level(F::VdmThresholdLowAlarm),
-               hw = level(F::VdmThresholdHighWarning), lw = level(F::VdmThresholdLowWarning);
-    if (value == 0 || !ha || !la || !hw || !lw || (*ha | *la | *hw | *lw) == 0) continue;
-    const auto past = [&](F flag, uint32_t threshold, bool high) {
-      const double t = cmis::vdm_value(*type, static_cast<uint16_t>(threshold));
-      if (high ? value > t : value < t) {
+    const auto past = [&](F flag, const std::optional<double>& threshold, bool high) {
+      if (threshold && (high ? value > *threshold : value < *threshold)) {
         if (const auto loc = cmis::locate(cmis::vdm_field(flag, in.group), in.index)) raise_at(*loc);
       }
     };
-    past(F::VdmFlagHighAlarm, *ha, true);
-    past(F::VdmFlagHighWarning, *hw, true);
-    past(F::VdmFlagLowWarning, *lw, false);
-    past(F::VdmFlagLowAlarm, *la, false);
+    past(F::VdmFlagHighAlarm, levels->high_alarm, true);
+    past(F::VdmFlagHighWarning, levels->high_warning, true);
+    past(F::VdmFlagLowWarning, levels->low_warning, false);
+    past(F::VdmFlagLowAlarm, levels->low_alarm, false);
   }
 }
 

@@ -1,7 +1,8 @@
 // Link health beside the optic: error counters of the link(s) a module carries, as the path
 // that reaches the module reports them — ethtool FEC statistics for a netdev, PMA PortCounters
 // for the InfiniBand ports of a switch cage or HCA. Only what the device reports is here: a
-// counter it does not give is absent, never 0.
+// counter it does not give is absent, never 0. Beside the counters, the BER figures the
+// device itself computes (PPCNT's physical layer statistics, as mlxlink shows them).
 #pragma once
 
 #include <cstdint>
@@ -35,8 +36,25 @@ struct LinkCounter {
   bool saturated = false;
 };
 
+// The device's own BER of a link, averaged over the time since its counters were last cleared
+// (`window_s`; usually the last link up).
+enum class LinkBerId : uint8_t {
+  Raw,        // before FEC
+  Effective,  // after FEC
+};
+inline constexpr int kLinkBerIds = 2;
+std::string_view link_ber_name(LinkBerId id);  // "raw", "effective"
+
+struct LinkBer {
+  LinkBerId id = LinkBerId::Raw;
+  std::string link;
+  double value = 0;
+  double window_s = 0;
+};
+
 struct LinkHealth {
   std::vector<LinkCounter> counters;
+  std::vector<LinkBer> ber;
   uint64_t transactions = 0;  // requests this read cost (MADs or netlink requests)
   uint64_t bytes = 0;         // bytes on the wire, both ways
 };

@@ -34,6 +34,14 @@ std::string_view link_counter_name(LinkCounterId id) {
   return "unknown";
 }
 
+std::string_view link_ber_name(LinkBerId id) {
+  switch (id) {
+    case LinkBerId::Raw: return "raw";
+    case LinkBerId::Effective: return "effective";
+  }
+  return "unknown";
+}
+
 bool is_retryable(ErrorKind kind) {
   return kind == ErrorKind::Busy || kind == ErrorKind::Timeout || kind == ErrorKind::Nack;
 }

@@ -142,6 +142,12 @@ json link_json(const daemon::PortSnapshot& p) {
     counters.push_back(std::move(one));
   }
   j["counters"] = std::move(counters);
+  json ber = json::array();
+  for (const drivers::LinkBer& b : p.link->ber) {
+    ber.push_back({{"ber", std::string(drivers::link_ber_name(b.id))}, {"link", b.link}, {"value", b.value},
+                   {"window_s", b.window_s}});
+  }
+  j["ber"] = std::move(ber);
   j["read_unix"] = time_json(p.link_read_unix);
   return j;
 }

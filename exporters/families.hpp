@@ -78,6 +78,8 @@ enum class Fam : std::size_t {
   LinkRcvErrors,
   LinkLocalIntegrityErrors,
   LinkBufferOverrunErrors,
+  LinkRawBer,
+  LinkEffectiveBer,
   LinkCounterSaturated,
   LinkReadErrorsTotal,
   LinkLastReadTimestamp,

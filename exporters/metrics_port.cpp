@@ -212,6 +212,7 @@ void add_link(FamilySet& out, const Labels& base, const PortSnapshot& p) {
       Fam::LinkFecCorrectedBlocks, Fam::LinkFecUncorrectableBlocks, Fam::LinkFecCorrectedBits,
       Fam::LinkSymbolErrors,       Fam::LinkErrorRecovery,          Fam::LinkDowned,
       Fam::LinkRcvErrors,          Fam::LinkLocalIntegrityErrors,   Fam::LinkBufferOverrunErrors};
+  static constexpr Fam kBerFamily[drivers::kLinkBerIds] = {Fam::LinkRawBer, Fam::LinkEffectiveBer};
   for (const drivers::LinkCounter& c : p.link->counters) {
     Labels l = plus(base, "link", c.link);
     if (c.lane > 0) l = plus(l, "lane", std::to_string(c.lane));
@@ -220,6 +221,9 @@ void add_link(FamilySet& out, const Labels& base, const PortSnapshot& p) {
       out.gauge(Fam::LinkCounterSaturated,
                 plus(l, "counter", std::string(family_spec(kFamily[static_cast<std::size_t>(c.id)]).name)), 1);
     }
+  }
+  for (const drivers::LinkBer& b : p.link->ber) {
+    out.gauge(kBerFamily[static_cast<std::size_t>(b.id)], plus(base, "link", b.link), b.value);
   }
 }
 

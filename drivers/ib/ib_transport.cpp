@@ -105,6 +105,29 @@ std::optional<drivers::Error> IbTransport::read(const drivers::ReadRequest& requ
   return std::nullopt;
 }
 
+// PPCNT's physical layer statistics of local port `port`, mlxlink's BER figures. A device that
+// cannot answer (no PPCNT, or no AccessRegisterGMP to carry it) is asked once, then never.
+std::optional<drivers::Error> IbTransport::read_phys_layer(uint8_t port, drivers::LinkHealth& out) {
+  if (phys_layer_refused_) return std::nullopt;
+  Ppcnt q;
+  q.local_port = port;
+  auto r = counted([&] { return target_->access_register(*lane_.channel, kRegPpcnt, encode_ppcnt(q)); });
+  if (auto* e = std::get_if<drivers::Error>(&r)) {
+    if (e->kind != drivers::ErrorKind::Unsupported) return *e;
+    phys_layer_refused_ = true;
+    return std::nullopt;
+  }
+  const auto p = decode_ppcnt(std::get<std::vector<uint8_t>>(r));
+  if (!p) return drivers::Error{drivers::ErrorKind::Corrupt, "short PPCNT image"};
+  if (p->local_port != port || p->grp != kPpcntGroupPhysStats) {
+    return drivers::Error{drivers::ErrorKind::Corrupt, "PPCNT reply is for port " + std::to_string(p->local_port) +
+                                                           " group " + std::to_string(p->grp) + ", asked port " +
+                                                           std::to_string(port)};
+  }
+  append_phys_layer(p->stats, std::to_string(port), out);
+  return std::nullopt;
+}
+
 std::variant<drivers::LinkHealth, drivers::Error> IbTransport::read_link_health() {
   drivers::LinkHealth out;
   const drivers::BusCounters before = counters_;
@@ -130,6 +153,7 @@ std::variant<drivers::LinkHealth, drivers::Error> IbTransport::read_link_health(
     if (!c) return fail({drivers::ErrorKind::Corrupt, "short PMA data"});
     auto counters = to_link_counters(*c, std::to_string(port), extended);
     out.counters.insert(out.counters.end(), counters.begin(), counters.end());
+    if (auto e = read_phys_layer(port, out)) return fail(*e);
   }
   out.transactions = counters_.transactions - before.transactions;
   out.bytes = counters_.bytes - before.bytes;

@@ -34,7 +34,8 @@ class IbTransport final : public drivers::Transport {
   // transactions: MADs this port caused (re-sends included); bytes: 256 per MAD each way.
   drivers::BusCounters counters() const override { return counters_; }
   // PMA PortCounters (PortCountersExtended where ClassPortInfo offers the 64-bit error
-  // counters) of every IB port this module carries: 1 + 2 MADs per port for a twin-port cage.
+  // counters) and PPCNT's physical layer statistics (BER) of every IB port this module
+  // carries: 2 MADs per port, 4 for a twin-port cage.
   std::variant<drivers::LinkHealth, drivers::Error> read_link_health() override;
 
   // The last PMAOS seen (module state, error type), for the CLI.
@@ -45,6 +46,7 @@ class IbTransport final : public drivers::Transport {
  private:
   std::optional<drivers::Error> read_chunk(uint8_t device, uint8_t bank, uint8_t page, uint16_t offset,
                                            std::span<uint8_t> out);
+  std::optional<drivers::Error> read_phys_layer(uint8_t port, drivers::LinkHealth& out);
   template <typename Fn>
   auto counted(Fn&& fn);
 
@@ -53,6 +55,7 @@ class IbTransport final : public drivers::Transport {
   uint8_t module_;
   std::string port_;
   bool known_present_ = false;
+  bool phys_layer_refused_ = false;  // the device cannot answer PPCNT: not asked again
   std::optional<Pmaos> last_pmaos_;
   drivers::BusCounters counters_;
 };

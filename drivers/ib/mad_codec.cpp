@@ -180,6 +180,7 @@ std::string register_name(uint16_t id) {
     case kRegPmlp: return "PMLP";
     case kRegMcam: return "MCAM";
     case kRegMgpir: return "MGPIR";
+    case kRegPpcnt: return "PPCNT";
     default: return "register " + hex(id, 4);
   }
 }

@@ -18,7 +18,9 @@
 //   LAYOUT mstflint@b9d9e844 tools_layouts/cables_layouts.{c,h} (reg_access_hca_mcia_ext, 0x94 B),
 //          reg_access_switch_layouts.{c,h} (pmaos_reg_ext 0x10 B, mgpir_hw_info_ext, mgpir 0xa0 B),
 //          reg_access_hca_layouts.{c,h} (mcam_reg_ext 0x48 B, pmlp_reg_ext 0x40 B,
-//          lane_2_module_mapping_ext); reg_access/reg_ids.h (register ids).
+//          lane_2_module_mapping_ext); reg_access/reg_ids.h (register ids);
+//          tools_layouts/adb/prm/hca/ext/register_access_table.adb (PPCNT=0x5008, ppcnt_reg_ext
+//          0x100 B, phys_layer_stat_cntrs_ext; adb bit offsets count from the dword's LSB).
 //   LINUX  torvalds/linux include/linux/mlx5/mlx5_ifc.h mcam_enhanced_features_bits
 //          (mcia_32dwords at bit 0x5d of a 128-bit MSB-first field = bit 34 from the LSB) and
 //          drivers/net/ethernet/mellanox/mlxsw/reg.h (MLXSW_REG_MCAM_MCIA_128B = 34,
@@ -194,6 +196,7 @@ inline constexpr uint16_t kGmpStatusBadParameter = 28;
 // ---- Register ids and sizes (reg_ids.h, LAYOUT *_EXT_SIZE) ----
 inline constexpr uint16_t kRegPmlp = 0x5002;
 inline constexpr uint16_t kRegPmaos = 0x5012;
+inline constexpr uint16_t kRegPpcnt = 0x5008;
 inline constexpr uint16_t kRegMcia = 0x9014;
 inline constexpr uint16_t kRegMcam = 0x907F;
 inline constexpr uint16_t kRegMgpir = 0x9100;
@@ -202,6 +205,7 @@ inline constexpr std::size_t kSizePmaos = 0x10;
 inline constexpr std::size_t kSizeMcia = 0x94;
 inline constexpr std::size_t kSizeMcam = 0x48;
 inline constexpr std::size_t kSizeMgpir = 0xA0;
+inline constexpr std::size_t kSizePpcnt = 0x100;
 
 // MCIA (cables_layouts.h reg_access_hca_mcia_ext):
 //   dword 0: l[31], pnv[29], module[23:16], slot_index[15:12], status[7:0]
@@ -244,5 +248,21 @@ inline constexpr int kMcamMcia128Bytes = 34;
 // PMLP (pmlp_reg_ext): dword 0: rxtx[31], m_lane_m[28], local_port[23:16], lp_msb[13:12],
 // plane_ind[11:8], width[7:0]; dwords 1-8 lane_module_mapping: module[7:0], slot_index[11:8],
 // tx_lane[19:16], rx_lane[27:24].
+
+// PPCNT (ppcnt_reg_ext): dword 0: swid[31:24], local_port[23:16], pnat[15:14] (0 local port
+// number, 1 IB port number), lp_msb[13:12], grp[5:0]; dword 1: clr[31] (never set here),
+// prio_tc[4:0]; counter_set from byte 8. The register (256 B) is larger than a Class 0xA MAD
+// carries (204 B); every field read here lies in the first AccessRegisterGMP block (220 B), so
+// a query asks that block alone.
+inline constexpr std::size_t kPpcntCounterSet = 8;
+inline constexpr std::size_t kPpcntQuerySize = kMaxRegGmpBlock;
+inline constexpr uint8_t kPpcntGroupPhysStats = 0x16;  // Physical_Layer_Statistical_Counters
+// phys_layer_stat_cntrs_ext, offsets within counter_set: time since clear (64 bits, high
+// dword first) and the BER figures, each coef[3:0] and magnitude[15:8] of a dword:
+// BER = coef * 10^-magnitude.
+inline constexpr std::size_t kPlsTimeSinceClear = 0x00;  // msec since the counters were cleared
+inline constexpr std::size_t kPlsRawBer = 0x60;          // before FEC
+inline constexpr std::size_t kPlsEffectiveBer = 0x64;    // after FEC
+inline constexpr std::size_t kPlsEnd = 0x68;
 
 }  // namespace xcvr::ib

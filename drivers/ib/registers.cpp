@@ -1,6 +1,7 @@
 #include "drivers/ib/registers.hpp"
 
 #include <algorithm>
+#include <cmath>
 
 #include "drivers/ib/mad_codec.hpp"
 
@@ -252,6 +253,61 @@ std::optional<Pmlp> decode_pmlp(std::span<const uint8_t> image) {
                   static_cast<uint8_t>(bits(d, 19, 16)), static_cast<uint8_t>(bits(d, 27, 24))};
   }
   return p;
+}
+
+// ---- PPCNT ----
+
+std::optional<double> BerFigure::value() const {
+  if (coef == 0) return std::nullopt;
+  return coef * std::pow(10.0, -static_cast<double>(magnitude));
+}
+
+namespace {
+
+constexpr std::size_t at(std::size_t counter_set_offset) { return kPpcntCounterSet + counter_set_offset; }
+
+void put_ber(std::span<uint8_t> out, std::size_t offset, const BerFigure& b) {
+  put_be32(out, at(offset), field(b.magnitude, 15, 8) | field(b.coef, 3, 0));
+}
+BerFigure get_ber(std::span<const uint8_t> in, std::size_t offset) {
+  const uint32_t d = be32(in, at(offset));
+  return {static_cast<uint8_t>(bits(d, 3, 0)), static_cast<uint8_t>(bits(d, 15, 8))};
+}
+
+}  // namespace
+
+std::array<uint8_t, kPpcntQuerySize> encode_ppcnt(const Ppcnt& p) {
+  std::array<uint8_t, kPpcntQuerySize> out{};
+  put_be32(out, 0, field(p.local_port, 23, 16) | field(p.pnat, 15, 14) | field(p.lp_msb, 13, 12) |
+                       field(p.grp, 5, 0));
+  const PhysLayerStats& s = p.stats;
+  put_be64(out, at(kPlsTimeSinceClear), s.time_since_clear_ms);
+  put_ber(out, kPlsRawBer, s.raw_ber);
+  put_ber(out, kPlsEffectiveBer, s.effective_ber);
+  return out;
+}
+
+std::optional<Ppcnt> decode_ppcnt(std::span<const uint8_t> image) {
+  if (image.size() < at(kPlsEnd)) return std::nullopt;
+  Ppcnt p;
+  const uint32_t d0 = be32(image, 0);
+  p.local_port = static_cast<uint8_t>(bits(d0, 23, 16));
+  p.pnat = static_cast<uint8_t>(bits(d0, 15, 14));
+  p.lp_msb = static_cast<uint8_t>(bits(d0, 13, 12));
+  p.grp = static_cast<uint8_t>(bits(d0, 5, 0));
+  PhysLayerStats& s = p.stats;
+  s.time_since_clear_ms = be64(image, at(kPlsTimeSinceClear));
+  s.raw_ber = get_ber(image, kPlsRawBer);
+  s.effective_ber = get_ber(image, kPlsEffectiveBer);
+  return p;
+}
+
+void append_phys_layer(const PhysLayerStats& s, const std::string& link, drivers::LinkHealth& out) {
+  using drivers::LinkBerId;
+  const double window_s = static_cast<double>(s.time_since_clear_ms) / 1000.0;
+  for (const auto& [id, figure] : {std::pair{LinkBerId::Raw, s.raw_ber}, std::pair{LinkBerId::Effective, s.effective_ber}}) {
+    if (const auto v = figure.value()) out.ber.push_back({id, link, *v, window_s});
+  }
 }
 
 }  // namespace xcvr::ib

@@ -1,6 +1,7 @@
 // NVIDIA registers the IB transport uses, as big-endian images (layouts: mad_layout.hpp):
 // MCIA (module EEPROM bytes), PMAOS (module presence and state), MGPIR (how many modules),
-// MCAM (MCIA 128-byte capability), PMLP (local port -> module). Encoders build query images;
+// MCAM (MCIA 128-byte capability), PMLP (local port -> module), PPCNT group 0x16 (the
+// physical layer's BER, as mlxlink shows it). Encoders build query images;
 // decoders take untrusted bytes and return nullopt when too short.
 #pragma once
 
@@ -12,6 +13,7 @@
 #include <vector>
 
 #include "drivers/ib/mad_layout.hpp"
+#include "drivers/link_health.hpp"
 #include "drivers/transport.hpp"
 
 namespace xcvr::ib {
@@ -95,5 +97,32 @@ struct Pmlp {
 };
 std::array<uint8_t, kSizePmlp> encode_pmlp(const Pmlp& p);
 std::optional<Pmlp> decode_pmlp(std::span<const uint8_t> image);
+
+// ---- PPCNT, Physical_Layer_Statistical_Counters (group 0x16) ----
+struct BerFigure {
+  uint8_t coef = 0;       // 4 bits
+  uint8_t magnitude = 0;
+  // coef * 10^-magnitude; nullopt when coef is 0: the device computed no figure (link down,
+  // or a figure this device does not give). Firmware reports "no errors" as 15E-255, not 0.
+  std::optional<double> value() const;
+};
+// What is read of the group: the device's two BER figures and the time they average over.
+struct PhysLayerStats {
+  uint64_t time_since_clear_ms = 0;
+  BerFigure raw_ber;        // before FEC
+  BerFigure effective_ber;  // after FEC
+};
+struct Ppcnt {
+  uint8_t local_port = 0;
+  uint8_t lp_msb = 0;  // local port bits 9:8
+  uint8_t pnat = 0;    // 0: local_port is a local port number
+  uint8_t grp = kPpcntGroupPhysStats;
+  PhysLayerStats stats;
+};
+// The query image: the register's first GMP block (kPpcntQuerySize bytes).
+std::array<uint8_t, kPpcntQuerySize> encode_ppcnt(const Ppcnt& p);
+std::optional<Ppcnt> decode_ppcnt(std::span<const uint8_t> image);  // nullopt if short
+// The statistics as link health of `link`: each BER figure the device computed.
+void append_phys_layer(const PhysLayerStats& s, const std::string& link, drivers::LinkHealth& out);
 
 }  // namespace xcvr::ib

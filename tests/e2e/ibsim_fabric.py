@@ -148,6 +148,9 @@ def main():
 
         for node, port, field, v in INJECT:
             sim.perf_set(node, port, field, v)
+        # PPCNT (the physical layer BER) is vendor class 0x0A: the responder at sw-leaf-1 holds it.
+        responders[SWITCHES.index("sw-leaf-1")].stdin.write(b"ber 7 2 5\n")
+        responders[SWITCHES.index("sw-leaf-1")].stdin.flush()
 
         os.makedirs(os.path.join(procs.work, "state"), exist_ok=True)
         http = free_port()
@@ -215,6 +218,17 @@ timeout = "300ms"
         if both != {"7", "8"}:
             fail(f"sw-leaf-1/3 (a twin-port cage) has links {sorted(both)}, expected 7 and 8")
         log("PortCounters match the injected values; saturated counters marked")
+
+        raw = value(text, "transceiver_link_raw_ber_ratio", port="sw-leaf-1/3", link="7")
+        if raw != 2e-5:
+            fail(f"sw-leaf-1[7] raw BER: /metrics has {raw}, the responder was set to 2E-5")
+        clean = value(text, "transceiver_link_raw_ber_ratio", port="sw-leaf-1/3", link="8")
+        if clean != 1.5e-254:
+            fail(f"sw-leaf-1[8] raw BER: /metrics has {clean}, expected firmware's 'no errors' 15E-255")
+        eff = value(text, "transceiver_link_effective_ber_ratio", port="sw-leaf-1/3", link="7")
+        if eff != 1.5e-254:
+            fail(f"sw-leaf-1[7] effective BER: /metrics has {eff}, expected 15E-255")
+        log("PPCNT physical layer BER read through AccessRegisterGMP at the responder")
 
         # Counters move only when the fabric's do: a later change shows at the next link poll.
         sim.perf_set("sw-leaf-1", 7, "PortRcvErrors", 90)

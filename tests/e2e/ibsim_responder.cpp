@@ -3,7 +3,9 @@
 // attached to ibsim at a switch node as its "SM" client (umad2sim: SIM_HOST=<node>,
 // SIM_SET_ISSM=1), receives the class 0x0A MADs sent to that switch through real libibumad and
 // answers them with a FakeNode (tests/support/ib): MGPIR, MCAM, PMAOS, PMLP, and MCIA reads of
-// emulated modules. Test-only; prints "ready" once registered, exits when stdin closes.
+// emulated modules, and PPCNT's physical layer statistics. Test-only; prints "ready" once
+// registered, exits when stdin closes. A stdin line "ber PORT COEF MAG" sets a port's raw BER
+// (PPCNT group 0x16) to COEF * 10^-MAG, as ibsim's console sets PMA counters.
 //
 //   ibsim_responder NAME GUID LID PORTS CAGES MODEL
 #include <arpa/inet.h>
@@ -13,6 +15,7 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -57,11 +60,27 @@ int main(int argc, char** argv) {
 
   std::vector<uint8_t> in(umad_size() + ib::kMadSize), out(umad_size() + ib::kMadSize);
   uint64_t answered = 0;
+  std::string command;
   while (true) {
     pollfd p{STDIN_FILENO, POLLIN, 0};
     if (poll(&p, 1, 0) > 0) {
       char b;
       if (read(STDIN_FILENO, &b, 1) <= 0) break;  // the test closed our stdin: done
+      if (b != '\n') {
+        command += b;
+        continue;
+      }
+      std::istringstream words(command);
+      command.clear();
+      std::string verb;
+      unsigned port = 0, coef = 0, magnitude = 0;
+      if (words >> verb >> port >> coef >> magnitude && verb == "ber") {
+        ib::PhysLayerStats s;
+        s.raw_ber = {static_cast<uint8_t>(coef), static_cast<uint8_t>(magnitude)};
+        s.effective_ber = {15, 255};
+        node.set_phys_layer(static_cast<uint8_t>(port), s);
+        std::fprintf(stderr, "%s: port %u raw BER %uE-%u\n", c.description.c_str(), port, coef, magnitude);
+      }
     }
     int length = static_cast<int>(ib::kMadSize);
     const int rc = umad_recv(fd, in.data(), &length, 200);

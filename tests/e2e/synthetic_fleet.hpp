@@ -241,6 +241,8 @@ inline daemon::Snapshot make_rich_snapshot() {
     pma->counters.push_back({LinkCounterId::RcvErrors, link, 0, 5, false});
     pma->counters.push_back({LinkCounterId::LocalLinkIntegrityErrors, link, 0, 0, false});
     pma->counters.push_back({LinkCounterId::ExcessiveBufferOverrunErrors, link, 0, 0, false});
+    pma->ber.push_back({drivers::LinkBerId::Raw, link, link[0] == '1' ? 2e-5 : 1.5e-254, 3600});
+    pma->ber.push_back({drivers::LinkBerId::Effective, link, 1.5e-254, 3600});
   }
   ib.link = pma;
   ib.link_read_unix = kNow - 5;

@@ -1,7 +1,8 @@
 // libFuzzer target: the InfiniBand reply parsers over hostile MADs. The first input byte picks
 // what was asked (access method, register, whether the TID is checked); the rest is the reply
 // as umad_recv would hand it over, of any length. Every register image that comes back is then
-// decoded, and so are the SMP attributes and the PMA attributes of link health. Any crash, hang or out-of-bounds read fails; so does
+// decoded (PPCNT through its link-health figures), and so are the SMP attributes and the PMA
+// attributes of link health. Any crash, hang or out-of-bounds read fails; so does
 // an accepted reply whose image is not exactly the register's size, or an error without words.
 #include <cstdint>
 #include <cstdlib>
@@ -22,7 +23,8 @@ struct Asked {
   std::size_t size;
 };
 constexpr Asked kRegisters[] = {{kRegMcia, kSizeMcia}, {kRegPmaos, kSizePmaos}, {kRegMgpir, kSizeMgpir},
-                                {kRegMcam, kSizeMcam}, {kRegPmlp, kSizePmlp},   {0x1234, 8}};
+                                {kRegMcam, kSizeMcam}, {kRegPmlp, kSizePmlp},   {kRegPpcnt, kPpcntQuerySize},
+                                {0x1234, 8}};
 
 void decode_image(uint16_t id, std::span<const uint8_t> image) {
   switch (id) {
@@ -47,6 +49,15 @@ void decode_image(uint16_t id, std::span<const uint8_t> image) {
       }
       break;
     case kRegPmlp: (void)decode_pmlp(image); break;
+    case kRegPpcnt:
+      if (auto p = decode_ppcnt(image)) {
+        xcvr::drivers::LinkHealth h;
+        append_phys_layer(p->stats, "1", h);
+        for (const auto& b : h.ber) {
+          if (!(b.value > 0) || b.value > 15.0 || b.window_s < 0) std::abort();  // coef 1-15 x 10^-mag
+        }
+      }
+      break;
     default: break;
   }
 }

@@ -280,5 +280,31 @@ TEST(ExporterMetrics, SeriesBudgetPerPresentEightLaneModule) {
   std::printf("series per present 8-lane module: %zu\n", series);
 }
 
+TEST(ExporterMetrics, SeriesBudgetOfAnIbAttachedModuleWithItsLinkHealth) {
+  // The same 8-lane VDM module in a twin-port Quantum-2 cage, healthy (no flag counters, no
+  // read errors): its series plus the link health of its two IB ports (6 PMA counters and the
+  // raw and effective PPCNT BER each, one timestamp) stay within the 150-series budget.
+  daemon::Snapshot s = make_fleet(1);
+  auto& p = s.ports[0];
+  p.read_errors_total.clear();
+  auto link = std::make_shared<drivers::LinkHealth>();
+  for (const char* ib_port : {"1", "2"}) {
+    for (int id = static_cast<int>(drivers::LinkCounterId::SymbolErrors);
+         id <= static_cast<int>(drivers::LinkCounterId::ExcessiveBufferOverrunErrors); ++id) {
+      link->counters.push_back({static_cast<drivers::LinkCounterId>(id), ib_port, 0, 0, false});
+    }
+    link->ber.push_back({drivers::LinkBerId::Raw, ib_port, 1e-8, 3600});
+    link->ber.push_back({drivers::LinkBerId::Effective, ib_port, 1.5e-254, 3600});
+  }
+  const std::size_t without_link = render(s).count_with_label("port", kE0);
+  p.link = link;
+  p.link_read_unix = p.last_good_read_unix;
+  const std::size_t series = render(s).count_with_label("port", kE0);
+  EXPECT_EQ(series - without_link, 17u) << "a twin-port cage: 12 PMA counters, 4 BER figures, 1 timestamp";
+  EXPECT_LE(series, 150u);
+  RecordProperty("series_per_ib_attached_module", static_cast<int>(series));
+  std::printf("series per present 8-lane module with IB link health: %zu\n", series);
+}
+
 }  // namespace
 }  // namespace xcvr::exporters

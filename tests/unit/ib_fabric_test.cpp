@@ -98,9 +98,9 @@ struct Subnet {
     for (const FakeNode* s : switches) n += s->mads();
     return n;
   }
-  uint64_t pma_mads() const {  // link health (PMA PortCounters), on its own interval
+  uint64_t link_mads() const {  // link health (PMA PortCounters, PPCNT), on its own interval
     uint64_t n = 0;
-    for (const FakeNode* s : switches) n += s->pma_mads();
+    for (const FakeNode* s : switches) n += s->pma_mads() + s->register_accesses(kRegPpcnt);
     return n;
   }
 };
@@ -129,8 +129,9 @@ TEST(IbFabric, PollsEveryModuleOf16Switches) {
 
 // A per-module figure: 4 switches (256 modules) measure it as well as 16 at a quarter of the
 // CPU (each engine step copies every port's snapshot).
-// Module MADs only: the link-health poll (PMA, every link_interval) is counted apart, per module.
-double steady_mads_per_module(bool mcia_128, double* pma_per_module = nullptr) {
+// Module MADs only: the link-health poll (PMA and PPCNT, every link_interval) is counted apart,
+// per module.
+double steady_mads_per_module(bool mcia_128, double* link_per_module = nullptr) {
   const int switches = 4;
   Subnet s(switches, mcia_128);
   s.run_for(15);  // settle, static reads, first dynamic polls
@@ -139,20 +140,20 @@ double steady_mads_per_module(bool mcia_128, double* pma_per_module = nullptr) {
     for (const FakeNode* sw : s.switches) n += sw->mcia_lower();
     return n;
   };
-  const uint64_t mads_before = s.mads(), polls_before = lower_reads(), pma_before = s.pma_mads();
+  const uint64_t mads_before = s.mads(), polls_before = lower_reads(), link_before = s.link_mads();
   s.run_for(30);
   for (const daemon::PortSnapshot& p : s.store.current()->ports) EXPECT_EQ(p.state, "ok") << p.port;
   // Every steady-state poll reads lower memory exactly once (26 bytes: one MCIA at 48 or 128).
   const uint64_t polls = lower_reads() - polls_before;
   EXPECT_GE(polls, switches * 64u * 5u);
-  const uint64_t pma = s.pma_mads() - pma_before;
-  if (pma_per_module != nullptr) *pma_per_module = static_cast<double>(pma) / (switches * 64.0);
-  return static_cast<double>(s.mads() - mads_before - pma) / static_cast<double>(polls);
+  const uint64_t link = s.link_mads() - link_before;
+  if (link_per_module != nullptr) *link_per_module = static_cast<double>(link) / (switches * 64.0);
+  return static_cast<double>(s.mads() - mads_before - link) / static_cast<double>(polls);
 }
 
 TEST(IbFabric, SteadyStateMadsPerModule) {
-  double pma = 0;
-  const double m128 = steady_mads_per_module(true, &pma);
+  double link = 0;
+  const double m128 = steady_mads_per_module(true, &link);
   EXPECT_LE(m128, 2.0);
   EXPECT_GE(m128, 2.0) << "the dynamic plan is two reads, presence is free";
   const double m48 = steady_mads_per_module(false);
@@ -160,10 +161,12 @@ TEST(IbFabric, SteadyStateMadsPerModule) {
   EXPECT_GE(m48, 3.0);  // 26 B -> 1, 74 B -> 48 + 26 -> 2
   EXPECT_LE(m48, 3.0);
   std::printf("[ IB ] steady-state MADs per module per poll: %.3f (128-byte MCIA), %.3f (48-byte)\n", m128, m48);
-  // Link health, 30 s of polling at link_interval = 30 s: one PortCounters per IB port, two per
-  // twin-port cage (the PMLP map and ClassPortInfo were learned in the first 15 s).
-  EXPECT_DOUBLE_EQ(pma, 2.0);
-  std::printf("[ IB ] link-health MADs per module per link poll: %.3f (PortCounters, twin-port cage)\n", pma);
+  // Link health, 30 s of polling at link_interval = 30 s: one PortCounters and one PPCNT per IB
+  // port, four per twin-port cage (the PMLP map, ClassPortInfo and GeneralInfo were learned in
+  // the first 15 s).
+  EXPECT_DOUBLE_EQ(link, 4.0);
+  std::printf("[ IB ] link-health MADs per module per link poll: %.3f (PortCounters + PPCNT, twin-port cage)\n",
+              link);
 }
 
 TEST(IbFabric, InjectedTimeoutsAndBusyStatusesRecover) {

@@ -1,6 +1,7 @@
 // Link health over InfiniBand: PMA PortCounters of the ports a module carries (PMLP map),
 // saturation of the narrow counters, PortCountersExtended where ClassPortInfo offers the 64-bit
-// error counters, and the MADs one link-health poll costs. Emulated Quantum-2 switch and
+// error counters, PPCNT's physical layer BER (mlxlink's figures) through the first
+// AccessRegisterGMP block, and the MADs one link-health poll costs. Emulated Quantum-2 switch and
 // ConnectX-7 HCA behind the UmadDevice seam, virtual time.
 #include <gtest/gtest.h>
 
@@ -51,6 +52,7 @@ TEST(IbLinkHealth, PortCountersOfBothPortsOfATwinPortCage) {
   ASSERT_TRUE(std::holds_alternative<drivers::LinkHealth>(first)) << std::get<drivers::Error>(first).message;
   const auto& h = std::get<drivers::LinkHealth>(first);
   ASSERT_EQ(h.counters.size(), 12u);
+  EXPECT_EQ(h.ber.size(), 4u) << "raw and effective BER of both ports (PPCNT)";
   const auto* sym = find(h, LinkCounterId::SymbolErrors, "11");
   ASSERT_TRUE(sym);
   EXPECT_EQ(sym->value, 0xFFFFu);
@@ -61,12 +63,14 @@ TEST(IbLinkHealth, PortCountersOfBothPortsOfATwinPortCage) {
   EXPECT_TRUE(find(h, LinkCounterId::LinkDowned, "12")->saturated);
   EXPECT_TRUE(find(h, LinkCounterId::LocalLinkIntegrityErrors, "12")->saturated);
   EXPECT_EQ(find(h, LinkCounterId::ExcessiveBufferOverrunErrors, "12")->value, 4u);
-  // The first poll learns the module -> port map (PMLP of the 128 ports) and ClassPortInfo once.
-  EXPECT_EQ(h.transactions, 128u + 1u + 2u);
+  // The first poll learns the module -> port map (PMLP of the 128 ports), ClassPortInfo and
+  // GeneralInfo (does the switch take AccessRegisterGMP) once.
+  EXPECT_EQ(h.transactions, 128u + 1u + 1u + 2u + 2u);
   EXPECT_EQ(h.bytes, h.transactions * 2 * kMadSize);
   auto second = t.read_link_health();
   ASSERT_TRUE(std::holds_alternative<drivers::LinkHealth>(second));
-  EXPECT_EQ(std::get<drivers::LinkHealth>(second).transactions, 2u) << "steady state: one PortCounters per port";
+  EXPECT_EQ(std::get<drivers::LinkHealth>(second).transactions, 4u)
+      << "steady state: one PortCounters and one PPCNT per port";
   EXPECT_EQ(r.sw->pma_mads(), 1u + 2u + 2u);
 }
 
@@ -103,7 +107,103 @@ TEST(IbLinkHealth, AnHcaModuleIsItsLocalPort) {
   ASSERT_TRUE(std::holds_alternative<drivers::LinkHealth>(got)) << std::get<drivers::Error>(got).message;
   const auto& h = std::get<drivers::LinkHealth>(got);
   EXPECT_EQ(find(h, LinkCounterId::SymbolErrors, "1")->value, 9u);
-  EXPECT_EQ(h.transactions, 2u);  // ClassPortInfo + PortCounters: no PMLP map for an HCA
+  // ClassPortInfo + GeneralInfo + PortCounters + PPCNT: no PMLP map for an HCA
+  EXPECT_EQ(h.transactions, 4u);
+}
+
+const drivers::LinkBer* find_ber(const drivers::LinkHealth& h, drivers::LinkBerId id, const std::string& link) {
+  for (const auto& b : h.ber) {
+    if (b.id == id && b.link == link) return &b;
+  }
+  return nullptr;
+}
+
+TEST(IbLinkHealth, PpcntLayoutAsTheRegisterTableLaysItOut) {
+  // mstflint register_access_table.adb: ppcnt_reg_ext dword 0 local_port[23:16], grp[5:0];
+  // phys_layer_stat_cntrs_ext from byte 8: time_since_last_clear (64 bits) at 0x00, raw BER
+  // dword at 0x60 (coef[3:0], magnitude[15:8]), effective BER at 0x64.
+  Ppcnt p;
+  p.local_port = 11;
+  p.stats.time_since_clear_ms = 0x0000000100000002ULL;
+  p.stats.raw_ber = {2, 7};
+  p.stats.effective_ber = {15, 255};
+  const auto img = encode_ppcnt(p);
+  EXPECT_EQ(img.size(), 220u) << "one GMP block";
+  EXPECT_EQ(be32(img, 0), 0x000B0016u);
+  EXPECT_EQ(be32(img, 8), 0x00000001u);
+  EXPECT_EQ(be32(img, 12), 0x00000002u);
+  EXPECT_EQ(be32(img, 8 + 0x60), 0x00000702u);
+  EXPECT_EQ(be32(img, 8 + 0x64), 0x0000FF0Fu);
+  const auto back = decode_ppcnt(img);
+  ASSERT_TRUE(back);
+  EXPECT_DOUBLE_EQ(*back->stats.raw_ber.value(), 2e-7);
+  EXPECT_DOUBLE_EQ(*back->stats.effective_ber.value(), 1.5e-254) << "firmware's 'no errors'";
+  EXPECT_FALSE((BerFigure{0, 9}.value())) << "coefficient 0: not computed";
+  EXPECT_FALSE(decode_ppcnt(std::span(img).first(8 + 0x67)));
+}
+
+TEST(IbLinkHealth, PhysicalLayerBerOfEachPortAsMlxlinkShowsIt) {
+  LinkRig r;
+  PhysLayerStats a;
+  a.time_since_clear_ms = 3'600'000;
+  a.raw_ber = {2, 5};  // 2e-5 (coef is one digit, 4 bits)
+  r.sw->set_phys_layer(11, a);
+  IbTransport t(r.target(10), IbLane{r.channel, "ib:leaf-01#0"}, 5, "leaf-01/5");
+  auto got = t.read_link_health();
+  ASSERT_TRUE(std::holds_alternative<drivers::LinkHealth>(got)) << std::get<drivers::Error>(got).message;
+  const auto& h = std::get<drivers::LinkHealth>(got);
+  const auto* raw = find_ber(h, drivers::LinkBerId::Raw, "11");
+  ASSERT_TRUE(raw);
+  EXPECT_DOUBLE_EQ(raw->value, 2e-5);
+  EXPECT_DOUBLE_EQ(raw->window_s, 3600);
+  EXPECT_FALSE(find_ber(h, drivers::LinkBerId::Effective, "11")) << "a figure the device did not compute is absent";
+  EXPECT_DOUBLE_EQ(find_ber(h, drivers::LinkBerId::Effective, "12")->value, 1.5e-254) << "firmware's 'no errors'";
+  EXPECT_TRUE(find_ber(h, drivers::LinkBerId::Raw, "12")) << "the cage's second port";
+  EXPECT_EQ(r.sw->register_accesses(kRegPpcnt), 2u);
+  EXPECT_EQ(r.sw->module_write_violations(), 0u);
+}
+
+TEST(IbLinkHealth, ADeviceWithoutGmpKeepsItsPortCountersAndIsNotAskedForBerAgain) {
+  LinkRig r;
+  FakeNodeConfig c;
+  c.description = "leaf-03";
+  c.guid = 0x0002C90300000C00ULL;
+  c.lid = 12;
+  c.num_ports = 8;
+  c.cages = 4;
+  c.model = kQuantum2Model;
+  c.gmp = false;  // older firmware: Class 0xA only, which cannot carry PPCNT
+  FakeNode& sw = r.fabric.add(c);
+  sw.set_port_counters(1, {9, 0, 0, 0, 0, 0});
+  IbTransport t(r.target(12), IbLane{r.channel, "ib:leaf-03#0"}, 0, "leaf-03/0");
+  auto first = t.read_link_health();
+  ASSERT_TRUE(std::holds_alternative<drivers::LinkHealth>(first)) << std::get<drivers::Error>(first).message;
+  EXPECT_EQ(find(std::get<drivers::LinkHealth>(first), LinkCounterId::SymbolErrors, "1")->value, 9u);
+  EXPECT_TRUE(std::get<drivers::LinkHealth>(first).ber.empty());
+  auto second = t.read_link_health();
+  ASSERT_TRUE(std::holds_alternative<drivers::LinkHealth>(second));
+  EXPECT_EQ(std::get<drivers::LinkHealth>(second).transactions, 2u) << "PortCounters only";
+  EXPECT_EQ(sw.register_accesses(kRegPpcnt), 0u);
+}
+
+TEST(IbLinkHealth, ADeviceWithoutPpcntIsAskedOnce) {
+  LinkRig r;
+  FakeNodeConfig c;
+  c.description = "leaf-04";
+  c.guid = 0x0002C90300000D00ULL;
+  c.lid = 13;
+  c.num_ports = 8;
+  c.cages = 4;
+  c.model = kQuantum2Model;
+  c.ppcnt = false;
+  FakeNode& sw = r.fabric.add(c);
+  IbTransport t(r.target(13), IbLane{r.channel, "ib:leaf-04#0"}, 0, "leaf-04/0");
+  for (int i = 0; i < 3; ++i) {
+    auto got = t.read_link_health();
+    ASSERT_TRUE(std::holds_alternative<drivers::LinkHealth>(got)) << std::get<drivers::Error>(got).message;
+    EXPECT_TRUE(std::get<drivers::LinkHealth>(got).ber.empty());
+  }
+  EXPECT_EQ(sw.register_accesses(kRegPpcnt), 1u);
 }
 
 TEST(IbLinkHealth, AnUnansweredTargetIsAnErrorNotZeros) {

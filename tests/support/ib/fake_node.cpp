@@ -150,6 +150,11 @@ void FakeNode::set_port_counters(uint8_t port, const PortErrorCounters& c) {
   port_counters_[port] = c;
 }
 
+void FakeNode::set_phys_layer(uint8_t port, const PhysLayerStats& s) {
+  std::lock_guard lock(mutex_);
+  phys_layer_[port] = s;
+}
+
 uint64_t FakeNode::pma_mads() const {
   std::lock_guard lock(mutex_);
   return pma_;
@@ -349,6 +354,22 @@ FakeNode::RegisterResult FakeNode::run_register(uint16_t id, std::span<const uin
         q->lanes[l] = {static_cast<uint8_t>(module), 0, static_cast<uint8_t>(l), static_cast<uint8_t>(l)};
       }
       place(encode_pmlp(*q));
+      return out;
+    }
+    case kRegPpcnt: {
+      auto q = decode_ppcnt(image);
+      if (!config_.ppcnt) return {out.image, kRegStatusRegisterUnsupported};
+      if (!q || q->local_port == 0 || q->local_port > config_.num_ports || q->grp != kPpcntGroupPhysStats) {
+        return {out.image, kRegStatusBadParameter};
+      }
+      const auto it = phys_layer_.find(q->local_port);
+      if (it != phys_layer_.end()) {
+        q->stats = it->second;
+      } else {  // what firmware reports for a clean link
+        q->stats = {};
+        q->stats.raw_ber = q->stats.effective_ber = {15, 255};
+      }
+      place(encode_ppcnt(*q));
       return out;
     }
     default: return {out.image, kRegStatusRegisterUnsupported};

@@ -3,7 +3,7 @@
 // real firmware does: Access Register in its three forms (Class 0xA + TLVs, GMP, SMP),
 // GeneralInfo, and the SMA's NodeInfo / NodeDescription / PortInfo. Registers: MCIA (reads the
 // cage's emulator module through its I2C register interface, writing only page select 127 or
-// 126-127), PMAOS, MGPIR, MCAM, PMLP. Faults: dead, dropped MADs, busy statuses, MCIA I2C
+// 126-127), PMAOS, MGPIR, MCAM, PMLP, PPCNT (group 0x16, physical layer statistics). Faults: dead, dropped MADs, busy statuses, MCIA I2C
 // errors, truncated or garbage replies, wrong-key silence, extra latency.
 //
 // Emulation choices where the sources say nothing (documented, not sourced): a vendor MAD or
@@ -27,6 +27,7 @@
 #include "drivers/emulator/module.hpp"
 #include "drivers/ib/mad_codec.hpp"
 #include "drivers/ib/pma.hpp"
+#include "drivers/ib/registers.hpp"
 
 namespace xcvr::ib {
 
@@ -45,6 +46,7 @@ struct FakeNodeConfig {
   bool gmp = true;                // answers AccessRegisterGMP (and advertises it in GeneralInfo)
   bool smp_access = true;         // answers Access Register as an SMP (registers <= 44 B)
   bool mgpir = true;              // supports MGPIR (older NIC firmware: no; PMLP maps the port)
+  bool ppcnt = true;              // supports PPCNT's physical layer statistics group
   uint64_t vs_key = 0;            // required VS key (0: none)
   uint64_t m_key = 0;             // required M_Key (0: none)
   // The PMA's ClassPortInfo: extended width (bit 9), no 64-bit error counters by default.
@@ -81,6 +83,8 @@ class FakeNode {
 
   // --- PMA (link health): the error counters a port reports (PortCounters saturates them) ---
   void set_port_counters(uint8_t port, const PortErrorCounters& c);
+  // --- PPCNT: a port's physical layer statistics (default: no errors, BER 15E-255) ---
+  void set_phys_layer(uint8_t port, const PhysLayerStats& s);
   uint64_t pma_mads() const;
 
   // --- Faults ---
@@ -141,6 +145,7 @@ class FakeNode {
   std::vector<uint64_t> mcia_, pmaos_;
   std::map<uint16_t, uint64_t> registers_;
   std::map<uint8_t, PortErrorCounters> port_counters_;
+  std::map<uint8_t, PhysLayerStats> phys_layer_;
   uint64_t pma_ = 0;
 };
 

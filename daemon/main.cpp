@@ -43,8 +43,10 @@ daemon::WebConfig effective_web(daemon::WebConfig web, const Options& o) {
   return web;
 }
 
-// Refuses exactly what a start refuses (the same prepare_config and check_web), except that a
-// listen address in use is fine: the running daemon holds it.
+// Refuses what a start refuses (the same prepare_config and check_web), except that a listen
+// address in use is fine: the running daemon holds it. It also refuses a port whose config names
+// what this host lacks (a netdev, an i2c bus, an optoe or presence file), which a running daemon
+// exports as misconfigured instead of stopping: hardware can appear after the daemon starts.
 int check_config(const Options& o) {
   auto prepared = daemon::prepare_config(o.config);
   if (auto* err = std::get_if<std::string>(&prepared)) {
@@ -55,6 +57,19 @@ int check_config(const Options& o) {
   if (const std::string err = exporters::check_web(effective_web(p.config.web, o), exporters::BindCheck::InUseOk);
       !err.empty()) {
     std::cerr << err << '\n';
+    return 2;
+  }
+  for (const std::string& w : p.warnings) std::cout << "warning: " << w << '\n';
+  std::size_t missing = 0;
+  for (const daemon::PortSpec& port : p.built.ports) {
+    if (const auto why = port.transport->missing()) {
+      std::cerr << o.config << ": port " << port.id.port << ": " << *why << '\n';
+      ++missing;
+    }
+  }
+  if (missing > 0) {
+    std::cerr << o.config << ": " << missing << " of " << p.built.port_count()
+              << " ports name what this host lacks (the daemon would export them as misconfigured)\n";
     return 2;
   }
   std::cout << o.config << ": OK (" << p.built.port_count() << " ports)\n";

@@ -49,7 +49,7 @@ void PortPoller::on_insertion(double now) {
 }
 
 void PortPoller::on_absent(double now) {
-  if (state_ != State::Empty) log_.log(spdlog::level::info, "removed", now, "module removed");
+  if (state_ != State::Empty && state_ != State::Misconfigured) log_.log(spdlog::level::info, "removed", now, "module removed");
   coding_.clear();
   state_ = State::Empty;
   image_.clear();
@@ -57,6 +57,25 @@ void PortPoller::on_absent(double now) {
   full_decode_due_ = true;
   consecutive_failures_ = 0;
   for (auto& [key, f] : flags_) f.current = false;
+}
+
+bool PortPoller::configured(double now) {
+  auto why = transport_->missing();
+  if (!why) {
+    if (state_ == State::Misconfigured) {
+      log_.log(spdlog::level::info, "configured", now, "configuration resolved: " + misconfiguration_);
+      state_ = State::Empty;
+      misconfiguration_.clear();
+    }
+    return true;
+  }
+  if (state_ != State::Misconfigured || *why != misconfiguration_) {
+    log_.log(spdlog::level::warn, "misconfigured", now, "misconfigured: " + *why);
+  }
+  on_absent(now);  // nothing of a module to keep, quietly
+  state_ = State::Misconfigured;
+  misconfiguration_ = std::move(*why);
+  return false;
 }
 
 void PortPoller::on_error(const drivers::Error& err, double now) {
@@ -214,6 +233,8 @@ void PortPoller::poll_link(double now, double wall) {
 }
 
 double PortPoller::poll_module(double now, double wall) {
+  const bool shows_nothing = state_ == State::Empty || state_ == State::Failing || state_ == State::Misconfigured;
+  if (shows_nothing && !configured(now)) return next_due_ = next_dynamic_ = now + interval();
   if (state_ == State::Empty) {
     next_dynamic_ = next_due_ = now + interval();
     const drivers::Presence p = transport_->presence();
@@ -336,9 +357,13 @@ PortSnapshot PortPoller::snapshot(double now, uint64_t scrape_epoch) {
   s.link_read_errors_total = link_errors_;
   s.link_read_unix = link_good_wall_;
   if (link_ && now - link_good_mono_ <= poll_.stale_after_intervals * poll_.link_interval_s + 1e-9) s.link = link_;
-  if (state_ == State::Empty) s.link.reset();
+  if (state_ == State::Empty || state_ == State::Misconfigured) s.link.reset();
   switch (state_) {
     case State::Empty: s.presence = PortPresence::Absent; s.state = "empty"; return s;
+    case State::Misconfigured:  // not an empty cage: presence stays unknown
+      s.state = "misconfigured";
+      s.misconfiguration = misconfiguration_;
+      return s;
     case State::Settling: s.presence = PortPresence::Present; s.state = "settling"; return s;
     case State::Reading: s.state = "reading"; break;
     case State::Ok: s.state = "ok"; break;

@@ -60,7 +60,9 @@ class PortPoller {
   uint64_t verifications() const { return verifications_; }
 
  private:
-  enum class State { Empty, Settling, Reading, Ok, Failing };
+  enum class State { Empty, Settling, Reading, Ok, Failing, Misconfigured };
+  // False (and the port misconfigured) while its transport names something the host lacks.
+  bool configured(double now);
 
   drivers::ReadPolicy read_policy(double wall) const;
   std::optional<drivers::Error> taken(drivers::ReadResult result);  // notes dropped pages
@@ -89,6 +91,7 @@ class PortPoller {
   uint64_t verifications_ = 0;
 
   State state_ = State::Empty;
+  std::string misconfiguration_;
   cmis::ModuleImage image_;
   std::shared_ptr<cmis::ModuleReport> report_;  // shared read-only with snapshots
   // Double buffer for the steady-state decode: the report of the poll before last, reused in

@@ -1,5 +1,6 @@
 #include "daemon/service.hpp"
 
+#include <algorithm>
 #include <filesystem>
 #include <map>
 #include <optional>
@@ -7,6 +8,29 @@
 #include <spdlog/spdlog.h>
 
 namespace xcvr::daemon {
+
+namespace {
+
+// Globs of budget groups and cage-style rules that match none of the configured ports: a typo
+// there is otherwise a group that silently counts nothing.
+std::vector<std::string> unmatched_globs(const Config& config, const BuiltSources& built) {
+  std::vector<std::string> names;
+  for (const BuiltSource& s : built.sources) names.insert(names.end(), s.port_names.begin(), s.port_names.end());
+  auto matches_none = [&](const std::string& glob) {
+    return std::none_of(names.begin(), names.end(), [&](const std::string& n) { return glob_match(glob, n); });
+  };
+  std::vector<std::string> out;
+  const std::string of = " matches none of the " + std::to_string(names.size()) + " configured ports";
+  for (const BudgetConfig& b : config.budgets) {
+    if (matches_none(b.ports)) out.push_back(b.config_location + ": budget group '" + b.group + "': ports = \"" + b.ports + "\"" + of);
+  }
+  for (const CageStyleConfig& c : config.cage_styles) {
+    if (matches_none(c.ports)) out.push_back(c.config_location + ": cage_style: ports = \"" + c.ports + "\"" + of);
+  }
+  return out;
+}
+
+}  // namespace
 
 std::variant<PreparedConfig, std::string> prepare_config(const std::string& path, const BuiltSources* running) {
   try {
@@ -16,9 +40,10 @@ std::variant<PreparedConfig, std::string> prepare_config(const std::string& path
     if (auto* err = std::get_if<std::string>(&coding)) return *err;  // a broken catalog keeps the running one
     auto built = build_sources(std::get<Config>(loaded), running);
     if (auto* err = std::get_if<SourceError>(&built)) return err->message;
+    auto warnings = unmatched_globs(std::get<Config>(loaded), std::get<BuiltSources>(built));
     return PreparedConfig{std::move(std::get<Config>(loaded)),
                           std::move(std::get<std::shared_ptr<const CodingSetup>>(coding)),
-                          std::move(std::get<BuiltSources>(built))};
+                          std::move(std::get<BuiltSources>(built)), std::move(warnings)};
   } catch (const std::exception& e) {  // e.g. bad_alloc: refused like any bad config
     return path + ": " + e.what();
   }
@@ -85,6 +110,7 @@ void Service::launch(PreparedConfig prepared, bool is_reload) {
   config_ = std::move(config);
   coding_ = std::move(prepared.coding);
   log_coding(*coding_);
+  for (const std::string& w : prepared.warnings) spdlog::warn("config: {}", w);
   if (is_reload) {
     std::size_t kept = 0;
     for (const BuiltSource& s : sources_.sources) kept += s.reused ? s.port_names.size() : 0;

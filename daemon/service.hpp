@@ -24,6 +24,8 @@ struct PreparedConfig {
   Config config;
   std::shared_ptr<const CodingSetup> coding;
   BuiltSources built;
+  // Accepted but probably not meant: a budget group or cage-style glob that matches no port.
+  std::vector<std::string> warnings;
 };
 // `running` (a reload): sources unchanged since then are kept, not rebuilt. Never throws.
 std::variant<PreparedConfig, std::string> prepare_config(const std::string& path,

@@ -56,7 +56,10 @@ struct PortSnapshot {
 
   PortPresence presence = PortPresence::Unknown;
   bool stale = false;  // present but no good read for K intervals: monitors withheld
-  std::string state;   // lifecycle: "empty", "settling", "reading", "ok", "failing", "stale"
+  std::string state;   // lifecycle: "empty", "settling", "reading", "ok", "failing", "stale",
+                       // "misconfigured"
+  // Misconfigured: what the port's configuration names that the host lacks (Transport::missing).
+  std::string misconfiguration;
   // Decoded module (identity + monitors as of last_good_read_unix). Absent when the cage is
   // empty or no read ever succeeded; when stale, monitor values must not be exported.
   std::shared_ptr<const cmis::ModuleReport> report;

@@ -78,6 +78,11 @@ class Transport {
   virtual std::string describe() const = 0;
   // Cheap presence check (a GPIO/sysfs file, a 1-byte read, or Unknown).
   virtual Presence presence() = 0;
+  // What the port's configuration names that does not exist on this host — a netdev, an i2c
+  // bus device, an optoe file, a presence file — as one sentence naming it, or nullopt. Not an
+  // empty cage: the port cannot be watched until the host or the config changes. A stat, no bus
+  // traffic; asked while a port shows nothing (empty, failing, misconfigured).
+  virtual std::optional<std::string> missing() { return std::nullopt; }
   // Fills `out` (size == request.length) or returns the error.
   virtual std::optional<Error> read(const ReadRequest& request, std::span<uint8_t> out) = 0;
   // Traffic this transport caused; transports that cannot tell return zeros.

@@ -30,9 +30,12 @@ const std::vector<FamilySpec> kSpecs = {
      "withheld while stale."},
     {Fam::PortLifecycleState, "transceiver_port_lifecycle_state", G,
      "1 for the exporter's lifecycle state of the port (empty, settling, reading, ok, failing, "
-     "stale)."},
+     "stale, misconfigured)."},
+    {Fam::PortMisconfigured, "transceiver_port_misconfigured", G,
+     "1 while the port's configuration names what this host lacks (a netdev, an i2c bus, an optoe or "
+     "presence file); `reason` says what. Sparse."},
     {Fam::PortHealth, "transceiver_port_health", G,
-     "1 for the port's health verdict (ok, warning, alarm, down, hot, miscoded, stale, empty, "
+     "1 for the port's health verdict (ok, warning, alarm, down, hot, miscoded, misconfigured, stale, empty, "
      "unused): one series per port, the landing page's verdict."},
     {Fam::Temperature, "transceiver_temperature_celsius", G,
      "Module case temperature (cached from the last good poll)."},

@@ -20,6 +20,7 @@ enum class Fam : std::size_t {
   ModuleState,
   ModuleStale,
   PortLifecycleState,
+  PortMisconfigured,
   PortHealth,
   Temperature,
   SupplyVoltage,

@@ -18,6 +18,7 @@ std::string_view health_name(Health h) {
     case Health::Down: return "down";
     case Health::Hot: return "hot";
     case Health::Miscoded: return "miscoded";
+    case Health::Misconfigured: return "misconfigured";
     case Health::Stale: return "stale";
     case Health::Empty: return "empty";
     case Health::Unused: return "unused";
@@ -33,6 +34,7 @@ std::string_view health_label(Health h) {
     case Health::Down: return "DOWN";
     case Health::Hot: return "HOT";
     case Health::Miscoded: return "CODING";
+    case Health::Misconfigured: return "CONFIG";
     case Health::Stale: return "STALE";
     case Health::Empty: return "EMPTY";
     case Health::Unused: return "UNUSED";
@@ -239,6 +241,8 @@ Verdict assess(const PortSnapshot& p, const HealthOptions& options) {
   auto& reasons = v.reasons;
   if (!p.in_service) {
     reasons.push_back(simple(Health::Unused, "unused", "configured out of service", "UNUSED"));
+  } else if (!p.misconfiguration.empty()) {
+    reasons.push_back(simple(Health::Misconfigured, "misconfigured", p.misconfiguration, "CONFIG"));
   } else if (p.presence == daemon::PortPresence::Absent) {
     reasons.push_back(simple(Health::Empty, "empty", "no module in the cage", "EMPTY"));
   } else if (!monitors_visible(p)) {

@@ -14,12 +14,12 @@ namespace xcvr::exporters {
 
 // Declared in urgency order (most urgent first): the order of the problems list, and the
 // precedence among the states a module's data can give (down > alarm > hot > warning >
-// miscoded > ok). unused, empty and stale are decided before the data is looked at.
-enum class Health { Down, Alarm, Stale, Hot, Warning, Miscoded, Ok, Empty, Unused };
+// miscoded > ok). unused, misconfigured, empty and stale are decided before the data is looked at.
+enum class Health { Down, Alarm, Stale, Hot, Warning, Miscoded, Misconfigured, Ok, Empty, Unused };
 
-inline constexpr Health kAllHealth[] = {Health::Down,    Health::Alarm,    Health::Stale,
-                                        Health::Hot,     Health::Warning,  Health::Miscoded,
-                                        Health::Ok,      Health::Empty,    Health::Unused};
+inline constexpr Health kAllHealth[] = {Health::Down,    Health::Alarm,         Health::Stale, Health::Hot,
+                                        Health::Warning, Health::Miscoded,      Health::Misconfigured,
+                                        Health::Ok,      Health::Empty,         Health::Unused};
 
 struct HealthOptions {
   double hot_headroom_celsius = 5.0;  // "hot" below this much headroom to the high warning
@@ -33,7 +33,8 @@ bool is_problem(Health h);                // worth listing: everything but ok, e
 // condition with the list of lanes it is seen on.
 struct Reason {
   Health state = Health::Ok;  // the state this reason alone gives
-  std::string kind;  // flag | monitor | module_state | data_path | dark | headroom | coding | stale | empty | unused
+  std::string kind;  // flag | monitor | module_state | data_path | dark | headroom | coding | stale |
+                     // misconfigured | empty | unused
   std::string name;  // flag or condition ("rx_power_low_warning"), module state, coding check id
   std::vector<int> lanes;  // 1-based, sorted; empty = the module as a whole
   bool flagged = false;    // kind flag: the module raised it (monitor: computed from values only)

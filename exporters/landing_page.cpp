@@ -21,6 +21,7 @@ vertical-align:middle;margin-right:.3em;border:1px solid #555}
 .h-ok{background:#2e7d32;color:#fff}.h-warning{background:#f9a825;color:#000}
 .h-alarm{background:#c62828;color:#fff}.h-down{background:#000;color:#ff8a80;border-color:#ff5252!important}
 .h-hot{background:#ef6c00;color:#fff}.h-miscoded{background:#6a1b9a;color:#fff}
+.h-misconfigured{background:#fff;color:#6a1b9a;border-color:#6a1b9a!important}
 .h-stale{background:#757575;color:#fff}.h-empty{background:#eceff1;color:#333}
 .h-unused{background:#37474f;color:#b0bec5;border-style:dashed!important}
 .badge{padding:0 .4em;border-radius:3px;font-size:.85rem;border:1px solid transparent;white-space:nowrap}
@@ -44,6 +45,7 @@ std::string_view meaning(Health h) {
     case Health::Hot: return "temperature high warning, or little headroom to it";
     case Health::Warning: return "warning flag or warning threshold crossed (e.g. rx power low)";
     case Health::Miscoded: return "a coding check failed";
+    case Health::Misconfigured: return "the config names what this host lacks";
     case Health::Ok: return "ok";
     case Health::Empty: return "empty cage";
     case Health::Unused: return "configured out of service";

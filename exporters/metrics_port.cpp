@@ -235,6 +235,7 @@ void add_port_series(FamilySet& out, const PortSnapshot& p) {
     out.gauge(Fam::ModulePresent, base, p.presence == PortPresence::Present ? 1 : 0);
   }
   if (!p.state.empty()) out.gauge(Fam::PortLifecycleState, plus(base, "state", p.state), 1);
+  if (!p.misconfiguration.empty()) out.gauge(Fam::PortMisconfigured, plus(base, "reason", p.misconfiguration), 1);
   out.gauge(Fam::PortHealth, plus(base, "health", std::string(health_name(assess(p).health))), 1);
   add_counters(out, base, p);
   add_link(out, base, p);

@@ -15,6 +15,7 @@
 
 #include <libmnl/libmnl.h>
 
+#include "drivers/files/files.hpp"
 #include "drivers/ethtool/netlink_link.hpp"
 
 namespace xcvr::ethtool {
@@ -154,6 +155,11 @@ std::optional<Error> EthtoolNetlinkTransport::ensure_open() {
   }
   family_id_ = *family.family_id;
   return std::nullopt;
+}
+
+std::optional<std::string> EthtoolNetlinkTransport::missing() {
+  if (!files::missing_path(config_.sysfs_net + "/" + config_.netdev, "netdev")) return std::nullopt;
+  return "netdev " + config_.netdev + " does not exist (`ip -br link` lists this host's)";
 }
 
 drivers::Presence EthtoolNetlinkTransport::presence() {

@@ -56,6 +56,7 @@ class EthtoolNetlinkTransport final : public drivers::Transport {
   std::string describe() const override;
   // A 1-byte read of the lower page: Present, Absent (ENODEV/no module), else Unknown.
   drivers::Presence presence() override;
+  std::optional<std::string> missing() override;  // the netdev, as <sysfs_net>/<netdev>
   std::optional<drivers::Error> read(const drivers::ReadRequest& request,
                                      std::span<uint8_t> out) override;
   // transactions: netlink requests; bytes: the requests' data bytes plus an estimate of the

@@ -44,6 +44,13 @@ std::string errno_text(int err) {
   return std::string(std::strerror(err)) + " (" + (name ? name : std::to_string(err).c_str()) + ")";
 }
 
+std::optional<std::string> missing_path(const std::string& path, std::string_view what, FileSyscalls& sys) {
+  struct stat st {};
+  const int rc = sys.stat(path.c_str(), st);
+  if (rc != -ENOENT && rc != -ENOTDIR) return std::nullopt;
+  return std::string(what) + " " + path + " does not exist";
+}
+
 ReadResult read_regular_file(const std::string& path, uint64_t max_bytes, FileSyscalls& sys) {
   ReadResult r;
   const int fd = sys.open(path.c_str(), O_RDONLY | O_NONBLOCK, 0);

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -17,6 +18,11 @@ std::string errno_text(int err);
 
 // "a directory", "a FIFO", "a character device", ...: what a file that is not regular is.
 const char* file_type_name(mode_t mode);
+
+// "<what> <path> does not exist" when stat(2) says so (ENOENT, ENOTDIR); nullopt when it exists
+// or cannot be told (EACCES: the read that follows says why). For transports' missing().
+std::optional<std::string> missing_path(const std::string& path, std::string_view what,
+                                        FileSyscalls& sys = real_file_syscalls());
 
 struct FileError {
   int err = 0;          // errno of the failed call (0: not an OS error)

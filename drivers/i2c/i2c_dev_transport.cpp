@@ -10,6 +10,7 @@
 #include <cstring>
 #include <utility>
 
+#include "drivers/files/files.hpp"
 #include "drivers/page_select.hpp"
 #include "drivers/safe_file.hpp"
 
@@ -151,6 +152,18 @@ void I2cDevTransport::close_device() {
   current_address_ = -1;
   method_ = I2cMethod::Unknown;
   selected_.reset();
+}
+
+std::optional<std::string> I2cDevTransport::missing() {
+  if (fd_ < 0) {
+    const int fd = sys_->open(config_.device.c_str(), O_RDWR, 0);
+    if (fd == -ENOENT) {
+      return "i2c bus device " + config_.device + " does not exist (is i2c-dev loaded? is the bus number right?)";
+    }
+    if (fd >= 0) sys_->close(fd);
+  }
+  if (config_.presence_file.empty()) return std::nullopt;
+  return files::missing_path(config_.presence_file, "presence file");
 }
 
 std::optional<Error> I2cDevTransport::open() {

@@ -74,6 +74,8 @@ class I2cDevTransport final : public drivers::Transport {
   std::string domain() const override;
   std::string describe() const override;
   drivers::Presence presence() override;
+  // The bus device (through the syscalls seam: an open that says ENOENT) or the presence file.
+  std::optional<std::string> missing() override;
   std::optional<drivers::Error> read(const drivers::ReadRequest& request,
                                      std::span<uint8_t> out) override;
   drivers::BusCounters counters() const override { return counters_; }

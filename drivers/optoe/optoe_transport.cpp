@@ -1,5 +1,6 @@
 #include "drivers/optoe/optoe_transport.hpp"
 
+#include "drivers/files/files.hpp"
 #include "drivers/safe_file.hpp"
 
 #include <fcntl.h>
@@ -190,6 +191,10 @@ std::variant<FileSpan, Error> OptoeTransport::locate(const drivers::ReadRequest&
     }
   }
   return unsupported("unknown layout");
+}
+
+std::optional<std::string> OptoeTransport::missing() {
+  return files::missing_path(config_.path, layout_ == OptoeLayout::SxCore ? "sx_core module directory" : "optoe file");
 }
 
 drivers::Presence OptoeTransport::presence() {

@@ -68,6 +68,7 @@ class OptoeTransport final : public drivers::Transport {
   std::string domain() const override;
   std::string describe() const override;
   drivers::Presence presence() override;
+  std::optional<std::string> missing() override;  // the eeprom file (sx_core: module directory)
   std::optional<drivers::Error> read(const drivers::ReadRequest& request,
                                      std::span<uint8_t> out) override;
   // Estimated as optoe puts it on the wire with I2C_RDWR: per read an offset write and a read

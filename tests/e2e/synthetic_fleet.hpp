@@ -257,6 +257,14 @@ inline daemon::Snapshot make_rich_snapshot() {
                    {LinkCounterId::FecCorrectedBits, "eth0", 0, 1600, false}};
   s.ports[0].link = fec;
   s.ports[0].link_read_unix = kNow - 3;
+  // A port whose netdev this host lacks: misconfigured, not an empty cage.
+  daemon::PortSnapshot lost;
+  lost.port = "gpu0";
+  lost.source = "netlink";
+  lost.domain = "gpu0";
+  lost.state = "misconfigured";
+  lost.misconfiguration = "netdev ens9np0 does not exist";
+  s.ports.push_back(lost);
   s.budgets[0].allocated_watts = 330;
   s.budgets[0].over_allowance_ports = {"spine1/Ethernet0"};
   s.config_reloads_total = 3;

@@ -39,7 +39,7 @@ validates() {
     fail "$2 does not validate"
   fi
 }
-unavailable="is not available in this build|/dev/i2c-|/sys/|ens[0-9]|No such (file|device)|no such InfiniBand port"
+unavailable="does not exist|is not available in this build|/dev/i2c-|/sys/|ens[0-9]|No such (file|device)|no such InfiniBand port"
 tested=0
 for b in "$work"/block*; do
   first=$(head -1 "$b"); last=$(tail -1 "$b")

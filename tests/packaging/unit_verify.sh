@@ -44,6 +44,7 @@ has()    { grep -Eq "^$1\$" "$unit_file" || fail "unit lacks '$1'"; }
 hasnot() { ! grep -Eq "^$1" "$unit_file" || fail "unit must not have '$1'"; }
 has 'Type=notify'
 has 'WatchdogSec=[0-9]+s?'
+has 'RestartPreventExitStatus=2'   # a refused config: restarting cannot fix it
 has 'ExecReload=/bin/kill -HUP \$MAINPID'
 has 'User=transceiver-exporter'
 has 'SupplementaryGroups=i2c'

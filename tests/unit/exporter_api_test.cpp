@@ -23,7 +23,7 @@ TEST(ExporterApi, TopLevelShape) {
   EXPECT_EQ(j.at("version"), "0.1.0-test");
   EXPECT_EQ(j.at("taken_unix"), testing::kNow);
   EXPECT_TRUE(j.at("taken").is_string());
-  EXPECT_EQ(j.at("modules").size(), 9u);
+  EXPECT_EQ(j.at("modules").size(), 10u);
   ASSERT_EQ(j.at("budgets").size(), 1u);
   EXPECT_EQ(j.at("budgets")[0].at("group"), "spine1");
   EXPECT_EQ(j.at("budgets")[0].at("over_budget"), true);
@@ -157,7 +157,7 @@ TEST(ExporterApi, FindPort) {
 
 TEST(ExporterApi, LinkHealthBesideTheModule) {
   const auto s = testing::make_rich_snapshot();
-  const json ib = port_json(s, s.ports.back());
+  const json ib = port_json(s, *find_port(s, "quantum7/p1"));
   ASSERT_TRUE(ib.at("link").at("counters").is_array());
   EXPECT_EQ(ib.at("link").at("counters").size(), 12u);
   const json& first = ib.at("link").at("counters")[0];

@@ -241,6 +241,15 @@ const std::vector<Case>& cases() {
          p.report = nullptr;
        },
        Health::Empty, "empty"},
+      // misconfigured: the config names what the host lacks; nothing of a module is claimed
+      {"misconfigured_netdev", cmis_port,
+       [](PortSnapshot& p) {
+         p.presence = daemon::PortPresence::Unknown;
+         p.report = nullptr;
+         p.state = "misconfigured";
+         p.misconfiguration = "netdev ens9np0 does not exist";
+       },
+       Health::Misconfigured, "misconfigured"},
       // unused
       {"unused_port_with_faults", cmis_port,
        [](PortSnapshot& p) {
@@ -474,8 +483,8 @@ TEST(ExporterHealth, Names) {
   EXPECT_EQ(lanes_text({1, 2}), "lanes 1, 2");
   std::set<std::string_view> names;
   for (Health h : kAllHealth) names.insert(health_name(h));
-  EXPECT_EQ(names, (std::set<std::string_view>{"ok", "warning", "alarm", "down", "hot", "miscoded", "stale",
-                                                "empty", "unused"}));
+  EXPECT_EQ(names, (std::set<std::string_view>{"ok", "warning", "alarm", "down", "hot", "miscoded",
+                                                "misconfigured", "stale", "empty", "unused"}));
   EXPECT_FALSE(is_problem(Health::Ok));
   EXPECT_FALSE(is_problem(Health::Empty));
   EXPECT_FALSE(is_problem(Health::Unused));

@@ -58,7 +58,7 @@ TEST(ExporterHttp, Routes) {
   r = c.Get("/api/v1/modules");
   ASSERT_TRUE(r);
   EXPECT_EQ(r->get_header_value("Content-Type"), "application/json");
-  EXPECT_EQ(nlohmann::json::parse(r->body).at("modules").size(), 9u);
+  EXPECT_EQ(nlohmann::json::parse(r->body).at("modules").size(), 10u);
 
   r = c.Get("/api/v1/modules/spine1/Ethernet16");
   ASSERT_TRUE(r);

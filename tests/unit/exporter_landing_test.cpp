@@ -250,7 +250,7 @@ TEST(ExporterLanding, UnknownPortIsNotFound) {
 TEST(ExporterLanding, RichSnapshotVerdicts) {
   const auto s = testing::make_rich_snapshot();
   const Health expected[] = {Health::Ok,    Health::Hot,      Health::Alarm, Health::Down, Health::Stale,
-                             Health::Empty, Health::Miscoded, Health::Stale, Health::Ok};
+                             Health::Empty, Health::Miscoded, Health::Stale, Health::Ok, Health::Misconfigured};
   ASSERT_EQ(s.ports.size(), std::size(expected));
   for (std::size_t i = 0; i < s.ports.size(); ++i) {
     EXPECT_EQ(health_name(assess(s.ports[i]).health), health_name(expected[i])) << s.ports[i].port;

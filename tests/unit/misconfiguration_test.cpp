@@ -1,0 +1,175 @@
+// Loud misconfiguration: each transport names what its configuration points at that the host
+// lacks (Transport::missing), and the poller turns that into a port state of its own —
+// misconfigured, with the reason, never an empty cage — which it leaves by itself when the
+// thing appears. The e2e_misconfiguration test runs the same through the real daemon.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "daemon/port_poller.hpp"
+#include "drivers/emulator/bus.hpp"
+#include "drivers/emulator/emulator_transport.hpp"
+#include "drivers/ethtool/ethtool_transport.hpp"
+#include "drivers/i2c/i2c_dev_transport.hpp"
+#include "drivers/optoe/optoe_transport.hpp"
+#include "exporters/health.hpp"
+#include "tests/support/emulated_engine.hpp"
+#include "tests/support/emulated_i2c_syscalls.hpp"
+
+namespace xcvr {
+namespace {
+
+namespace fs = std::filesystem;
+using emulator::kSecond;
+
+struct TempDir {
+  fs::path path = fs::temp_directory_path() / ("xcvr-missing-" + std::to_string(::getpid()));
+  TempDir() { fs::create_directories(path); }
+  ~TempDir() { fs::remove_all(path); }
+};
+
+TEST(NetlinkMissing, ANetdevThatDoesNotExistIsNamed) {
+  TempDir d;
+  ethtool::EthtoolPortConfig c;
+  c.netdev = "ens9np0";
+  c.sysfs_net = d.path.string();
+  ethtool::EthtoolNetlinkTransport t(c);
+  ASSERT_TRUE(t.missing());
+  EXPECT_NE(t.missing()->find("netdev ens9np0 does not exist"), std::string::npos) << *t.missing();
+  fs::create_directories(d.path / "ens9np0");  // the driver bound later, or the netdev was renamed back
+  EXPECT_FALSE(t.missing());
+}
+
+TEST(OptoeMissing, AnEepromFileThatDoesNotExistIsNamed) {
+  TempDir d;
+  optoe::OptoePortConfig c;
+  c.path = (d.path / "9-0050" / "eeprom").string();
+  optoe::OptoeTransport t(c);
+  ASSERT_TRUE(t.missing());
+  EXPECT_EQ(*t.missing(), "optoe file " + c.path + " does not exist");
+  fs::create_directories(d.path / "9-0050");
+  std::ofstream(c.path).put('\0');
+  EXPECT_FALSE(t.missing());
+}
+
+TEST(I2cMissing, TheBusDeviceAndThePresenceFileAreChecked) {
+  emulator::VirtualClock clock{1000 * kSecond};
+  emulator::BusConfig bc;
+  bc.cages = 1;
+  emulator::EmulatedBus bus(bc, clock);
+  i2c::EmulatedI2cSyscalls sys(bus, 0, "/dev/i2c-emul");
+  TempDir d;
+  i2c::I2cPortConfig c;
+  c.device = "/dev/i2c-emul";
+  c.lock_dir = "";
+  i2c::I2cDevTransport t(c, sys);
+  EXPECT_FALSE(t.missing()) << "the bus device opens";
+  sys.inject(i2c::EmulatedI2cSyscalls::Op::Open, ENOENT);
+  const auto why = t.missing();
+  ASSERT_TRUE(why);
+  EXPECT_NE(why->find("i2c bus device /dev/i2c-emul does not exist"), std::string::npos) << *why;
+  c.presence_file = (d.path / "present").string();
+  i2c::I2cDevTransport with_presence(c, sys);
+  ASSERT_TRUE(with_presence.missing());
+  EXPECT_EQ(*with_presence.missing(), "presence file " + c.presence_file + " does not exist");
+  std::ofstream(c.presence_file) << "1\n";
+  EXPECT_FALSE(with_presence.missing());
+}
+
+// An emulated cage whose configuration can be made to point at nothing.
+class ScriptedMissing final : public drivers::Transport {
+ public:
+  explicit ScriptedMissing(std::unique_ptr<drivers::Transport> inner) : inner_(std::move(inner)) {}
+  std::string domain() const override { return inner_->domain(); }
+  std::string describe() const override { return inner_->describe(); }
+  drivers::Presence presence() override { return inner_->presence(); }
+  std::optional<std::string> missing() override { return lacks; }
+  std::optional<drivers::Error> read(const drivers::ReadRequest& r, std::span<uint8_t> out) override {
+    return inner_->read(r, out);
+  }
+  std::optional<std::string> lacks = "netdev ens9np0 does not exist";
+
+ private:
+  std::unique_ptr<drivers::Transport> inner_;
+};
+
+struct Rig {
+  emulator::VirtualClock clock{1000 * kSecond};
+  emulator::EmulatedBus bus{[] {
+    emulator::BusConfig bc;
+    bc.cages = 1;
+    return bc;
+  }(), clock};
+  ScriptedMissing* transport = nullptr;
+  std::unique_ptr<daemon::PortPoller> poller;
+  double now = 0;
+
+  Rig() {
+    bus.insert(0, daemon::testing_support::make_module("osfp-800g-2xsr4-finned", clock));
+    daemon::PollConfig poll;
+    poll.dynamic_interval_s = 1;
+    poll.settle_delay_s = 0;
+    auto t = std::make_unique<ScriptedMissing>(std::make_unique<emulator::EmulatorTransport>(bus, 0, "gpu0"));
+    transport = t.get();
+    poller = std::make_unique<daemon::PortPoller>(daemon::PortIdentity{"gpu0", "", "netlink", "", {}, {}},
+                                                  std::move(t), poll);
+  }
+  void run(double until) {
+    while (poller->next_due() <= until) {
+      now = std::max(now, poller->next_due());
+      const auto target = static_cast<int64_t>(1000 * kSecond + now * kSecond);
+      if (target > clock.now_ns()) clock.advance(target - clock.now_ns());
+      poller->poll(now, 1.7e9 + now);
+    }
+  }
+};
+
+TEST(Misconfiguration, APortWhoseNetdevIsMissingIsMisconfiguredNotAnEmptyCage) {
+  Rig r;
+  r.run(5);
+  const daemon::PortSnapshot s = r.poller->snapshot(r.now, 0);
+  EXPECT_EQ(s.state, "misconfigured");
+  EXPECT_EQ(s.misconfiguration, "netdev ens9np0 does not exist");
+  EXPECT_EQ(s.presence, daemon::PortPresence::Unknown) << "not an empty cage";
+  EXPECT_FALSE(s.report) << "the module behind it is never read";
+  EXPECT_EQ(s.insertions_total, 0u);
+  const exporters::Verdict v = exporters::assess(s);
+  EXPECT_EQ(v.health, exporters::Health::Misconfigured);
+  ASSERT_EQ(v.reasons.size(), 1u);
+  EXPECT_EQ(v.reasons[0].kind, "misconfigured");
+  EXPECT_EQ(v.reasons[0].text, "netdev ens9np0 does not exist");
+  EXPECT_TRUE(exporters::is_problem(v.health));
+}
+
+TEST(Misconfiguration, ThePortFollowsTheNetdevAppearingAndDisappearing) {
+  Rig r;
+  r.run(3);
+  r.transport->lacks.reset();  // the driver loaded: the netdev exists now
+  r.run(8);
+  daemon::PortSnapshot s = r.poller->snapshot(r.now, 0);
+  EXPECT_EQ(s.state, "ok");
+  EXPECT_TRUE(s.misconfiguration.empty());
+  EXPECT_EQ(s.insertions_total, 1u);
+  EXPECT_EQ(exporters::assess(s).health, exporters::Health::Ok);
+  // A module that is being read keeps being read; once reads fail (the netdev went away with
+  // its driver), the port says why instead of failing on.
+  r.transport->lacks = "netdev ens9np0 does not exist";
+  r.bus.remove(0);
+  r.run(30);
+  s = r.poller->snapshot(r.now, 0);
+  EXPECT_EQ(s.state, "misconfigured");
+  EXPECT_FALSE(s.report);
+}
+
+TEST(Misconfiguration, OutOfServiceOutranksIt) {
+  daemon::PortSnapshot s;
+  s.port = "gpu0";
+  s.state = "misconfigured";
+  s.misconfiguration = "netdev ens9np0 does not exist";
+  s.in_service = false;
+  EXPECT_EQ(exporters::assess(s).health, exporters::Health::Unused);
+}
+
+}  // namespace
+}  // namespace xcvr

@@ -2,6 +2,7 @@
 // engine's clock, so bus time spent by reads is time passed).
 #pragma once
 
+#include <algorithm>
 #include <memory>
 #include <stdexcept>
 #include <string>
@@ -11,6 +12,7 @@
 
 #include "daemon/coding_setup.hpp"
 #include "daemon/poll_engine.hpp"
+#include "daemon/port_poller.hpp"
 #include "drivers/emulator/bus.hpp"
 #include "drivers/emulator/catalog.hpp"
 #include "drivers/emulator/emulator_transport.hpp"
@@ -32,6 +34,19 @@ class VirtualPollClock final : public PollClock {
  private:
   const emulator::VirtualClock& c_;
 };
+
+// Runs one poller in virtual time until `until` seconds after `epoch_ns`: each due poll at its
+// time, the emulator's clock moved along so bus time and module dynamics follow. `now` carries
+// the last poll time between calls.
+inline void run_poller(PortPoller& poller, emulator::VirtualClock& clock, double& now, double until,
+                       int64_t epoch_ns = 1000 * kSecond) {
+  while (poller.next_due() <= until) {
+    now = std::max(now, poller.next_due());
+    const auto target = static_cast<int64_t>(static_cast<double>(epoch_ns) + now * kSecond);
+    if (target > clock.now_ns()) clock.advance(target - clock.now_ns());
+    poller.poll(now, 1.7e9 + now);
+  }
+}
 
 inline std::shared_ptr<emulator::EmulatedModule> make_module(const char* key, const emulator::Clock& clock,
                                                       uint64_t seed = 1) {

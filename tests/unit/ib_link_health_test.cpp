@@ -5,6 +5,8 @@
 // ConnectX-7 HCA behind the UmadDevice seam, virtual time.
 #include <gtest/gtest.h>
 
+#include <functional>
+
 #include "drivers/ib/ib_transport.hpp"
 #include "tests/support/ib/fake_fabric.hpp"
 
@@ -25,6 +27,18 @@ struct LinkRig {
     hca = &fabric.add_connectx7(1, 0x0002C90300000001ULL, "gpu-host-01 mlx5_0");
     sw = &fabric.add_quantum2(10, 0x0002C90300000A00ULL, "leaf-01");
     channel = std::make_shared<MadChannel>(fabric.open(*hca), clock, nullptr, MadPolicy{}, "lane0");
+  }
+  // A small switch (8 ports, 4 twin-port cages) at `lid`, as `tweak` changes it.
+  FakeNode& add_switch(const std::string& name, uint16_t lid, const std::function<void(FakeNodeConfig&)>& tweak = {}) {
+    FakeNodeConfig c;
+    c.description = name;
+    c.guid = 0x0002C90300000000ULL | static_cast<uint64_t>(lid) << 8;
+    c.lid = lid;
+    c.num_ports = 8;
+    c.cages = 4;
+    c.model = kQuantum2Model;
+    if (tweak) tweak(c);
+    return fabric.add(c);
   }
   std::shared_ptr<IbTarget> target(uint16_t lid) {
     TargetOptions o;
@@ -76,15 +90,8 @@ TEST(IbLinkHealth, PortCountersOfBothPortsOfATwinPortCage) {
 
 TEST(IbLinkHealth, ExtendedErrorCountersWhereClassPortInfoOffersThem) {
   LinkRig r;
-  FakeNodeConfig c;
-  c.description = "leaf-02";
-  c.guid = 0x0002C90300000B00ULL;
-  c.lid = 11;
-  c.num_ports = 8;
-  c.cages = 4;
-  c.model = kQuantum2Model;
-  c.pma = {kPmCapExtendedWidth, kPmCap2AdditionalExtCounters};
-  FakeNode& sw = r.fabric.add(c);
+  FakeNode& sw = r.add_switch(
+      "leaf-02", 11, [](FakeNodeConfig& c) { c.pma = {kPmCapExtendedWidth, kPmCap2AdditionalExtCounters}; });
   sw.set_port_counters(1, {70000, 300, 2, 1ULL << 40, 0, 0});
   IbTransport t(r.target(11), IbLane{r.channel, "ib:leaf-02#0"}, 0, "leaf-02/0");
   auto got = t.read_link_health();
@@ -165,15 +172,8 @@ TEST(IbLinkHealth, PhysicalLayerBerOfEachPortAsMlxlinkShowsIt) {
 
 TEST(IbLinkHealth, ADeviceWithoutGmpKeepsItsPortCountersAndIsNotAskedForBerAgain) {
   LinkRig r;
-  FakeNodeConfig c;
-  c.description = "leaf-03";
-  c.guid = 0x0002C90300000C00ULL;
-  c.lid = 12;
-  c.num_ports = 8;
-  c.cages = 4;
-  c.model = kQuantum2Model;
-  c.gmp = false;  // older firmware: Class 0xA only, which cannot carry PPCNT
-  FakeNode& sw = r.fabric.add(c);
+  // Older firmware: Class 0xA only, which cannot carry PPCNT.
+  FakeNode& sw = r.add_switch("leaf-03", 12, [](FakeNodeConfig& c) { c.gmp = false; });
   sw.set_port_counters(1, {9, 0, 0, 0, 0, 0});
   IbTransport t(r.target(12), IbLane{r.channel, "ib:leaf-03#0"}, 0, "leaf-03/0");
   auto first = t.read_link_health();
@@ -188,15 +188,7 @@ TEST(IbLinkHealth, ADeviceWithoutGmpKeepsItsPortCountersAndIsNotAskedForBerAgain
 
 TEST(IbLinkHealth, ADeviceWithoutPpcntIsAskedOnce) {
   LinkRig r;
-  FakeNodeConfig c;
-  c.description = "leaf-04";
-  c.guid = 0x0002C90300000D00ULL;
-  c.lid = 13;
-  c.num_ports = 8;
-  c.cages = 4;
-  c.model = kQuantum2Model;
-  c.ppcnt = false;
-  FakeNode& sw = r.fabric.add(c);
+  FakeNode& sw = r.add_switch("leaf-04", 13, [](FakeNodeConfig& c) { c.ppcnt = false; });
   IbTransport t(r.target(13), IbLane{r.channel, "ib:leaf-04#0"}, 0, "leaf-04/0");
   for (int i = 0; i < 3; ++i) {
     auto got = t.read_link_health();

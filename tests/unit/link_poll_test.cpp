@@ -7,6 +7,7 @@
 #include "drivers/emulator/bus.hpp"
 #include "drivers/emulator/emulator_transport.hpp"
 #include "exporters/metrics.hpp"
+#include "tests/support/delegating_transport.hpp"
 #include "tests/support/emulated_engine.hpp"
 
 namespace xcvr::daemon {
@@ -15,15 +16,9 @@ namespace {
 using emulator::kSecond;
 
 // An emulated cage whose link health is scripted: counts the reads, fails on demand.
-class LinkTransport final : public drivers::Transport {
+class LinkTransport final : public xcvr::testing_support::DelegatingTransport {
  public:
-  explicit LinkTransport(std::unique_ptr<drivers::Transport> inner) : inner_(std::move(inner)) {}
-  std::string domain() const override { return inner_->domain(); }
-  std::string describe() const override { return inner_->describe(); }
-  drivers::Presence presence() override { return inner_->presence(); }
-  std::optional<drivers::Error> read(const drivers::ReadRequest& r, std::span<uint8_t> out) override {
-    return inner_->read(r, out);
-  }
+  using DelegatingTransport::DelegatingTransport;
   std::variant<drivers::LinkHealth, drivers::Error> read_link_health() override {
     ++reads;
     if (error) return *error;
@@ -35,9 +30,6 @@ class LinkTransport final : public drivers::Transport {
   int reads = 0;
   uint64_t symbol_errors = 5;
   std::optional<drivers::Error> error;
-
- private:
-  std::unique_ptr<drivers::Transport> inner_;
 };
 
 struct LinkRig {
@@ -62,14 +54,7 @@ struct LinkRig {
     poller = std::make_unique<PortPoller>(PortIdentity{"sw/0", "sw", "ib", "", {}, {}}, std::move(t), poll);
   }
   // Runs the poller in virtual time up to `until` seconds.
-  void run(double until) {
-    while (poller->next_due() <= until) {
-      now = std::max(now, poller->next_due());
-      const auto target = static_cast<int64_t>(1000 * kSecond + now * kSecond);
-      if (target > clock.now_ns()) clock.advance(target - clock.now_ns());
-      poller->poll(now, 1.7e9 + now);
-    }
-  }
+  void run(double until) { testing_support::run_poller(*poller, clock, now, until); }
 };
 
 TEST(LinkPoll, ReadOnItsOwnIntervalBesideTheModule) {

@@ -14,6 +14,7 @@
 #include "drivers/i2c/i2c_dev_transport.hpp"
 #include "drivers/optoe/optoe_transport.hpp"
 #include "exporters/health.hpp"
+#include "tests/support/delegating_transport.hpp"
 #include "tests/support/emulated_engine.hpp"
 #include "tests/support/emulated_i2c_syscalls.hpp"
 
@@ -78,20 +79,11 @@ TEST(I2cMissing, TheBusDeviceAndThePresenceFileAreChecked) {
 }
 
 // An emulated cage whose configuration can be made to point at nothing.
-class ScriptedMissing final : public drivers::Transport {
+class ScriptedMissing final : public testing_support::DelegatingTransport {
  public:
-  explicit ScriptedMissing(std::unique_ptr<drivers::Transport> inner) : inner_(std::move(inner)) {}
-  std::string domain() const override { return inner_->domain(); }
-  std::string describe() const override { return inner_->describe(); }
-  drivers::Presence presence() override { return inner_->presence(); }
+  using DelegatingTransport::DelegatingTransport;
   std::optional<std::string> missing() override { return lacks; }
-  std::optional<drivers::Error> read(const drivers::ReadRequest& r, std::span<uint8_t> out) override {
-    return inner_->read(r, out);
-  }
   std::optional<std::string> lacks = "netdev ens9np0 does not exist";
-
- private:
-  std::unique_ptr<drivers::Transport> inner_;
 };
 
 struct Rig {
@@ -115,14 +107,7 @@ struct Rig {
     poller = std::make_unique<daemon::PortPoller>(daemon::PortIdentity{"gpu0", "", "netlink", "", {}, {}},
                                                   std::move(t), poll);
   }
-  void run(double until) {
-    while (poller->next_due() <= until) {
-      now = std::max(now, poller->next_due());
-      const auto target = static_cast<int64_t>(1000 * kSecond + now * kSecond);
-      if (target > clock.now_ns()) clock.advance(target - clock.now_ns());
-      poller->poll(now, 1.7e9 + now);
-    }
-  }
+  void run(double until) { daemon::testing_support::run_poller(*poller, clock, now, until); }
 };
 
 TEST(Misconfiguration, APortWhoseNetdevIsMissingIsMisconfiguredNotAnEmptyCage) {

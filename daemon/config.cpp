@@ -4,6 +4,7 @@
 #include <charconv>
 #include <cmath>
 #include <filesystem>
+#include <regex>
 #include <set>
 #include <sstream>
 
@@ -376,6 +377,20 @@ void read_ib(Table& t, ib::IbSourceSettings& s) {
   }
 }
 
+// `discover`, `include`, `exclude` of a netlink source; a regex that does not compile is an
+// error at its key.
+void read_netdev_selection(Table& t, bool ports_listed, NetdevSelection& s) {
+  s.discover = t.boolean("discover").value_or(!ports_listed);
+  for (auto [key, out] : {std::pair{"include", &s.include}, std::pair{"exclude", &s.exclude}}) {
+    *out = t.str(key).value_or("");
+    try {
+      (void)std::regex(*out, std::regex::ECMAScript);
+    } catch (const std::regex_error& e) {
+      require(false, t.node(key)->source(), t.name() + "." + key + ": not a regular expression: " + e.what());
+    }
+  }
+}
+
 SourceConfig read_source(Table t, const std::string& file) {
   SourceConfig s;
   s.config_location = location(t.where());
@@ -399,13 +414,16 @@ SourceConfig read_source(Table t, const std::string& file) {
   // found there, for their service settings.
   const std::string port_key = s.type == "ib" ? "module" : "port";
   if (s.type == "ib") read_ib(t, s.ib);
+  if (s.type == "netlink") read_netdev_selection(t, t.tables("port") != nullptr, s.netdevs);
   if (const toml::array* ports = t.tables(port_key)) {
     int i = 0;
     for (const toml::node& n : *ports) {
       s.ports.push_back(read_port(Table(*n.as_table(), t.name() + "." + port_key + "[" + std::to_string(i++) + "]"), s.type, file));
     }
   }
-  require(s.type == "emulator" || s.type == "ib" || !s.ports.empty(), t.where(), t.name() + ": a " + s.type + " source needs at least one [[source.port]]");
+  require(s.type == "emulator" || s.type == "ib" || s.netdevs.discover || !s.ports.empty(), t.where(),
+          t.name() + ": a " + s.type + " source needs at least one [[source.port]]" +
+              (s.type == "netlink" ? " (or discover = true)" : ""));
   t.finish();
   return s;
 }
@@ -528,6 +546,11 @@ std::string WebConfig::location_of(const std::string& key) const {
 
 std::string ConfigError::to_string() const {
   return file + ":" + std::to_string(line) + ":" + std::to_string(column) + ": " + message;
+}
+
+bool selected(const NetdevSelection& s, const std::string& netdev) {
+  if (!s.include.empty() && !std::regex_search(netdev, std::regex(s.include))) return false;
+  return s.exclude.empty() || !std::regex_search(netdev, std::regex(s.exclude));
 }
 
 bool glob_match(std::string_view pattern, std::string_view text) {

@@ -69,6 +69,14 @@ struct PortConfig {
   PortService service;         // in_service, unused_lanes
 };
 
+// netlink: the netdevs found by themselves (ethtool::discover_netdevs), named by the netdev.
+struct NetdevSelection {
+  bool discover = false;  // `discover`; default true when the source lists no [[source.port]]
+  std::string include;    // ECMAScript regex a netdev name must match ("" = every netdev)
+  std::string exclude;    // regex of netdev names to leave out
+};
+bool selected(const NetdevSelection& s, const std::string& netdev);
+
 struct SourceConfig {
   std::string type;  // "emulator", "file", "i2c", "optoe", "netlink", "ib"
   std::string fleet;  // emulator: fleet TOML path (resolved relative to the config file)
@@ -78,6 +86,7 @@ struct SourceConfig {
   // by name) only service settings for ports the source finds itself.
   std::vector<PortConfig> ports;
   ib::IbSourceSettings ib;             // ib: CA port, targets, politeness, shard
+  NetdevSelection netdevs;             // netlink: discovery
   std::string config_location;
   // The source's table as canonical TOML (and the directory its relative paths resolve
   // against): a reload keeps the ports of a source whose settings and files did not change.

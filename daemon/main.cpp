@@ -60,6 +60,7 @@ int check_config(const Options& o) {
     return 2;
   }
   for (const std::string& w : p.warnings) std::cout << "warning: " << w << '\n';
+  for (const std::string& n : p.built.notes) std::cout << "note: " << n << '\n';
   std::size_t missing = 0;
   for (const daemon::PortSpec& port : p.built.ports) {
     if (const auto why = port.transport->missing()) {

@@ -122,6 +122,7 @@ void PollEngine::publish() {
   }
   if (coding_) add_fleet_findings(snap->ports, &aging_);  // after observe(): first sightings recorded
   snap->budgets = compute_budgets(config_.budgets, snap->ports);
+  snap->source_notes = source_notes_;
   snap->config_reloads_total = reloads_attempted_.load();
   snap->config_reload_failures_total = reloads_failed_.load();
   snap->last_config_reload_ok = last_reload_ok_.load();
@@ -208,6 +209,11 @@ std::vector<std::unique_ptr<PortPoller>> PollEngine::release_pollers() {
   }
   domains_.clear();
   return out;
+}
+
+void PollEngine::set_source_notes(std::vector<std::string> notes) {
+  std::lock_guard lock(publish_mutex_);
+  source_notes_ = std::move(notes);
 }
 
 void PollEngine::set_reload_stats(uint64_t attempts, uint64_t failed, bool last_ok, double last_unix) {

@@ -58,6 +58,8 @@ class PollEngine {
 
   // attempts: every SIGHUP (successful or not); failed: those that kept the old config.
   void set_reload_stats(uint64_t attempts, uint64_t failed, bool last_ok, double last_unix);
+  // Copied into every snapshot (BuiltSources::notes).
+  void set_source_notes(std::vector<std::string> notes);
 
  private:
   struct Domain {
@@ -99,6 +101,7 @@ class PollEngine {
   std::atomic<uint64_t> reloads_attempted_{0}, reloads_failed_{0};
   std::atomic<bool> last_reload_ok_{true};
   std::atomic<double> last_reload_unix_{0};
+  std::vector<std::string> source_notes_;  // guarded by publish_mutex_
 };
 
 // Cycle-duration histogram buckets (seconds): spans an 8-cage 400 kHz bus (≈ 20 ms) to a

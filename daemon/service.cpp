@@ -111,6 +111,7 @@ void Service::launch(PreparedConfig prepared, bool is_reload) {
   coding_ = std::move(prepared.coding);
   log_coding(*coding_);
   for (const std::string& w : prepared.warnings) spdlog::warn("config: {}", w);
+  for (const std::string& n : sources_.notes) spdlog::info("{}", n);
   if (is_reload) {
     std::size_t kept = 0;
     for (const BuiltSource& s : sources_.sources) kept += s.reused ? s.port_names.size() : 0;
@@ -118,6 +119,7 @@ void Service::launch(PreparedConfig prepared, bool is_reload) {
   }
   engine_ = std::make_unique<PollEngine>(config_, std::move(pollers), clock_, store_, *aging_, coding_);
   engine_->set_reload_stats(reloads_attempted_, reloads_failed_, true, is_reload ? clock_.wall() : 0);
+  engine_->set_source_notes(sources_.notes);
 }
 
 std::string Service::reload(const WebApply& web) {

@@ -112,6 +112,9 @@ struct Snapshot {
   std::vector<PortSnapshot> ports;
   std::vector<BudgetSnapshot> budgets;
   std::vector<DomainStats> domains;
+  // What sources that find their own ports looked at and found (netlink discovery), so a host
+  // where nothing was found says why on the landing page.
+  std::vector<std::string> source_notes;
   uint64_t config_reloads_total = 0;
   uint64_t config_reload_failures_total = 0;
   bool last_config_reload_ok = true;

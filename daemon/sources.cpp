@@ -2,6 +2,10 @@
 
 #include <algorithm>
 #include <map>
+#include <set>
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "drivers/safe_file.hpp"
 
@@ -29,6 +33,41 @@ std::optional<SourceError> add_file_source(const SourceConfig& s, BuiltSources& 
   return std::nullopt;
 }
 
+std::unique_ptr<drivers::Transport> netlink_transport(const PortConfig& p) {
+  ethtool::EthtoolPortConfig c;
+  c.netdev = p.netdev;
+  c.port = p.name;
+  c.domain = p.domain;
+  return std::make_unique<ethtool::EthtoolNetlinkTransport>(c);
+}
+
+// Every netdev with a module interface that the source's include/exclude select and its listed
+// ports do not already name, as a port named by the netdev (node_exporter's `device`). What was
+// looked at goes into the notes, so a host where nothing is found says why.
+void add_discovered_netdevs(const SourceConfig& s, BuiltSources& out) {
+  std::set<std::string> listed;
+  for (const PortConfig& p : s.ports) listed.insert(p.netdev);
+  const ethtool::NetdevDiscovery d = ethtool::discover_netdevs();
+  std::vector<std::string> taken;
+  for (const ethtool::DiscoveredNetdev& n : d.found) {
+    if (listed.count(n.netdev) != 0 || !selected(s.netdevs, n.netdev)) continue;
+    PortConfig p;
+    p.name = p.netdev = n.netdev;
+    p.config_location = s.config_location;
+    out.ports.push_back({identity(p, s.type), netlink_transport(p)});
+    taken.push_back(n.netdev);
+  }
+  std::string note = s.config_location + ": netlink discovery: " +
+                     (taken.empty() ? std::string("no netdev with a module interface")
+                                    : "ports " + fmt::format("{}", fmt::join(taken, ", ")));
+  note += "; physical netdevs looked at: " + std::to_string(d.found.size() + d.skipped.size());
+  if (!d.skipped.empty()) note += "; skipped: " + fmt::format("{}", fmt::join(d.skipped, "; "));
+  if (taken.empty()) {
+    note += ". Name ports with [[source.port]] netdev = \"…\", or add i2c/optoe/ib sources (docs/configuration.md)";
+  }
+  out.notes.push_back(std::move(note));
+}
+
 void add_device_source(const SourceConfig& s, BuiltSources& out) {
   for (const PortConfig& p : s.ports) {
     std::unique_ptr<drivers::Transport> t;
@@ -47,14 +86,11 @@ void add_device_source(const SourceConfig& s, BuiltSources& out) {
       c.domain = p.domain;
       t = std::make_unique<optoe::OptoeTransport>(c);
     } else {
-      ethtool::EthtoolPortConfig c;
-      c.netdev = p.netdev;
-      c.port = p.name;
-      c.domain = p.domain;
-      t = std::make_unique<ethtool::EthtoolNetlinkTransport>(c);
+      t = netlink_transport(p);
     }
     out.ports.push_back({identity(p, s.type), std::move(t)});
   }
+  if (s.type == "netlink" && s.netdevs.discover) add_discovered_netdevs(s, out);
 }
 
 }  // namespace
@@ -102,6 +138,11 @@ std::string fingerprint(const SourceConfig& s) {
   if (s.type == "file") {
     for (const PortConfig& p : s.ports) add_file(p.path, drivers::InputKind::Dump);
   }
+  // A discovering netlink source is built again when the host's netdevs changed: a reload
+  // (SIGHUP) picks up a NIC added or renamed since.
+  if (s.type == "netlink" && s.netdevs.discover) {
+    for (const std::string& n : ethtool::physical_netdevs()) fp += "\nnetdev " + n;
+  }
   return fp;
 }
 
@@ -135,6 +176,7 @@ std::variant<BuiltSources, SourceError> build_sources(const Config& config, cons
       for (const PortSpec& p : one.ports) record.port_names.push_back(p.id.port);
       record.resources = one.resources;
       for (PortSpec& p : one.ports) out.ports.push_back(std::move(p));
+      out.notes.insert(out.notes.end(), one.notes.begin(), one.notes.end());
     }
     for (const std::string& name : record.port_names) {
       auto [it, fresh] = owner.emplace(name, s.config_location);

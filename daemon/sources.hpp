@@ -29,6 +29,7 @@ struct BuiltSources {
   std::vector<PortSpec> ports;  // of the sources built now (reused ones add none), in source order
   std::vector<std::shared_ptr<SourceResources>> resources;  // outlive the ports' transports
   std::vector<BuiltSource> sources;  // per configured source (build_sources fills it)
+  std::vector<std::string> notes;    // what sources that find their own ports looked at and found
   std::size_t port_count() const;
 };
 

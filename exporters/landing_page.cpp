@@ -129,7 +129,22 @@ std::string summary(const daemon::Snapshot& s, const std::map<std::string, Devic
     out += (first ? "" : ", ") + std::to_string(counts[h]) + " " + std::string(health_name(h));
     first = false;
   }
-  return out + ". Snapshot taken " + utc_time(s.taken_unix) + ".</p>";
+  out += ". Snapshot taken " + utc_time(s.taken_unix) + ".</p>";
+  if (s.ports.empty()) {  // a host where nothing was configured or found: say what was looked at
+    out += "<p>No port to watch. ";
+    if (s.source_notes.empty()) out += "The config names no source.";
+    out += "</p>";
+    if (!s.source_notes.empty()) {
+      out += "<ul class=\"notes\">";
+      for (const std::string& n : s.source_notes) out += "<li>" + html_escape(n) + "</li>";
+      out += "</ul>";
+    }
+    out += "<p>Add sources for this platform to the config file (switch cages: <code>i2c</code>, "
+           "<code>optoe</code>; InfiniBand: <code>ib</code>; NICs: <code>netlink</code>), check it with "
+           "<code>transceiver_exporter --check-config</code> and reload; every key is in "
+           "<code>/usr/share/doc/transceiver-exporter/configuration.md</code>.</p>";
+  }
+  return out;
 }
 
 // Every port with a problem, worst first (then in port order), with all its reasons.

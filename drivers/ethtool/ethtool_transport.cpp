@@ -269,30 +269,35 @@ std::variant<drivers::LinkHealth, Error> EthtoolNetlinkTransport::read_link_heal
   return out;
 }
 
-std::vector<DiscoveredNetdev> discover_netdevs(const std::string& sysfs_net,
-                                               EthtoolNetlinkTransport::ChannelFactory factory) {
-  std::vector<DiscoveredNetdev> found;
+std::vector<std::string> physical_netdevs(const std::string& sysfs_net) {
   std::error_code ec;
   std::vector<std::string> names;
   for (const auto& entry : std::filesystem::directory_iterator(sysfs_net, ec)) {
-    const std::string name = entry.path().filename().string();
     std::error_code link_ec;
     // Physical ports only: virtual netdevs (lo, bridges, veth, bonds) have no device link.
     if (!std::filesystem::exists(entry.path() / "device", link_ec)) continue;
-    names.push_back(name);
+    names.push_back(entry.path().filename().string());
   }
   std::sort(names.begin(), names.end());
-  for (const std::string& name : names) {
+  return names;
+}
+
+NetdevDiscovery discover_netdevs(const std::string& sysfs_net, EthtoolNetlinkTransport::ChannelFactory factory) {
+  NetdevDiscovery out;
+  for (const std::string& name : physical_netdevs(sysfs_net)) {
     EthtoolPortConfig cfg;
     cfg.netdev = name;
     cfg.sysfs_net = sysfs_net;
     EthtoolNetlinkTransport t(cfg, factory);
     uint8_t b = 0;
-    if (!t.read({0x50, 0, 0, 0, 1}, std::span<uint8_t>(&b, 1))) {
-      found.push_back({name, t.domain()});
+    const auto err = t.read({0x50, 0, 0, 0, 1}, std::span<uint8_t>(&b, 1));
+    if (!err || err->kind == ErrorKind::Absent) {
+      out.found.push_back({name, t.domain()});
+    } else {
+      out.skipped.push_back(name + ": " + err->message);
     }
   }
-  return found;
+  return out;
 }
 
 }  // namespace xcvr::ethtool

@@ -84,15 +84,22 @@ class EthtoolNetlinkTransport final : public drivers::Transport {
   drivers::BusCounters counters_;
 };
 
-// Netdevs under sysfs_net (physical ones: with a `device` link) whose module answers a 1-byte
-// read of its lower page: the default source set on hosts.
+// Netdevs under sysfs_net that carry a module interface: physical ones (with a `device` link;
+// lo, bridges, veth, bonds, dummies have none) whose driver answers a 1-byte read of the lower
+// page with the byte, or with "no module" (an empty cage: a module plugged in later is read).
+// A driver that cannot read module memory (EOPNOTSUPP), or any other answer, skips the netdev.
 struct DiscoveredNetdev {
   std::string netdev;
   std::string domain;  // PCI device, e.g. "pci:0000:3b:00.0"
 };
-std::vector<DiscoveredNetdev> discover_netdevs(
-    const std::string& sysfs_net = "/sys/class/net",
-    EthtoolNetlinkTransport::ChannelFactory factory = {});
+struct NetdevDiscovery {
+  std::vector<DiscoveredNetdev> found;
+  std::vector<std::string> skipped;  // "eth2: <why>", for the log: what was looked at
+};
+NetdevDiscovery discover_netdevs(const std::string& sysfs_net = "/sys/class/net",
+                                 EthtoolNetlinkTransport::ChannelFactory factory = {});
+// The physical netdevs under sysfs_net (those with a `device` link), sorted; nothing is asked.
+std::vector<std::string> physical_netdevs(const std::string& sysfs_net = "/sys/class/net");
 
 // The netdev's PCI device from /sys/class/net/<if>/device ("pci:0000:3b:00.0"), or "".
 std::string netdev_pci_device(const std::string& sysfs_net, const std::string& netdev);

@@ -128,6 +128,10 @@ INSTANTIATE_TEST_SUITE_P(
         Bad{"listen_not_strings", "[web]\nlisten_addresses = [10458]\n", 2, 21, "array of strings"},
         Bad{"tls_half", "[web]\ntls_cert_file = \"/c.pem\"\n", 1, 1, "go together"},
         Bad{"auth_not_bcrypt", "[web.basic_auth_users]\nops = \"plaintext\"\n", 2, 7, "not a bcrypt hash"},
+        Bad{"netlink_bad_regex", "[[source]]\ntype = \"netlink\"\ninclude = \"ens(\"\n", 3, 11,
+            "source[0].include: not a regular expression"},
+        Bad{"netlink_nothing_to_read", "[[source]]\ntype = \"netlink\"\ndiscover = false\n", 1, 1,
+            "needs at least one [[source.port]] (or discover = true)"},
         Bad{"log_level", "[daemon]\nlog_level = \"loud\"\n", 1, 1, "not a log level"},
         Bad{"source_not_array", "[source]\ntype = \"file\"\n", 1, 1, "array of tables"},
         Bad{"source_no_type", "[[source]]\nfleet = \"x\"\n", 1, 1, "missing 'type'"},
@@ -260,6 +264,23 @@ TEST(Config, Durations) {
   EXPECT_DOUBLE_EQ(drivers::parse_duration("250us").value_or(-1), 250e-6);
   EXPECT_DOUBLE_EQ(drivers::parse_duration("40ns").value_or(-1), 40e-9);
   EXPECT_FALSE(drivers::parse_duration("."));
+}
+
+TEST(Config, NetlinkDiscovery) {
+  const Config shipped = load_ok("[[source]]\ntype = \"netlink\"\n");
+  ASSERT_EQ(shipped.sources.size(), 1u);
+  EXPECT_TRUE(shipped.sources[0].netdevs.discover) << "no ports listed: the source finds them";
+  const Config listed = load_ok("[[source]]\ntype = \"netlink\"\n[[source.port]]\nname = \"gpu0\"\n");
+  EXPECT_FALSE(listed.sources[0].netdevs.discover) << "ports listed: only those, unless asked";
+  const Config both = load_ok(
+      "[[source]]\ntype = \"netlink\"\ndiscover = true\ninclude = \"^ens\"\nexclude = \"^ens(9|10)np\"\n"
+      "[[source.port]]\nname = \"gpu0\"\n");
+  const NetdevSelection& s = both.sources[0].netdevs;
+  EXPECT_TRUE(s.discover);
+  EXPECT_TRUE(selected(s, "ens1f0np0"));
+  EXPECT_FALSE(selected(s, "ens9np0"));
+  EXPECT_FALSE(selected(s, "eth0"));
+  EXPECT_TRUE(selected(NetdevSelection{}, "eth0")) << "no include: every netdev";
 }
 
 TEST(Config, Glob) {

@@ -42,6 +42,21 @@ TEST(ExporterLanding, NameVersionAndLinks) {
   expect_self_contained(html);
 }
 
+TEST(ExporterLanding, AHostWithNothingToWatchSaysWhatWasLookedAt) {
+  daemon::Snapshot s;
+  s.version = "0.1.0-test";
+  s.source_notes = {"config.toml:88:1: netlink discovery: no netdev with a module interface; "
+                    "physical netdevs looked at: 1; skipped: eth0: <EOPNOTSUPP>"};
+  const std::string html = landing_page_html(s, options());
+  EXPECT_NE(html.find("No port to watch."), std::string::npos);
+  EXPECT_NE(html.find("netlink discovery: no netdev with a module interface"), std::string::npos);
+  EXPECT_NE(html.find("&lt;EOPNOTSUPP&gt;"), std::string::npos) << "notes are escaped";
+  EXPECT_NE(html.find("--check-config"), std::string::npos) << "and how to configure";
+  s.source_notes.clear();
+  EXPECT_NE(landing_page_html(s, options()).find("The config names no source."), std::string::npos);
+  expect_self_contained(html);
+}
+
 TEST(ExporterLanding, EveryPortIsLinkedFromMapAndTableProblemsAlsoFromTheList) {
   const auto s = testing::make_rich_snapshot();
   const std::string html = landing_page_html(s, options());

@@ -389,28 +389,34 @@ TEST(TransportNetlink, RejectsReadsAcrossTheHalfPage) {
   EXPECT_EQ(rig.opens, 0);
 }
 
-TEST(TransportNetlink, DiscoveryFindsPhysicalNetdevsWhoseModuleAnswers) {
+TEST(TransportNetlink, DiscoveryFindsPhysicalNetdevsWithAModuleInterface) {
   const fs::path root = fs::temp_directory_path() / ("xcvr-net-" + std::to_string(::getpid()));
   fs::remove_all(root);
   fs::create_directories(root / "devices" / "0000:3b:00.0");
   fs::create_directories(root / "devices" / "0000:3b:00.1");
   const fs::path net = root / "net";
-  for (const char* n : {"eth0", "eth1", "lo", "br0"}) fs::create_directories(net / n);
+  fs::create_directories(root / "devices" / "virtio0");
+  for (const char* n : {"eth0", "eth1", "eth2", "lo", "br0"}) fs::create_directories(net / n);
   fs::create_directory_symlink(root / "devices" / "0000:3b:00.0", net / "eth0" / "device");
   fs::create_directory_symlink(root / "devices" / "0000:3b:00.1", net / "eth1" / "device");
+  fs::create_directory_symlink(root / "devices" / "virtio0", net / "eth2" / "device");
   const auto image = emulator::encode_image(*emulator::find_model("qsfpdd-400g-sr8"));
   int opened = 0;
   std::vector<std::string> asked;
   auto found = discover_netdevs(net.string(), [&](int&) {
     ++opened;
     auto k = std::make_unique<FakeKernel>(image);
-    if (opened == 2) k->reply_errno = ENODEV;  // eth1: empty cage
+    if (opened == 2) k->reply_errno = ENODEV;      // eth1: an empty cage, a module may come
+    if (opened == 3) k->reply_errno = EOPNOTSUPP;  // eth2: virtio-net reads no module memory
     return std::unique_ptr<NetlinkChannel>(std::move(k));
   });
-  ASSERT_EQ(found.size(), 1u);
-  EXPECT_EQ(found[0].netdev, "eth0");
-  EXPECT_EQ(found[0].domain, "pci:0000:3b:00.0");
-  EXPECT_EQ(opened, 2);  // lo and br0 have no device link: never asked
+  ASSERT_EQ(found.found.size(), 2u);
+  EXPECT_EQ(found.found[0].netdev, "eth0");
+  EXPECT_EQ(found.found[0].domain, "pci:0000:3b:00.0");
+  EXPECT_EQ(found.found[1].netdev, "eth1");
+  ASSERT_EQ(found.skipped.size(), 1u);
+  EXPECT_EQ(found.skipped[0].substr(0, 6), "eth2: ");
+  EXPECT_EQ(opened, 3);  // lo and br0 have no device link: never asked
   fs::remove_all(root);
 }
 

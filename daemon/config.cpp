@@ -377,9 +377,9 @@ void read_ib(Table& t, ib::IbSourceSettings& s) {
   }
 }
 
-// `discover`, `include`, `exclude` of a netlink source; a regex that does not compile is an
+// `discover`, `include`, `exclude` of a netlink or optoe source; a regex that does not compile is an
 // error at its key.
-void read_netdev_selection(Table& t, bool ports_listed, NetdevSelection& s) {
+void read_discovery(Table& t, bool ports_listed, Discovery& s) {
   s.discover = t.boolean("discover").value_or(!ports_listed);
   for (auto [key, out] : {std::pair{"include", &s.include}, std::pair{"exclude", &s.exclude}}) {
     *out = t.str(key).value_or("");
@@ -414,16 +414,16 @@ SourceConfig read_source(Table t, const std::string& file) {
   // found there, for their service settings.
   const std::string port_key = s.type == "ib" ? "module" : "port";
   if (s.type == "ib") read_ib(t, s.ib);
-  if (s.type == "netlink") read_netdev_selection(t, t.tables("port") != nullptr, s.netdevs);
+  if (s.type == "netlink" || s.type == "optoe") read_discovery(t, t.tables("port") != nullptr, s.discovery);
   if (const toml::array* ports = t.tables(port_key)) {
     int i = 0;
     for (const toml::node& n : *ports) {
       s.ports.push_back(read_port(Table(*n.as_table(), t.name() + "." + port_key + "[" + std::to_string(i++) + "]"), s.type, file));
     }
   }
-  require(s.type == "emulator" || s.type == "ib" || s.netdevs.discover || !s.ports.empty(), t.where(),
+  require(s.type == "emulator" || s.type == "ib" || s.discovery.discover || !s.ports.empty(), t.where(),
           t.name() + ": a " + s.type + " source needs at least one [[source.port]]" +
-              (s.type == "netlink" ? " (or discover = true)" : ""));
+              (s.type == "netlink" || s.type == "optoe" ? " (or discover = true)" : ""));
   t.finish();
   return s;
 }
@@ -548,9 +548,9 @@ std::string ConfigError::to_string() const {
   return file + ":" + std::to_string(line) + ":" + std::to_string(column) + ": " + message;
 }
 
-bool selected(const NetdevSelection& s, const std::string& netdev) {
-  if (!s.include.empty() && !std::regex_search(netdev, std::regex(s.include))) return false;
-  return s.exclude.empty() || !std::regex_search(netdev, std::regex(s.exclude));
+bool selected(const Discovery& s, const std::string& name) {
+  if (!s.include.empty() && !std::regex_search(name, std::regex(s.include))) return false;
+  return s.exclude.empty() || !std::regex_search(name, std::regex(s.exclude));
 }
 
 bool glob_match(std::string_view pattern, std::string_view text) {

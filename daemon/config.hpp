@@ -69,13 +69,14 @@ struct PortConfig {
   PortService service;         // in_service, unused_lanes
 };
 
-// netlink: the netdevs found by themselves (ethtool::discover_netdevs), named by the netdev.
-struct NetdevSelection {
+// Ports a source finds itself: netlink (ethtool::discover_netdevs, named by the netdev) and
+// optoe (optoe::discover_optoe, named by bus or sx_core module).
+struct Discovery {
   bool discover = false;  // `discover`; default true when the source lists no [[source.port]]
-  std::string include;    // ECMAScript regex a netdev name must match ("" = every netdev)
-  std::string exclude;    // regex of netdev names to leave out
+  std::string include;    // ECMAScript regex a found port's name must match ("" = every one)
+  std::string exclude;    // regex of names to leave out
 };
-bool selected(const NetdevSelection& s, const std::string& netdev);
+bool selected(const Discovery& s, const std::string& name);
 
 struct SourceConfig {
   std::string type;  // "emulator", "file", "i2c", "optoe", "netlink", "ib"
@@ -86,7 +87,7 @@ struct SourceConfig {
   // by name) only service settings for ports the source finds itself.
   std::vector<PortConfig> ports;
   ib::IbSourceSettings ib;             // ib: CA port, targets, politeness, shard
-  NetdevSelection netdevs;             // netlink: discovery
+  Discovery discovery;          // netlink, optoe: ports the source finds itself
   std::string config_location;
   // The source's table as canonical TOML (and the directory its relative paths resolve
   // against): a reload keeps the ports of a source whose settings and files did not change.

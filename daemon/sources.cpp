@@ -50,7 +50,7 @@ void add_discovered_netdevs(const SourceConfig& s, BuiltSources& out) {
   const ethtool::NetdevDiscovery d = ethtool::discover_netdevs();
   std::vector<std::string> taken;
   for (const ethtool::DiscoveredNetdev& n : d.found) {
-    if (listed.count(n.netdev) != 0 || !selected(s.netdevs, n.netdev)) continue;
+    if (listed.count(n.netdev) != 0 || !selected(s.discovery, n.netdev)) continue;
     PortConfig p;
     p.name = p.netdev = n.netdev;
     p.config_location = s.config_location;
@@ -68,7 +68,32 @@ void add_discovered_netdevs(const SourceConfig& s, BuiltSources& out) {
   out.notes.push_back(std::move(note));
 }
 
+// Every optoe device and sx_core module the include/exclude select whose eeprom no listed port
+// reads, as a port named by its bus ("optoe-11") or module ("module3").
+void add_discovered_eeproms(const SourceConfig& s, const std::set<std::string>& listed_paths, BuiltSources& out) {
+  const optoe::EepromDiscovery d = optoe::discover_optoe();
+  std::vector<std::string> taken;
+  for (const optoe::DiscoveredEeprom& e : d.found) {
+    if (listed_paths.count(e.config.path) != 0 || !selected(s.discovery, e.name)) continue;
+    PortConfig p;
+    p.name = e.name;
+    p.config_location = s.config_location;
+    out.ports.push_back({identity(p, s.type), std::make_unique<optoe::OptoeTransport>(e.config)});
+    taken.push_back(e.name);
+  }
+  std::string note = s.config_location + ": optoe discovery: " +
+                     (taken.empty() ? std::string("no optoe1/2/3 device or sx_core module")
+                                    : "ports " + fmt::format("{}", fmt::join(taken, ", "))) +
+                     "; i2c clients and sx_core modules looked at: " + std::to_string(d.looked_at);
+  if (taken.empty()) {
+    note += ". Instantiate optoe (echo optoe3 0x50 > /sys/bus/i2c/devices/i2c-N/new_device) or list ports "
+            "with [[source.port]] path = \"…\" (docs/configuration.md)";
+  }
+  out.notes.push_back(std::move(note));
+}
+
 void add_device_source(const SourceConfig& s, BuiltSources& out) {
+  std::set<std::string> listed_paths;
   for (const PortConfig& p : s.ports) {
     std::unique_ptr<drivers::Transport> t;
     if (s.type == "i2c") {
@@ -85,12 +110,14 @@ void add_device_source(const SourceConfig& s, BuiltSources& out) {
       c.port = p.name;
       c.domain = p.domain;
       t = std::make_unique<optoe::OptoeTransport>(c);
+      listed_paths.insert(p.path);
     } else {
       t = netlink_transport(p);
     }
     out.ports.push_back({identity(p, s.type), std::move(t)});
   }
-  if (s.type == "netlink" && s.netdevs.discover) add_discovered_netdevs(s, out);
+  if (s.type == "netlink" && s.discovery.discover) add_discovered_netdevs(s, out);
+  if (s.type == "optoe" && s.discovery.discover) add_discovered_eeproms(s, listed_paths, out);
 }
 
 }  // namespace
@@ -138,10 +165,13 @@ std::string fingerprint(const SourceConfig& s) {
   if (s.type == "file") {
     for (const PortConfig& p : s.ports) add_file(p.path, drivers::InputKind::Dump);
   }
-  // A discovering netlink source is built again when the host's netdevs changed: a reload
-  // (SIGHUP) picks up a NIC added or renamed since.
-  if (s.type == "netlink" && s.netdevs.discover) {
+  // A discovering source is built again when what it would find changed: a reload (SIGHUP)
+  // picks up a NIC added or renamed, an optoe device instantiated, since.
+  if (s.type == "netlink" && s.discovery.discover) {
     for (const std::string& n : ethtool::physical_netdevs()) fp += "\nnetdev " + n;
+  }
+  if (s.type == "optoe" && s.discovery.discover) {
+    for (const optoe::DiscoveredEeprom& e : optoe::discover_optoe().found) fp += "\neeprom " + e.config.path;
   }
   return fp;
 }

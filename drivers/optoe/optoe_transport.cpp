@@ -8,6 +8,8 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cctype>
+#include <filesystem>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -281,6 +283,66 @@ std::optional<Error> OptoeTransport::read(const drivers::ReadRequest& r, std::sp
                      " (unpaged module, or a page the driver does not map)"};
   }
   return std::nullopt;
+}
+
+namespace {
+
+// "11" of "11-0050"; nullopt for anything else (adapters "i2c-11", drivers' own entries).
+std::optional<int> bus_of_client(const std::string& entry) {
+  int bus = 0;
+  unsigned address = 0;
+  char tail = 0;
+  if (std::sscanf(entry.c_str(), "%d-%4x%c", &bus, &address, &tail) != 2) return std::nullopt;
+  return bus;
+}
+
+std::string trimmed_attribute(const std::string& file) {
+  std::string error;
+  auto text = drivers::read_regular_file(file, drivers::InputKind::Attribute, error).value_or("");
+  while (!text.empty() && std::isspace(static_cast<unsigned char>(text.back()))) text.pop_back();
+  return text;
+}
+
+}  // namespace
+
+EepromDiscovery discover_optoe(const std::string& i2c_devices, const std::string& sx_core) {
+  EepromDiscovery out;
+  std::error_code ec;
+  std::vector<std::pair<int, DiscoveredEeprom>> by_key;
+  for (const auto& entry : std::filesystem::directory_iterator(i2c_devices, ec)) {
+    const std::string dir = entry.path().string();
+    const auto bus = bus_of_client(entry.path().filename().string());
+    if (!bus) continue;
+    ++out.looked_at;
+    const std::string name = trimmed_attribute(dir + "/name");
+    if (name != "optoe1" && name != "optoe2" && name != "optoe3") continue;
+    if (files::missing_path(dir + "/eeprom", "eeprom")) continue;
+    DiscoveredEeprom d;
+    d.name = "optoe-" + std::to_string(*bus);
+    d.config.path = dir + "/eeprom";
+    d.config.port = d.name;
+    by_key.push_back({*bus, std::move(d)});
+  }
+  for (const auto& asic : std::filesystem::directory_iterator(sx_core, ec)) {
+    int a = 0;
+    if (std::sscanf(asic.path().filename().c_str(), "asic%d", &a) != 1 || !is_dir(asic.path().string())) continue;
+    std::error_code inner;
+    for (const auto& module : std::filesystem::directory_iterator(asic.path(), inner)) {
+      int m = 0;
+      char tail = 0;
+      if (std::sscanf(module.path().filename().c_str(), "module%d%c", &m, &tail) != 1 || !is_dir(module.path().string())) continue;
+      ++out.looked_at;
+      DiscoveredEeprom d;
+      d.name = (a == 0 ? "" : "asic" + std::to_string(a) + "-") + "module" + std::to_string(m);
+      d.config.path = module.path().string();
+      d.config.layout = OptoeLayout::SxCore;
+      d.config.port = d.name;
+      by_key.push_back({(a + 1) * 100000 + m, std::move(d)});
+    }
+  }
+  std::sort(by_key.begin(), by_key.end(), [](const auto& x, const auto& y) { return x.first < y.first; });
+  for (auto& [key, d] : by_key) out.found.push_back(std::move(d));
+  return out;
 }
 
 }  // namespace xcvr::optoe

@@ -31,6 +31,7 @@
 #include <span>
 #include <string>
 #include <variant>
+#include <vector>
 
 #include "drivers/transport.hpp"
 
@@ -51,6 +52,22 @@ struct OptoePortConfig {
   std::string port;      // the exporter's port name, for messages
   std::string domain;    // serialization-domain override
 };
+
+// The module eeproms a kernel driver exposes on this host: every optoe1/optoe2/optoe3 device
+// under i2c_devices (its `name` file; the `eeprom` beside it), named "optoe-<bus>" (SONiC's
+// interface names live in platform code, not data: list ports by hand to use them), and every
+// sx_core module directory (asic<A>/module<N>), named "module<N>" ("asic<A>-module<N>" past
+// asic 0). Sorted by bus / module number. Nothing is read from a module.
+struct DiscoveredEeprom {
+  std::string name;  // the port name it gets
+  OptoePortConfig config;
+};
+struct EepromDiscovery {
+  std::vector<DiscoveredEeprom> found;
+  int looked_at = 0;  // i2c devices and sx_core module directories examined
+};
+EepromDiscovery discover_optoe(const std::string& i2c_devices = "/sys/bus/i2c/devices",
+                               const std::string& sx_core = "/sys/module/sx_core");
 
 // Where a read lands: the file and the offset in it (exposed for tests and docs).
 struct FileSpan {

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # config/config.toml (shipped as /etc/transceiver-exporter/config.toml) is accepted by
-# `transceiver_exporter --check-config` as shipped (netlink discovery of this host's NIC-attached
-# modules, nothing else), and every commented example block in it
+# `transceiver_exporter --check-config` as shipped (netlink and optoe discovery, nothing else),
+# and every commented example block in it
 # still parses when uncommented: it may only fail because the example's device is absent on
 # this machine or its source type is not in this build yet, never on a config error.
 #   config_check.sh SOURCE_DIR DAEMON_BINARY
@@ -14,14 +14,15 @@ trap 'rm -rf "$work"' EXIT
 
 out=$("$daemon" --check-config --config "$cfg" 2>&1) || { echo "$out" >&2; fail "the shipped config is rejected"; }
 echo "$out"
-# Shipped: netlink discovery only, which says what it looked at. On this machine it may find a
+# Shipped: netlink and optoe discovery only, which say what they looked at. On this machine it may find a
 # NIC-attached module or none; either way the config is accepted.
 grep -Eq 'OK \([0-9]+ ports\)' <<<"$out" || fail "the shipped config is not accepted: $out"
 grep -q 'netlink discovery: ' <<<"$out" || fail "--check-config does not say what netlink discovery looked at: $out"
+grep -q 'optoe discovery: ' <<<"$out" || fail "--check-config does not say what optoe discovery looked at: $out"
 
 # Active lines: only these tables are active as shipped.
 active=$(grep -E '^\[' "$cfg" | tr '\n' ' ')
-[ "$active" = "[daemon] [poll] [web] [[source]] " ] || fail "unexpected active tables: $active"
+[ "$active" = "[daemon] [poll] [web] [[source]] [[source]] " ] || fail "unexpected active tables: $active"
 
 # Blocks of commented settings: runs of lines starting with '#' directly followed by a
 # setting or table (prose comments start with '# ').

@@ -269,18 +269,23 @@ TEST(Config, Durations) {
 TEST(Config, NetlinkDiscovery) {
   const Config shipped = load_ok("[[source]]\ntype = \"netlink\"\n");
   ASSERT_EQ(shipped.sources.size(), 1u);
-  EXPECT_TRUE(shipped.sources[0].netdevs.discover) << "no ports listed: the source finds them";
+  EXPECT_TRUE(shipped.sources[0].discovery.discover) << "no ports listed: the source finds them";
   const Config listed = load_ok("[[source]]\ntype = \"netlink\"\n[[source.port]]\nname = \"gpu0\"\n");
-  EXPECT_FALSE(listed.sources[0].netdevs.discover) << "ports listed: only those, unless asked";
+  EXPECT_FALSE(listed.sources[0].discovery.discover) << "ports listed: only those, unless asked";
   const Config both = load_ok(
       "[[source]]\ntype = \"netlink\"\ndiscover = true\ninclude = \"^ens\"\nexclude = \"^ens(9|10)np\"\n"
       "[[source.port]]\nname = \"gpu0\"\n");
-  const NetdevSelection& s = both.sources[0].netdevs;
+  const Discovery& s = both.sources[0].discovery;
   EXPECT_TRUE(s.discover);
   EXPECT_TRUE(selected(s, "ens1f0np0"));
   EXPECT_FALSE(selected(s, "ens9np0"));
   EXPECT_FALSE(selected(s, "eth0"));
-  EXPECT_TRUE(selected(NetdevSelection{}, "eth0")) << "no include: every netdev";
+  EXPECT_TRUE(selected(Discovery{}, "eth0")) << "no include: every netdev";
+  EXPECT_TRUE(load_ok("[[source]]\ntype = \"optoe\"\nexclude = \"^module\"\n").sources[0].discovery.discover)
+      << "optoe finds its devices the same way";
+  EXPECT_FALSE(load_ok("[[source]]\ntype = \"i2c\"\n[[source.port]]\nname = \"c\"\nbus = \"/dev/i2c-1\"\n")
+                   .sources[0].discovery.discover)
+      << "i2c stays explicit: probing arbitrary buses is unsafe";
 }
 
 TEST(Config, Glob) {

@@ -377,3 +377,43 @@ TEST(TransportOptoe, XcvrctlShowWithoutHardwareExits2) {
 
 }  // namespace
 }  // namespace xcvr::optoe
+
+namespace xcvr::optoe {
+namespace {
+
+// A recorded sysfs layout: two optoe clients, an at24 EEPROM (not a module), an adapter entry,
+// and an sx_core tree with two modules on asic 0.
+TEST(OptoeDiscovery, FindsOptoeClientsAndSxCoreModulesByName) {
+  namespace fs = std::filesystem;
+  const fs::path root = fs::temp_directory_path() / ("xcvr-optoe-disc-" + std::to_string(::getpid()));
+  fs::remove_all(root);
+  const fs::path devices = root / "bus-i2c-devices";
+  auto client = [&](const char* entry, const char* driver_name) {
+    fs::create_directories(devices / entry);
+    std::ofstream(devices / entry / "name") << driver_name << "\n";
+    std::ofstream(devices / entry / "eeprom") << std::string(256, '\0');
+  };
+  client("12-0050", "optoe3");
+  client("11-0050", "optoe2");
+  client("3-0050", "24c02");  // at24: a board EEPROM, not a pluggable module
+  fs::create_directories(devices / "i2c-11");  // the adapter itself
+  const fs::path sx = root / "sx_core";
+  fs::create_directories(sx / "asic0" / "module10" / "eeprom");
+  fs::create_directories(sx / "asic0" / "module2" / "eeprom");
+  fs::create_directories(sx / "asic0" / "module_info");  // not a module directory
+  const EepromDiscovery d = discover_optoe(devices.string(), sx.string());
+  ASSERT_EQ(d.found.size(), 4u);
+  EXPECT_EQ(d.found[0].name, "optoe-11");
+  EXPECT_EQ(d.found[0].config.path, (devices / "11-0050" / "eeprom").string());
+  EXPECT_EQ(d.found[0].config.layout, OptoeLayout::Auto) << "dev_class decides at first read";
+  EXPECT_EQ(d.found[1].name, "optoe-12");
+  EXPECT_EQ(d.found[2].name, "module2");
+  EXPECT_EQ(d.found[2].config.layout, OptoeLayout::SxCore);
+  EXPECT_EQ(d.found[3].name, "module10");
+  EXPECT_EQ(d.looked_at, 3 + 2) << "three i2c clients, two sx_core modules";
+  EXPECT_TRUE(discover_optoe((root / "none").string(), (root / "none").string()).found.empty());
+  fs::remove_all(root);
+}
+
+}  // namespace
+}  // namespace xcvr::optoe

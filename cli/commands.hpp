@@ -14,5 +14,6 @@ void add_decode_command(CLI::App& app, int& exit_code);   // cmd_decode.cpp
 void add_show_command(CLI::App& app, int& exit_code);     // cmd_show.cpp: live read of one module
 void add_verify_command(CLI::App& app, int& exit_code);   // cmd_verify.cpp: coding verification
 void add_emulate_command(CLI::App& app, int& exit_code);  // cmd_emulate.cpp: an emulated module
+void add_discover_command(CLI::App& app, int& exit_code); // cmd_discover.cpp: what sources would find
 
 }  // namespace xcvr::cli

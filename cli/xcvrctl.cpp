@@ -12,6 +12,7 @@ int main(int argc, char** argv) {
   xcvr::cli::add_show_command(app, exit_code);
   xcvr::cli::add_verify_command(app, exit_code);
   xcvr::cli::add_emulate_command(app, exit_code);
+  xcvr::cli::add_discover_command(app, exit_code);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

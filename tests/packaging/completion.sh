@@ -34,6 +34,7 @@ comp _xcvrctl xcvrctl show --
 comp _xcvrctl xcvrctl show --netdev l
 comp _xcvrctl xcvrctl emulate --
 comp _xcvrctl xcvrctl emulate osfp-8
+comp _xcvrctl xcvrctl discover --
 comp _transceiver_exporter transceiver_exporter --
 comp _transceiver_exporter transceiver_exporter --log-level w
 complete -p xcvrctl transceiver_exporter
@@ -41,7 +42,7 @@ EOS
 )
 echo "$out"
 expect() { grep -qxF -- "$1" <<<"$out" || fail "expected completion line: $1"; }
-expect 'xcvrctl  => decode verify show emulate'
+expect 'xcvrctl  => decode verify show emulate discover'
 expect 'xcvrctl ve => verify'
 expect 'xcvrctl decode --f => --format'
 expect 'xcvrctl decode --format  => auto binary ethtool sfputil junos i2cdump c-array bytearray'
@@ -52,6 +53,7 @@ expect 'xcvrctl show -- => --i2c --address --optoe --netdev --trust-banks --file
 expect 'xcvrctl show --netdev l => lo'
 expect 'xcvrctl emulate -- => --fleet --port --list --seconds --json --help'
 expect 'xcvrctl emulate osfp-8 => osfp-800g-2xsr4-finned osfp-800g-aec'
+expect 'xcvrctl discover -- => --emit-config --json --sysfs-net --i2c-devices --sx-core --help'
 expect 'transceiver_exporter -- => --config --check-config --web.listen-address --textfile --log-level --version --help'
 expect 'transceiver_exporter --log-level w => warn'
 expect 'complete -F _xcvrctl xcvrctl'

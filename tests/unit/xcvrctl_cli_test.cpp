@@ -14,6 +14,7 @@
 #include <string>
 #include <unistd.h>
 
+#include "daemon/config.hpp"
 #include "drivers/emulator/catalog.hpp"
 #include "tests/support/run_command.hpp"
 
@@ -23,7 +24,7 @@ namespace fs = std::filesystem;
 
 const std::string kXcvrctl = XCVRCTL_PATH;
 const fs::path kSourceDir = fs::path(XCVR_TEST_DATA) / ".." / "..";
-const std::vector<std::string> kSubcommands = {"decode", "verify", "show", "emulate"};
+const std::vector<std::string> kSubcommands = {"decode", "verify", "show", "emulate", "discover"};
 
 struct Result {
   std::string out;  // stdout (stderr too when asked)
@@ -216,4 +217,45 @@ TEST(XcvrctlCli, StandardInputPositionalVerifyAndDirectories) {
   EXPECT_NE(empty.out.find("standard input"), std::string::npos) << empty.out;
 }
 
+// discover: what the daemon's discovery finds, in a recorded sysfs layout (one optoe client, an
+// at24 board EEPROM, one sx_core module, no netdev), and --emit-config as config the daemon
+// accepts.
+TEST(XcvrctlCli, DiscoverPrintsWhatDiscoveryFindsAndEmitsConfig) {
+  const fs::path root = fs::temp_directory_path() / ("xcvrctl-discover-" + std::to_string(::getpid()));
+  fs::remove_all(root);
+  fs::create_directories(root / "net");
+  for (const auto& [entry, name] : {std::pair{"11-0050", "optoe3"}, std::pair{"3-0050", "24c02"}}) {
+    fs::create_directories(root / "i2c" / entry);
+    std::ofstream(root / "i2c" / entry / "name") << name << "\n";
+    std::ofstream(root / "i2c" / entry / "eeprom") << "x";
+  }
+  fs::create_directories(root / "sx" / "asic0" / "module4");
+  const std::string where = "--sysfs-net " + (root / "net").string() + " --i2c-devices " + (root / "i2c").string() +
+                            " --sx-core " + (root / "sx").string();
+  const Result text = run("discover " + where);
+  EXPECT_EQ(text.rc, 0) << text.out;
+  EXPECT_NE(text.out.find("optoe-11  " + (root / "i2c" / "11-0050" / "eeprom").string()), std::string::npos) << text.out;
+  EXPECT_NE(text.out.find("module4"), std::string::npos) << text.out;
+  EXPECT_EQ(text.out.find("3-0050"), std::string::npos) << "an at24 board EEPROM is not a module";
+  EXPECT_NE(text.out.find("i2c: never probed"), std::string::npos);
+  const Result j = run("discover --json " + where);
+  ASSERT_EQ(j.rc, 0);
+  const auto doc = nlohmann::json::parse(j.out);
+  EXPECT_EQ(doc.at("optoe").at("found").size(), 2u);
+  EXPECT_TRUE(doc.at("netlink").at("found").empty());
+  const Result cfg = run("discover --emit-config " + where);
+  ASSERT_EQ(cfg.rc, 0);
+  const auto parsed = xcvr::daemon::parse_config(cfg.out, "emitted.toml");
+  ASSERT_TRUE(std::holds_alternative<xcvr::daemon::Config>(parsed))
+      << std::get<xcvr::daemon::ConfigError>(parsed).to_string() << "\n" << cfg.out;
+  const auto& sources = std::get<xcvr::daemon::Config>(parsed).sources;
+  ASSERT_EQ(sources.size(), 1u);
+  EXPECT_EQ(sources[0].type, "optoe");
+  ASSERT_EQ(sources[0].ports.size(), 2u);
+  EXPECT_FALSE(sources[0].discovery.discover) << "explicit ports: discovery off";
+  EXPECT_NE(cfg.out.find("name = \"optoe-11\""), std::string::npos) << cfg.out;
+  fs::remove_all(root);
+}
+
 }  // namespace
+

@@ -383,6 +383,9 @@ void read_discovery(Table& t, bool ports_listed, Discovery& s) {
   s.discover = t.boolean("discover").value_or(!ports_listed);
   for (auto [key, out] : {std::pair{"include", &s.include}, std::pair{"exclude", &s.exclude}}) {
     *out = t.str(key).value_or("");
+    // Bounded: libstdc++ compiles a pattern recursively, and port names are short.
+    require(out->size() <= 200, t.node(key) ? t.node(key)->source() : t.where(),
+            t.name() + "." + key + ": longer than 200 characters");
     try {
       (void)std::regex(*out, std::regex::ECMAScript);
     } catch (const std::regex_error& e) {

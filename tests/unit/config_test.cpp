@@ -97,6 +97,8 @@ struct Bad {
   const char* message_part;
 };
 
+const std::string kTooLongPattern = "[[source]]\ntype = \"optoe\"\nexclude = \"" + std::string(201, '(') + "\"\n";
+
 class BadConfig : public ::testing::TestWithParam<Bad> {};
 
 TEST_P(BadConfig, FailsAtTheRightPlace) {
@@ -130,6 +132,8 @@ INSTANTIATE_TEST_SUITE_P(
         Bad{"auth_not_bcrypt", "[web.basic_auth_users]\nops = \"plaintext\"\n", 2, 7, "not a bcrypt hash"},
         Bad{"netlink_bad_regex", "[[source]]\ntype = \"netlink\"\ninclude = \"ens(\"\n", 3, 11,
             "source[0].include: not a regular expression"},
+        Bad{"discovery_regex_too_long", kTooLongPattern.c_str(), 3, 11,
+            "source[0].exclude: longer than 200 characters"},
         Bad{"netlink_nothing_to_read", "[[source]]\ntype = \"netlink\"\ndiscover = false\n", 1, 1,
             "needs at least one [[source.port]] (or discover = true)"},
         Bad{"log_level", "[daemon]\nlog_level = \"loud\"\n", 1, 1, "not a log level"},

@@ -41,16 +41,31 @@ std::unique_ptr<drivers::Transport> netlink_transport(const PortConfig& p) {
   return std::make_unique<ethtool::EthtoolNetlinkTransport>(c);
 }
 
-// Every netdev with a module interface that the source's include/exclude select and its listed
-// ports do not already name, as a port named by the netdev (node_exporter's `device`). What was
-// looked at goes into the notes, so a host where nothing is found says why.
-void add_discovered_netdevs(const SourceConfig& s, BuiltSources& out) {
-  std::set<std::string> listed;
-  for (const PortConfig& p : s.ports) listed.insert(p.netdev);
+// What the config's listed ports claim, in every source: their names, netdevs and paths.
+// Discovery leaves those to them, so a hand-named port beside the shipped discovery source is
+// not found twice.
+std::set<std::string> claimed_by_listed_ports(const Config& config) {
+  std::set<std::string> out;
+  for (const SourceConfig& source : config.sources) {
+    for (const PortConfig& p : source.ports) {
+      out.insert(p.name);
+      if (!p.netdev.empty()) out.insert("netdev:" + p.netdev);
+      if (!p.path.empty()) out.insert("path:" + p.path);
+    }
+  }
+  return out;
+}
+
+// Every netdev with a module interface that the source's include/exclude select and no listed
+// port claims, as a port named by the netdev (node_exporter's `device`). What was looked at
+// goes into the notes, so a host where nothing is found says why.
+void add_discovered_netdevs(const SourceConfig& s, const std::set<std::string>& claimed, BuiltSources& out) {
   const ethtool::NetdevDiscovery d = ethtool::discover_netdevs();
   std::vector<std::string> taken;
   for (const ethtool::DiscoveredNetdev& n : d.found) {
-    if (listed.count(n.netdev) != 0 || !selected(s.discovery, n.netdev)) continue;
+    if (claimed.count("netdev:" + n.netdev) != 0 || claimed.count(n.netdev) != 0 || !selected(s.discovery, n.netdev)) {
+      continue;
+    }
     PortConfig p;
     p.name = p.netdev = n.netdev;
     p.config_location = s.config_location;
@@ -68,13 +83,15 @@ void add_discovered_netdevs(const SourceConfig& s, BuiltSources& out) {
   out.notes.push_back(std::move(note));
 }
 
-// Every optoe device and sx_core module the include/exclude select whose eeprom no listed port
-// reads, as a port named by its bus ("optoe-11") or module ("module3").
-void add_discovered_eeproms(const SourceConfig& s, const std::set<std::string>& listed_paths, BuiltSources& out) {
+// Every optoe device and sx_core module the include/exclude select that no listed port claims,
+// as a port named by its bus ("optoe-11") or module ("module3").
+void add_discovered_eeproms(const SourceConfig& s, const std::set<std::string>& claimed, BuiltSources& out) {
   const optoe::EepromDiscovery d = optoe::discover_optoe();
   std::vector<std::string> taken;
   for (const optoe::DiscoveredEeprom& e : d.found) {
-    if (listed_paths.count(e.config.path) != 0 || !selected(s.discovery, e.name)) continue;
+    if (claimed.count("path:" + e.config.path) != 0 || claimed.count(e.name) != 0 || !selected(s.discovery, e.name)) {
+      continue;
+    }
     PortConfig p;
     p.name = e.name;
     p.config_location = s.config_location;
@@ -92,8 +109,7 @@ void add_discovered_eeproms(const SourceConfig& s, const std::set<std::string>& 
   out.notes.push_back(std::move(note));
 }
 
-void add_device_source(const SourceConfig& s, BuiltSources& out) {
-  std::set<std::string> listed_paths;
+void add_device_source(const SourceConfig& s, const std::set<std::string>& claimed, BuiltSources& out) {
   for (const PortConfig& p : s.ports) {
     std::unique_ptr<drivers::Transport> t;
     if (s.type == "i2c") {
@@ -110,21 +126,20 @@ void add_device_source(const SourceConfig& s, BuiltSources& out) {
       c.port = p.name;
       c.domain = p.domain;
       t = std::make_unique<optoe::OptoeTransport>(c);
-      listed_paths.insert(p.path);
     } else {
       t = netlink_transport(p);
     }
     out.ports.push_back({identity(p, s.type), std::move(t)});
   }
-  if (s.type == "netlink" && s.discovery.discover) add_discovered_netdevs(s, out);
-  if (s.type == "optoe" && s.discovery.discover) add_discovered_eeproms(s, listed_paths, out);
+  if (s.type == "netlink" && s.discovery.discover) add_discovered_netdevs(s, claimed, out);
+  if (s.type == "optoe" && s.discovery.discover) add_discovered_eeproms(s, claimed, out);
 }
 
 }  // namespace
 
 std::optional<SourceError> add_emulator_source(const SourceConfig& s, BuiltSources& out);  // emulator_source.cpp
 std::optional<SourceError> add_ib_source(const SourceConfig& s, BuiltSources& out);        // ib_source.cpp
-std::optional<SourceError> build_one(const SourceConfig& s, BuiltSources& out);
+std::optional<SourceError> build_one(const SourceConfig& s, const std::set<std::string>& claimed, BuiltSources& out);
 
 std::vector<std::string> apply_port_service(const SourceConfig& source, std::span<PortSpec> ports) {
   std::vector<std::string> problems;
@@ -188,6 +203,7 @@ std::variant<BuiltSources, SourceError> build_sources(const Config& config, cons
   BuiltSources out;
   std::vector<bool> claimed(running != nullptr ? running->sources.size() : 0, false);
   std::map<std::string, std::string> owner;  // port name -> location of the source defining it
+  const std::set<std::string> listed = claimed_by_listed_ports(config);
   for (const SourceConfig& s : config.sources) {
     BuiltSource record;
     record.fingerprint = fingerprint(s);
@@ -202,7 +218,7 @@ std::variant<BuiltSources, SourceError> build_sources(const Config& config, cons
     }
     if (!record.reused) {
       BuiltSources one;
-      if (auto err = build_one(s, one)) return *err;
+      if (auto err = build_one(s, listed, one)) return *err;
       for (const PortSpec& p : one.ports) record.port_names.push_back(p.id.port);
       record.resources = one.resources;
       for (PortSpec& p : one.ports) out.ports.push_back(std::move(p));
@@ -221,7 +237,7 @@ std::variant<BuiltSources, SourceError> build_sources(const Config& config, cons
   return out;
 }
 
-std::optional<SourceError> build_one(const SourceConfig& s, BuiltSources& out) {
+std::optional<SourceError> build_one(const SourceConfig& s, const std::set<std::string>& claimed, BuiltSources& out) {
   {
     std::optional<SourceError> err;
     if (s.type == "file") {
@@ -231,7 +247,7 @@ std::optional<SourceError> build_one(const SourceConfig& s, BuiltSources& out) {
     } else if (s.type == "i2c" || s.type == "optoe" || s.type == "netlink") {
       // Devices are opened lazily by their transports: a missing bus or module shows up as an
       // absent port and an error counter, not as a daemon that refuses to start.
-      add_device_source(s, out);
+      add_device_source(s, claimed, out);
     } else if (s.type == "ib") {
       // Opened now, unlike the device sources: the CA port, the subnet walk and each target's
       // probe decide which ports exist.

@@ -1,6 +1,7 @@
 #include "daemon/sources.hpp"
 
 #include <algorithm>
+#include <functional>
 #include <map>
 #include <set>
 
@@ -56,57 +57,63 @@ std::set<std::string> claimed_by_listed_ports(const Config& config) {
   return out;
 }
 
-// Every netdev with a module interface that the source's include/exclude select and no listed
-// port claims, as a port named by the netdev (node_exporter's `device`). What was looked at
-// goes into the notes, so a host where nothing is found says why.
-void add_discovered_netdevs(const SourceConfig& s, const std::set<std::string>& claimed, BuiltSources& out) {
-  const ethtool::NetdevDiscovery d = ethtool::discover_netdevs();
+// A port a discovering source found, before the listed ports and include/exclude have a say.
+struct Found {
+  std::string name;   // the port name it would get
+  std::string claim;  // the key a listed port claims it by ("netdev:eth0", "path:/sys/...")
+  std::function<std::unique_ptr<drivers::Transport>()> transport;
+};
+
+// Adds each found port that no listed port claims (by its name or its claim) and that the
+// source's include/exclude select, and notes what discovery looked at (`looked_at`), found, and,
+// when it found nothing, `hint`: a host where nothing is found says why. `what`: "netlink", ...
+void add_found(const SourceConfig& s, const std::set<std::string>& claimed, const std::vector<Found>& found,
+               const std::string& what, const std::string& none, const std::string& looked_at,
+               const std::string& hint, BuiltSources& out) {
   std::vector<std::string> taken;
-  for (const ethtool::DiscoveredNetdev& n : d.found) {
-    if (claimed.count("netdev:" + n.netdev) != 0 || claimed.count(n.netdev) != 0 || !selected(s.discovery, n.netdev)) {
-      continue;
-    }
+  for (const Found& f : found) {
+    if (claimed.count(f.claim) != 0 || claimed.count(f.name) != 0 || !selected(s.discovery, f.name)) continue;
     PortConfig p;
-    p.name = p.netdev = n.netdev;
+    p.name = f.name;
     p.config_location = s.config_location;
-    out.ports.push_back({identity(p, s.type), netlink_transport(p)});
-    taken.push_back(n.netdev);
+    out.ports.push_back({identity(p, s.type), f.transport()});
+    taken.push_back(f.name);
   }
-  std::string note = s.config_location + ": netlink discovery: " +
-                     (taken.empty() ? std::string("no netdev with a module interface")
-                                    : "ports " + fmt::format("{}", fmt::join(taken, ", ")));
-  note += "; physical netdevs looked at: " + std::to_string(d.found.size() + d.skipped.size());
-  if (!d.skipped.empty()) note += "; skipped: " + fmt::format("{}", fmt::join(d.skipped, "; "));
-  if (taken.empty()) {
-    note += ". Name ports with [[source.port]] netdev = \"…\", or add i2c/optoe/ib sources (docs/configuration.md)";
-  }
+  std::string note = s.config_location + ": " + what + " discovery: " +
+                     (taken.empty() ? none : "ports " + fmt::format("{}", fmt::join(taken, ", "))) + "; " + looked_at;
+  if (taken.empty()) note += ". " + hint;
   out.notes.push_back(std::move(note));
 }
 
-// Every optoe device and sx_core module the include/exclude select that no listed port claims,
-// as a port named by its bus ("optoe-11") or module ("module3").
+// Every netdev with a module interface, as a port named by the netdev (node_exporter's `device`).
+void add_discovered_netdevs(const SourceConfig& s, const std::set<std::string>& claimed, BuiltSources& out) {
+  const ethtool::NetdevDiscovery d = ethtool::discover_netdevs();
+  std::vector<Found> found;
+  for (const ethtool::DiscoveredNetdev& n : d.found) {
+    PortConfig p;
+    p.name = p.netdev = n.netdev;
+    found.push_back({n.netdev, "netdev:" + n.netdev, [p] { return netlink_transport(p); }});
+  }
+  std::string looked_at = "physical netdevs looked at: " + std::to_string(d.found.size() + d.skipped.size());
+  if (!d.skipped.empty()) looked_at += "; skipped: " + fmt::format("{}", fmt::join(d.skipped, "; "));
+  add_found(s, claimed, found, "netlink", "no netdev with a module interface", looked_at,
+            "Name ports with [[source.port]] netdev = \"…\", or add i2c/optoe/ib sources (docs/configuration.md)", out);
+}
+
+// Every optoe device and sx_core module, as a port named by its bus ("optoe-11") or module
+// ("module3").
 void add_discovered_eeproms(const SourceConfig& s, const std::set<std::string>& claimed, BuiltSources& out) {
   const optoe::EepromDiscovery d = optoe::discover_optoe();
-  std::vector<std::string> taken;
+  std::vector<Found> found;
   for (const optoe::DiscoveredEeprom& e : d.found) {
-    if (claimed.count("path:" + e.config.path) != 0 || claimed.count(e.name) != 0 || !selected(s.discovery, e.name)) {
-      continue;
-    }
-    PortConfig p;
-    p.name = e.name;
-    p.config_location = s.config_location;
-    out.ports.push_back({identity(p, s.type), std::make_unique<optoe::OptoeTransport>(e.config)});
-    taken.push_back(e.name);
+    found.push_back({e.name, "path:" + e.config.path,
+                     [config = e.config] { return std::make_unique<optoe::OptoeTransport>(config); }});
   }
-  std::string note = s.config_location + ": optoe discovery: " +
-                     (taken.empty() ? std::string("no optoe1/2/3 device or sx_core module")
-                                    : "ports " + fmt::format("{}", fmt::join(taken, ", "))) +
-                     "; i2c clients and sx_core modules looked at: " + std::to_string(d.looked_at);
-  if (taken.empty()) {
-    note += ". Instantiate optoe (echo optoe3 0x50 > /sys/bus/i2c/devices/i2c-N/new_device) or list ports "
-            "with [[source.port]] path = \"…\" (docs/configuration.md)";
-  }
-  out.notes.push_back(std::move(note));
+  add_found(s, claimed, found, "optoe", "no optoe1/2/3 device or sx_core module",
+            "i2c clients and sx_core modules looked at: " + std::to_string(d.looked_at),
+            "Instantiate optoe (echo optoe3 0x50 > /sys/bus/i2c/devices/i2c-N/new_device) or list ports "
+            "with [[source.port]] path = \"…\" (docs/configuration.md)",
+            out);
 }
 
 void add_device_source(const SourceConfig& s, const std::set<std::string>& claimed, BuiltSources& out) {

@@ -131,11 +131,10 @@ std::string summary(const daemon::Snapshot& s, const std::map<std::string, Devic
   }
   out += ". Snapshot taken " + utc_time(s.taken_unix) + ".</p>";
   if (s.ports.empty()) {  // a host where nothing was configured or found: say what was looked at
-    out += "<p>No port to watch. ";
-    if (s.source_notes.empty()) out += "The config names no source.";
-    out += "</p>";
-    if (!s.source_notes.empty()) {
-      out += "<ul class=\"notes\">";
+    if (s.source_notes.empty()) {
+      out += "<p>No port to watch. The config names no source.</p>";
+    } else {
+      out += "<p>No port to watch. </p><ul class=\"notes\">";
       for (const std::string& n : s.source_notes) out += "<li>" + html_escape(n) + "</li>";
       out += "</ul>";
     }

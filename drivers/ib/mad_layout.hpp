@@ -264,5 +264,7 @@ inline constexpr std::size_t kPlsTimeSinceClear = 0x00;  // msec since the count
 inline constexpr std::size_t kPlsRawBer = 0x60;          // before FEC
 inline constexpr std::size_t kPlsEffectiveBer = 0x64;    // after FEC
 inline constexpr std::size_t kPlsEnd = 0x68;
+static_assert(kPpcntCounterSet + kPlsEnd <= kPpcntQuerySize && kPpcntQuerySize < kSizePpcnt,
+              "the PPCNT fields read lie in its first GMP block, which is less than the register");
 
 }  // namespace xcvr::ib

@@ -308,7 +308,8 @@ std::string trimmed_attribute(const std::string& file) {
 EepromDiscovery discover_optoe(const std::string& i2c_devices, const std::string& sx_core) {
   EepromDiscovery out;
   std::error_code ec;
-  std::vector<std::pair<int, DiscoveredEeprom>> by_key;
+  // Sorted by (0, bus) for optoe clients, then (1 + asic, module) for sx_core modules.
+  std::vector<std::pair<std::pair<int, int>, DiscoveredEeprom>> by_key;
   for (const auto& entry : std::filesystem::directory_iterator(i2c_devices, ec)) {
     const std::string dir = entry.path().string();
     const auto bus = bus_of_client(entry.path().filename().string());
@@ -321,7 +322,7 @@ EepromDiscovery discover_optoe(const std::string& i2c_devices, const std::string
     d.name = "optoe-" + std::to_string(*bus);
     d.config.path = dir + "/eeprom";
     d.config.port = d.name;
-    by_key.push_back({*bus, std::move(d)});
+    by_key.push_back({{0, *bus}, std::move(d)});
   }
   for (const auto& asic : std::filesystem::directory_iterator(sx_core, ec)) {
     int a = 0;
@@ -337,7 +338,7 @@ EepromDiscovery discover_optoe(const std::string& i2c_devices, const std::string
       d.config.path = module.path().string();
       d.config.layout = OptoeLayout::SxCore;
       d.config.port = d.name;
-      by_key.push_back({(a + 1) * 100000 + m, std::move(d)});
+      by_key.push_back({{a + 1, m}, std::move(d)});
     }
   }
   std::sort(by_key.begin(), by_key.end(), [](const auto& x, const auto& y) { return x.first < y.first; });

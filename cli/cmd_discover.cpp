@@ -19,8 +19,9 @@ struct DiscoverOptions {
   bool emit_config = false;
   bool json = false;
   std::string sysfs_net = "/sys/class/net";
-  std::string i2c_devices = "/sys/bus/i2c/devices";
-  std::string sx_core = "/sys/module/sx_core";
+  std::string i2c_devices = optoe::kSysI2cDevices;
+  std::string sx_core = optoe::kSysSxCore;
+  std::vector<std::string> drivers = optoe::kOptoeDrivers;
 };
 
 std::string toml_string(const std::string& s) {
@@ -91,7 +92,7 @@ nlohmann::json to_json(const ethtool::NetdevDiscovery& net, const optoe::EepromD
 
 int run_discover(const DiscoverOptions& o) {
   const auto net = ethtool::discover_netdevs(o.sysfs_net);
-  const auto eeproms = optoe::discover_optoe(o.i2c_devices, o.sx_core);
+  const auto eeproms = optoe::discover_optoe(o.i2c_devices, o.sx_core, o.drivers);
   const auto ib_ports = ib::list_local_ports();
   if (o.json) {
     std::cout << to_json(net, eeproms, ib_ports).dump(2) << '\n';
@@ -114,6 +115,9 @@ void add_discover_command(CLI::App& app, int& exit_code) {
   cmd->add_option("--sysfs-net", opts->sysfs_net, "Where the netdevs are")->capture_default_str();
   cmd->add_option("--i2c-devices", opts->i2c_devices, "Where the i2c clients are")->capture_default_str();
   cmd->add_option("--sx-core", opts->sx_core, "Where NVIDIA sx_core's module directories are")->capture_default_str();
+  cmd->add_option("--optoe-drivers", opts->drivers, "i2c drivers whose eeprom file is a module's (sff8436, 24c02)")
+      ->delimiter(',')
+      ->capture_default_str();
   cmd->callback([opts, &exit_code] { exit_code = run_discover(*opts); });
 }
 

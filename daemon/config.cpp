@@ -377,10 +377,20 @@ void read_ib(Table& t, ib::IbSourceSettings& s) {
   }
 }
 
-// `discover`, `include`, `exclude` of a netlink or optoe source; a regex that does not compile is an
+// `discover`, `include`, `exclude` of a netlink or optoe source (and optoe's `drivers`); a regex that does not compile is an
 // error at its key.
-void read_discovery(Table& t, bool ports_listed, Discovery& s) {
+void read_discovery(Table& t, const std::string& type, bool ports_listed, Discovery& s) {
   s.discover = t.boolean("discover").value_or(!ports_listed);
+  if (type == "optoe" && t.node("drivers") != nullptr) {
+    s.drivers = t.strings("drivers");
+    const auto bad = std::find_if(s.drivers.begin(), s.drivers.end(), [](const std::string& d) {
+      return d.empty() || d.size() > 32 || !std::all_of(d.begin(), d.end(), [](unsigned char c) {
+        return std::isalnum(c) || c == '_' || c == '-' || c == '.';
+      });
+    });
+    require(s.drivers.size() <= 16 && bad == s.drivers.end(), t.node("drivers")->source(),
+            t.name() + ".drivers: i2c driver names as in sysfs `name` (\"optoe3\", \"sff8436\", \"24c02\"), at most 16");
+  }
   for (auto [key, out] : {std::pair{"include", &s.include}, std::pair{"exclude", &s.exclude}}) {
     *out = t.str(key).value_or("");
     // Bounded: libstdc++ compiles a pattern recursively, and port names are short.
@@ -417,7 +427,7 @@ SourceConfig read_source(Table t, const std::string& file) {
   // found there, for their service settings.
   const std::string port_key = s.type == "ib" ? "module" : "port";
   if (s.type == "ib") read_ib(t, s.ib);
-  if (s.type == "netlink" || s.type == "optoe") read_discovery(t, t.tables("port") != nullptr, s.discovery);
+  if (s.type == "netlink" || s.type == "optoe") read_discovery(t, s.type, t.tables("port") != nullptr, s.discovery);
   if (const toml::array* ports = t.tables(port_key)) {
     int i = 0;
     for (const toml::node& n : *ports) {

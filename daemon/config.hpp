@@ -75,6 +75,9 @@ struct Discovery {
   bool discover = false;  // `discover`; default true when the source lists no [[source.port]]
   std::string include;    // ECMAScript regex a found port's name must match ("" = every one)
   std::string exclude;    // regex of names to leave out
+  // optoe: i2c client driver names whose `eeprom` file is a module's memory (`drivers`);
+  // empty: optoe's own (optoe::kOptoeDrivers).
+  std::vector<std::string> drivers;
 };
 bool selected(const Discovery& s, const std::string& name);
 

@@ -130,6 +130,7 @@ int run(const Options& o) {
       spdlog::info("re-reading the static pages of every module");
       service.engine()->request_reverify_all();
     }
+    service.follow_netdevs();  // netdevs appeared, went or were renamed: discover again
     frontend.tick();
     // Pet the watchdog only while every domain worker is alive: a hung bus thread gets us restarted.
     if (watchdog && service.engine()->oldest_domain_heartbeat_age() < static_cast<double>(watchdog_usec) / 2e6) {

@@ -21,6 +21,7 @@ namespace xcvr::daemon {
 struct PortSpec {
   PortIdentity id;
   std::unique_ptr<drivers::Transport> transport;
+  bool discovered = false;  // found by its source, not listed in the config
 };
 
 class ScrapeTracker;  // below

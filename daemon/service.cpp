@@ -32,18 +32,28 @@ std::vector<std::string> unmatched_globs(const Config& config, const BuiltSource
 
 }  // namespace
 
+namespace {
+
+// The sources of a loaded config built (`running`: unchanged ones kept), with its warnings.
+std::variant<PreparedConfig, std::string> prepare_sources(Config config, std::shared_ptr<const CodingSetup> coding,
+                                                          const BuiltSources* running) {
+  auto built = build_sources(config, running);
+  if (auto* err = std::get_if<SourceError>(&built)) return err->message;
+  auto warnings = unmatched_globs(config, std::get<BuiltSources>(built));
+  return PreparedConfig{std::move(config), std::move(coding), std::move(std::get<BuiltSources>(built)),
+                        std::move(warnings)};
+}
+
+}  // namespace
+
 std::variant<PreparedConfig, std::string> prepare_config(const std::string& path, const BuiltSources* running) {
   try {
     auto loaded = load_config_file(path);
     if (auto* err = std::get_if<ConfigError>(&loaded)) return err->to_string();
     auto coding = load_coding_setup(std::get<Config>(loaded));
     if (auto* err = std::get_if<std::string>(&coding)) return *err;  // a broken catalog keeps the running one
-    auto built = build_sources(std::get<Config>(loaded), running);
-    if (auto* err = std::get_if<SourceError>(&built)) return err->message;
-    auto warnings = unmatched_globs(std::get<Config>(loaded), std::get<BuiltSources>(built));
-    return PreparedConfig{std::move(std::get<Config>(loaded)),
-                          std::move(std::get<std::shared_ptr<const CodingSetup>>(coding)),
-                          std::move(std::get<BuiltSources>(built)), std::move(warnings)};
+    return prepare_sources(std::move(std::get<Config>(loaded)),
+                           std::move(std::get<std::shared_ptr<const CodingSetup>>(coding)), running);
   } catch (const std::exception& e) {  // e.g. bad_alloc: refused like any bad config
     return path + ": " + e.what();
   }
@@ -53,7 +63,7 @@ std::string Service::start(const std::string& path) {
   path_ = path;
   auto prepared = prepare_config(path);
   if (auto* err = std::get_if<std::string>(&prepared)) return *err;
-  launch(std::move(std::get<PreparedConfig>(prepared)), false);
+  launch(std::move(std::get<PreparedConfig>(prepared)), Launch::Start);
   return "";
 }
 
@@ -68,10 +78,12 @@ void log_coding(const CodingSetup& c) {
 }
 }  // namespace
 
-// The engine's pollers in port order: those of reused sources taken over from the running
-// engine (their modules stay inserted, counters and flag history intact), the others new.
+// The engine's pollers in port order: those of reused sources, and discovered ports found again,
+// taken over from the running engine (their modules stay inserted, counters and flag history
+// intact), the others new.
 // Pollers of sources that went away are destroyed here, while their resources still live.
-std::vector<std::unique_ptr<PortPoller>> Service::pollers_for(PreparedConfig& prepared) {
+std::vector<std::unique_ptr<PortPoller>> Service::pollers_for(PreparedConfig& prepared, std::size_t& kept) {
+  kept = 0;
   std::map<std::string, std::unique_ptr<PortPoller>> running;
   if (engine_) {
     for (auto& p : engine_->release_pollers()) {
@@ -80,18 +92,28 @@ std::vector<std::unique_ptr<PortPoller>> Service::pollers_for(PreparedConfig& pr
     }
   }
   std::vector<std::unique_ptr<PortPoller>> out;
+  const auto take_over = [&](decltype(running)::iterator it) {
+    it->second->reconfigure(prepared.config.poll, prepared.coding, clock_.monotonic(), clock_.wall());
+    out.push_back(std::move(it->second));
+    running.erase(it);
+    ++kept;
+  };
   auto fresh = prepared.built.ports.begin();
   for (const BuiltSource& source : prepared.built.sources) {
     for (const std::string& name : source.port_names) {
       if (source.reused) {
         auto it = running.find(name);
-        if (it == running.end()) continue;  // cannot happen: a reused source's ports ran
-        it->second->reconfigure(prepared.config.poll, prepared.coding, clock_.monotonic(), clock_.wall());
-        out.push_back(std::move(it->second));
-        running.erase(it);
+        if (it != running.end()) take_over(it);  // (always: a reused source's ports ran)
       } else if (fresh != prepared.built.ports.end()) {
-        out.push_back(std::make_unique<PortPoller>(std::move(fresh->id), std::move(fresh->transport),
-                                                   prepared.config.poll, prepared.coding));
+        // A discovered port found again as it was (same name, same device) keeps its poller
+        // while its source is rebuilt around it, e.g. when another netdev appeared.
+        auto it = fresh->discovered ? running.find(name) : running.end();
+        if (it != running.end() && it->second->transport().describe() == fresh->transport->describe()) {
+          take_over(it);
+        } else {
+          out.push_back(std::make_unique<PortPoller>(std::move(fresh->id), std::move(fresh->transport),
+                                                     prepared.config.poll, prepared.coding));
+        }
         ++fresh;
       }
     }
@@ -99,9 +121,11 @@ std::vector<std::unique_ptr<PortPoller>> Service::pollers_for(PreparedConfig& pr
   return out;  // `running` now holds the dropped pollers: destroyed on return
 }
 
-void Service::launch(PreparedConfig prepared, bool is_reload) {
+void Service::launch(PreparedConfig prepared, Launch why) {
+  const bool is_reload = why != Launch::Start;
   if (engine_) engine_->stop();
-  std::vector<std::unique_ptr<PortPoller>> pollers = pollers_for(prepared);
+  std::size_t kept = 0;
+  std::vector<std::unique_ptr<PortPoller>> pollers = pollers_for(prepared, kept);
   engine_.reset();
   sources_ = std::move(prepared.built);  // resources of dropped sources go after their transports
   Config config = std::move(prepared.config);
@@ -109,17 +133,29 @@ void Service::launch(PreparedConfig prepared, bool is_reload) {
   aging_->set_directory(config.state_directory, clock_.wall());  // a changed one on reload too; logs its errors
   config_ = std::move(config);
   coding_ = std::move(prepared.coding);
-  log_coding(*coding_);
-  for (const std::string& w : prepared.warnings) spdlog::warn("config: {}", w);
+  if (why != Launch::Netdevs) {  // the same catalog and config as before: said already
+    log_coding(*coding_);
+    for (const std::string& w : prepared.warnings) spdlog::warn("config: {}", w);
+  }
   for (const std::string& n : sources_.notes) spdlog::info("{}", n);
   if (is_reload) {
-    std::size_t kept = 0;
-    for (const BuiltSource& s : sources_.sources) kept += s.reused ? s.port_names.size() : 0;
-    spdlog::info("reload: {} ports kept running, {} built anew", kept, sources_.port_count() - kept);
+    spdlog::info("{}: {} ports kept running, {} built anew", why == Launch::Reload ? "reload" : "netdevs changed", kept,
+                 sources_.port_count() - kept);
   }
   engine_ = std::make_unique<PollEngine>(config_, std::move(pollers), clock_, store_, *aging_, coding_);
   engine_->set_reload_stats(reloads_attempted_, reloads_failed_, true, is_reload ? clock_.wall() : 0);
   engine_->set_source_notes(sources_.notes);
+  const bool discovers_netdevs = std::any_of(config_.sources.begin(), config_.sources.end(), [](const SourceConfig& s) {
+    return s.type == "netlink" && s.discovery.discover;
+  });
+  if (!discovers_netdevs) {
+    netdev_watch_.reset();
+  } else if (!netdev_watch_) {
+    netdev_watch_ = std::make_unique<ethtool::NetdevWatch>();
+    if (!netdev_watch_->error().empty()) {
+      spdlog::warn("netlink discovery: {}; the netdev list is compared on every check instead", netdev_watch_->error());
+    }
+  }
 }
 
 std::string Service::reload(const WebApply& web) {
@@ -141,9 +177,25 @@ std::string Service::reload(const WebApply& web) {
     return error;
   }
   const bool was_running = running_;
-  launch(std::move(std::get<PreparedConfig>(prepared)), true);
+  launch(std::move(std::get<PreparedConfig>(prepared)), Launch::Reload);
   if (was_running) run();
   return "";
+}
+
+bool Service::follow_netdevs() {
+  if (!netdev_watch_ || !netdev_watch_->changed(clock_.monotonic())) return false;
+  auto prepared = prepare_sources(config_, coding_, &sources_);
+  if (auto* err = std::get_if<std::string>(&prepared)) {  // e.g. a port name now taken twice
+    spdlog::error("netdevs changed, but the ports cannot be built again, keeping them: {}", *err);
+    return false;
+  }
+  const auto& now = netdev_watch_->netdevs();
+  spdlog::info("netdevs changed, discovering again; physical netdevs now: {}",
+               now.empty() ? std::string("none") : fmt::format("{}", fmt::join(now, ", ")));
+  const bool was_running = running_;
+  launch(std::move(std::get<PreparedConfig>(prepared)), Launch::Netdevs);
+  if (was_running) run();
+  return true;
 }
 
 void Service::run() {

@@ -14,6 +14,7 @@
 #include "daemon/poll_engine.hpp"
 #include "daemon/snapshot.hpp"
 #include "daemon/sources.hpp"
+#include "drivers/ethtool/netdev_watch.hpp"
 
 namespace xcvr::daemon {
 
@@ -49,6 +50,10 @@ class Service {
   // counted. Returns "" or the error.
   std::string reload(const WebApply& web = {});
   void stop();
+  // For netlink sources that discover: when netdevs appeared, went or were renamed, builds the
+  // sources again from the running config (the file is not re-read) — ports that stay keep
+  // their pollers — and returns true. Call it often (the main loop's tick); it does not block.
+  bool follow_netdevs();
 
   const Config& config() const { return config_; }
   // Catalog, OUI registry and cage-style rules of the running config.
@@ -58,8 +63,10 @@ class Service {
   uint64_t reloads_failed() const { return reloads_failed_; }
 
  private:
-  void launch(PreparedConfig prepared, bool is_reload);
-  std::vector<std::unique_ptr<PortPoller>> pollers_for(PreparedConfig& prepared);
+  enum class Launch { Start, Reload, Netdevs };  // Netdevs: follow_netdevs() rebuilt the sources
+  void launch(PreparedConfig prepared, Launch why);
+  // `kept`: how many of them are running pollers taken over.
+  std::vector<std::unique_ptr<PortPoller>> pollers_for(PreparedConfig& prepared, std::size_t& kept);
 
   const PollClock& clock_;
   SnapshotStore& store_;
@@ -72,6 +79,7 @@ class Service {
   uint64_t reloads_attempted_ = 0;
   uint64_t reloads_failed_ = 0;
   bool running_ = false;
+  std::unique_ptr<ethtool::NetdevWatch> netdev_watch_;  // while a netlink source discovers
 };
 
 }  // namespace xcvr::daemon

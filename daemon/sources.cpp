@@ -18,6 +18,10 @@
 namespace xcvr::daemon {
 namespace {
 
+const std::vector<std::string>& eeprom_drivers(const SourceConfig& s) {
+  return s.discovery.drivers.empty() ? optoe::kOptoeDrivers : s.discovery.drivers;
+}
+
 PortIdentity identity(const PortConfig& p, const std::string& source) {
   return PortIdentity{p.name, "", source, p.cage, {}, p.service};
 }
@@ -76,7 +80,7 @@ void add_found(const SourceConfig& s, const std::set<std::string>& claimed, cons
     PortConfig p;
     p.name = f.name;
     p.config_location = s.config_location;
-    out.ports.push_back({identity(p, s.type), f.transport()});
+    out.ports.push_back({identity(p, s.type), f.transport(), /*discovered=*/true});
     taken.push_back(f.name);
   }
   std::string note = s.config_location + ": " + what + " discovery: " +
@@ -100,16 +104,17 @@ void add_discovered_netdevs(const SourceConfig& s, const std::set<std::string>& 
             "Name ports with [[source.port]] netdev = \"…\", or add i2c/optoe/ib sources (docs/configuration.md)", out);
 }
 
-// Every optoe device and sx_core module, as a port named by its bus ("optoe-11") or module
-// ("module3").
+// Every optoe device (or device of the source's `drivers`) and sx_core module, as a port named by
+// its optoe port_name, bus ("optoe-11") or module ("module3").
 void add_discovered_eeproms(const SourceConfig& s, const std::set<std::string>& claimed, BuiltSources& out) {
-  const optoe::EepromDiscovery d = optoe::discover_optoe();
+  const optoe::EepromDiscovery d = optoe::discover_optoe(optoe::kSysI2cDevices, optoe::kSysSxCore, eeprom_drivers(s));
   std::vector<Found> found;
   for (const optoe::DiscoveredEeprom& e : d.found) {
     found.push_back({e.name, "path:" + e.config.path,
                      [config = e.config] { return std::make_unique<optoe::OptoeTransport>(config); }});
   }
-  add_found(s, claimed, found, "optoe", "no optoe1/2/3 device or sx_core module",
+  add_found(s, claimed, found, "optoe", "no i2c device of driver " + fmt::format("{}", fmt::join(eeprom_drivers(s), "/")) +
+                                          " and no sx_core module",
             "i2c clients and sx_core modules looked at: " + std::to_string(d.looked_at),
             "Instantiate optoe (echo optoe3 0x50 > /sys/bus/i2c/devices/i2c-N/new_device) or list ports "
             "with [[source.port]] path = \"…\" (docs/configuration.md)",
@@ -193,7 +198,9 @@ std::string fingerprint(const SourceConfig& s) {
     for (const std::string& n : ethtool::physical_netdevs()) fp += "\nnetdev " + n;
   }
   if (s.type == "optoe" && s.discovery.discover) {
-    for (const optoe::DiscoveredEeprom& e : optoe::discover_optoe().found) fp += "\neeprom " + e.config.path;
+    for (const optoe::DiscoveredEeprom& e : optoe::discover_optoe(optoe::kSysI2cDevices, optoe::kSysSxCore, eeprom_drivers(s)).found) {
+      fp += "\neeprom " + e.config.path + " " + e.name;
+    }
   }
   return fp;
 }

@@ -35,9 +35,9 @@ TEST_PACKAGES=(
   # exporter tests: promtool (check metrics/rules, test rules), a real Prometheus and
   # Alertmanager (amtool), TLS via curl, scrape benchmark
   prometheus prometheus-alertmanager curl openssl wrk
-  # real-kernel i2c test (tests/qemu): Debian's kernel under qemu with an initramfs of busybox,
-  # i2c-dev and i2c-stub
-  qemu-system-x86 linux-image-amd64 busybox-static cpio kmod xz-utils zstd
+  # real-kernel tests (tests/qemu): Debian's kernel under qemu with an initramfs of busybox,
+  # i2c-dev, i2c-stub and the test NIC module, built against that kernel's headers
+  qemu-system-x86 linux-image-amd64 linux-headers-amd64 busybox-static cpio kmod xz-utils zstd
   # coding checks (vendor_oui): the IEEE OUI registry (the .deb only recommends it; without it
   # the demo's vendor_oui results read "unverifiable", its port verdicts are the same)
   ieee-data

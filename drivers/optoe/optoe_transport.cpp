@@ -14,6 +14,7 @@
 #include <cstdio>
 #include <cstring>
 #include <fstream>
+#include <tuple>
 #include <utility>
 
 namespace xcvr::optoe {
@@ -287,13 +288,23 @@ std::optional<Error> OptoeTransport::read(const drivers::ReadRequest& r, std::sp
 
 namespace {
 
-// "11" of "11-0050"; nullopt for anything else (adapters "i2c-11", drivers' own entries).
-std::optional<int> bus_of_client(const std::string& entry) {
+struct ClientAddress {
   int bus = 0;
   unsigned address = 0;
+};
+// {11, 0x50} of "11-0050"; nullopt for anything else (adapters "i2c-11", drivers' own entries).
+std::optional<ClientAddress> client_address(const std::string& entry) {
+  ClientAddress a;
   char tail = 0;
-  if (std::sscanf(entry.c_str(), "%d-%4x%c", &bus, &address, &tail) != 2) return std::nullopt;
-  return bus;
+  if (std::sscanf(entry.c_str(), "%d-%4x%c", &a.bus, &a.address, &tail) != 2) return std::nullopt;
+  return a;
+}
+
+// optoe's `port_name` as a platform set it (SONiC platform init writes the interface name);
+// optoe's default ("unitialized", sic), empty, or anything with blanks or controls is not one.
+bool valid_port_name(const std::string& name) {
+  if (name.empty() || name.size() > 64 || name == "unitialized" || name == "uninitialized") return false;
+  return std::all_of(name.begin(), name.end(), [](unsigned char c) { return std::isgraph(c) && c != '"' && c != '\\'; });
 }
 
 std::string trimmed_attribute(const std::string& file) {
@@ -305,24 +316,35 @@ std::string trimmed_attribute(const std::string& file) {
 
 }  // namespace
 
-EepromDiscovery discover_optoe(const std::string& i2c_devices, const std::string& sx_core) {
+EepromDiscovery discover_optoe(const std::string& i2c_devices, const std::string& sx_core,
+                               const std::vector<std::string>& drivers) {
   EepromDiscovery out;
   std::error_code ec;
-  // Sorted by (0, bus) for optoe clients, then (1 + asic, module) for sx_core modules.
-  std::vector<std::pair<std::pair<int, int>, DiscoveredEeprom>> by_key;
+  // Sorted by (0, bus, address) for i2c clients, then (1 + asic, module, 0) for sx_core modules.
+  std::vector<std::pair<std::tuple<int, int, unsigned>, DiscoveredEeprom>> by_key;
   for (const auto& entry : std::filesystem::directory_iterator(i2c_devices, ec)) {
     const std::string dir = entry.path().string();
-    const auto bus = bus_of_client(entry.path().filename().string());
-    if (!bus) continue;
+    const auto at = client_address(entry.path().filename().string());
+    if (!at) continue;
     ++out.looked_at;
-    const std::string name = trimmed_attribute(dir + "/name");
-    if (name != "optoe1" && name != "optoe2" && name != "optoe3") continue;
+    const std::string driver = trimmed_attribute(dir + "/name");
+    if (std::find(drivers.begin(), drivers.end(), driver) == drivers.end()) continue;
     if (files::missing_path(dir + "/eeprom", "eeprom")) continue;
     DiscoveredEeprom d;
-    d.name = "optoe-" + std::to_string(*bus);
+    const std::string port_name = trimmed_attribute(dir + "/port_name");
+    if (valid_port_name(port_name)) {
+      d.name = port_name;
+    } else {
+      d.name = (driver.rfind("optoe", 0) == 0 ? std::string("optoe") : driver) + "-" + std::to_string(at->bus);
+      if (at->address != 0x50) {
+        char suffix[8];
+        std::snprintf(suffix, sizeof suffix, "-%02x", at->address & 0xffu);
+        d.name += suffix;
+      }
+    }
     d.config.path = dir + "/eeprom";
     d.config.port = d.name;
-    by_key.push_back({{0, *bus}, std::move(d)});
+    by_key.push_back({{0, at->bus, at->address}, std::move(d)});
   }
   for (const auto& asic : std::filesystem::directory_iterator(sx_core, ec)) {
     int a = 0;
@@ -338,7 +360,7 @@ EepromDiscovery discover_optoe(const std::string& i2c_devices, const std::string
       d.config.path = module.path().string();
       d.config.layout = OptoeLayout::SxCore;
       d.config.port = d.name;
-      by_key.push_back({{a + 1, m}, std::move(d)});
+      by_key.push_back({{a + 1, m, 0}, std::move(d)});
     }
   }
   std::sort(by_key.begin(), by_key.end(), [](const auto& x, const auto& y) { return x.first < y.first; });

@@ -53,11 +53,17 @@ struct OptoePortConfig {
   std::string domain;    // serialization-domain override
 };
 
-// The module eeproms a kernel driver exposes on this host: every optoe1/optoe2/optoe3 device
-// under i2c_devices (its `name` file; the `eeprom` beside it), named "optoe-<bus>" (SONiC's
-// interface names live in platform code, not data: list ports by hand to use them), and every
-// sx_core module directory (asic<A>/module<N>), named "module<N>" ("asic<A>-module<N>" past
-// asic 0). Sorted by bus / module number. Nothing is read from a module.
+// The module eeproms a kernel driver exposes on this host: every i2c client under i2c_devices
+// whose driver `name` is one of `drivers` (optoe1/optoe2/optoe3; platforms that bind sff8436 or
+// an at24 24c02 to their cages list those) with an `eeprom` file, and every sx_core module
+// directory (asic<A>/module<N>). Names: an optoe `port_name` the platform set (SONiC platform
+// init writes the interface name there; its interface names otherwise live in platform code,
+// not data: list ports by hand to use them), else "optoe-<bus>" ("<driver>-<bus>" for other
+// drivers, "-<addr>" appended off 0x50), "module<N>" ("asic<A>-module<N>" past asic 0). Sorted
+// by bus / module number. Nothing is read from a module.
+inline const std::vector<std::string> kOptoeDrivers = {"optoe1", "optoe2", "optoe3"};
+inline const std::string kSysI2cDevices = "/sys/bus/i2c/devices";
+inline const std::string kSysSxCore = "/sys/module/sx_core";
 struct DiscoveredEeprom {
   std::string name;  // the port name it gets
   OptoePortConfig config;
@@ -66,8 +72,8 @@ struct EepromDiscovery {
   std::vector<DiscoveredEeprom> found;
   int looked_at = 0;  // i2c devices and sx_core module directories examined
 };
-EepromDiscovery discover_optoe(const std::string& i2c_devices = "/sys/bus/i2c/devices",
-                               const std::string& sx_core = "/sys/module/sx_core");
+EepromDiscovery discover_optoe(const std::string& i2c_devices = kSysI2cDevices, const std::string& sx_core = kSysSxCore,
+                               const std::vector<std::string>& drivers = kOptoeDrivers);
 
 // Where a read lands: the file and the offset in it (exposed for tests and docs).
 struct FileSpan {

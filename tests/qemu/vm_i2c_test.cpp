@@ -13,6 +13,9 @@
 //   absent nothing at the address                     -> ENODEV (i2c-stub; real adapters say
 //          ENXIO) -> Absent
 //   ebusy  at24 bound at 0x50                         -> EBUSY on I2C_SLAVE -> Permission
+//   seed-flat, then at24 bound at 0x50 (as a platform binds it to a cage): optoe discovery with
+//          drivers = ["24c02"] finds 0-0050/eeprom in the real sysfs tree (and the default
+//          optoe drivers do not), and OptoeTransport reads the flat module through at24
 // The stub is seeded by this program's setup code (not the transport) with SMBus writes:
 // a byte write of 127 selects the stub bank, then word writes put {b[x], b[x+1]} at every
 // register x, so byte, word and I2C-block reads all see EEPROM-like data.
@@ -33,50 +36,22 @@ extern "C" {
 #include <i2c/smbus.h>
 }
 
-#include "cmis/decode.hpp"
 #include "cmis/read_plan.hpp"
-#include "drivers/emulator/bus.hpp"
-#include "drivers/emulator/catalog.hpp"
-#include "drivers/emulator/emulator_transport.hpp"
 #include "drivers/i2c/i2c_dev_transport.hpp"
-#include "drivers/module_reader.hpp"
+#include "drivers/optoe/optoe_transport.hpp"
+#include "tests/qemu/vm_support.hpp"
 
 namespace {
 
 using namespace xcvr;
+using vmtest::check;
 
 constexpr const char* kBus = "/dev/i2c-0";
 constexpr const char* kModel = "qsfpdd-400g-sr8";
-std::string g_phase = "?";
-std::vector<std::string> g_failures;
+constexpr const char* kFlatModel = "qsfpdd-400g-dac";  // passive copper: flat memory
 
-void check(bool ok, const std::string& what) {
-  std::printf("  %s %s\n", ok ? "ok  " : "FAIL", what.c_str());
-  if (!ok) g_failures.push_back(what);
-}
-
-// The daemon's static read (drivers/module_reader.hpp), every page required.
-std::optional<drivers::Error> read_static(drivers::Transport& t, cmis::ModuleImage& image) {
-  drivers::UnreachablePages unreachable;
-  drivers::ReadResult r = drivers::read_static(t, image, unreachable, {0, 0});
-  if (!r.error && !r.skipped.empty()) return r.skipped.front();
-  return std::move(r.error);
-}
-
-// The module the stub will impersonate: a catalog QSFP-DD, powered up, read through the
-// emulator so its live bytes (temperature, lane powers, states) are a real snapshot.
-cmis::ModuleImage source_image() {
-  emulator::VirtualClock clock;
-  emulator::EmulatedBus bus({"src", emulator::kFastModeHz, 1, std::nullopt, 0}, clock);
-  bus.insert(0, std::make_shared<emulator::EmulatedModule>(*emulator::find_model(kModel), clock));
-  clock.advance(10 * emulator::kSecond);
-  emulator::EmulatorTransport t(bus, 0);
-  cmis::ModuleImage image;
-  if (auto e = read_static(t, image)) {
-    std::printf("source read failed: %s\n", e->message.c_str());
-  }
-  return image;
-}
+cmis::ModuleImage source_image() { return vmtest::source_image(kModel); }
+using vmtest::read_static;
 
 int open_bus(uint16_t address) {
   const int fd = ::open(kBus, O_RDWR);
@@ -144,35 +119,6 @@ bool stub_matches(const cmis::ModuleImage& image, std::string& why) {
   return ok;
 }
 
-bool near(double a, double b) { return std::fabs(a - b) <= 1e-9 * std::max(1.0, std::fabs(b)); }
-
-void compare_reports(const cmis::ModuleReport& want, const cmis::ModuleReport& got, bool lanes) {
-  check(!got.id.vendor_name.empty() && got.id.vendor_name == want.id.vendor_name,
-        "vendor '" + got.id.vendor_name + "'");
-  check(!got.id.part_number.empty() && got.id.part_number == want.id.part_number,
-        "part number '" + got.id.part_number + "'");
-  check(got.id.serial == want.id.serial, "serial '" + got.id.serial + "'");
-  const bool temp_ok = got.temperature_celsius && want.temperature_celsius &&
-                       near(*got.temperature_celsius, *want.temperature_celsius) &&
-                       *got.temperature_celsius > 0 && *got.temperature_celsius < 90;
-  check(temp_ok, "temperature " + (got.temperature_celsius ? std::to_string(*got.temperature_celsius) : "-") +
-                     " C");
-  if (!lanes) return;
-  check(got.lanes.size() == 8 && want.lanes.size() == 8,
-        "8 lanes (got " + std::to_string(got.lanes.size()) + ")");
-  for (std::size_t i = 0; i < std::min(got.lanes.size(), want.lanes.size()); ++i) {
-    const auto& g = got.lanes[i];
-    const auto& w = want.lanes[i];
-    const bool ok = g.rx_power_watts && w.rx_power_watts && near(*g.rx_power_watts, *w.rx_power_watts) &&
-                    *g.rx_power_watts > 0 && g.tx_power_watts && w.tx_power_watts &&
-                    near(*g.tx_power_watts, *w.tx_power_watts) && *g.tx_power_watts > 0;
-    char buf[160];
-    std::snprintf(buf, sizeof buf, "lane %d rx %.1f uW tx %.1f uW", g.lane,
-                  g.rx_power_watts ? *g.rx_power_watts * 1e6 : -1.0, g.tx_power_watts ? *g.tx_power_watts * 1e6 : -1.0);
-    check(ok, buf);
-  }
-}
-
 i2c::I2cPortConfig port(uint8_t address = 0x50) {
   i2c::I2cPortConfig cfg;
   cfg.device = kBus;
@@ -191,18 +137,8 @@ void phase_full(i2c::I2cMethod expect_method) {
   check(!err, "static read through " + std::string(kBus) + (err ? ": " + err->message : ""));
   check(t.method() == expect_method,
         "method " + std::string(i2c::i2c_method_name(t.method())));
-  check(image.entries().size() == src.entries().size(),
-        std::to_string(image.entries().size()) + " half-pages read");
-  for (const auto& e : src.entries()) {
-    const auto* got = image.find(e.key);
-    bool same = got != nullptr;
-    for (std::size_t i = 0; same && i < 128; ++i) {
-      if (e.key.page == cmis::kLowerPage && i == 127) continue;
-      same = got->bytes[i] == e.bytes[i];
-    }
-    check(same, "page " + cmis::page_name(e.key) + " identical");
-  }
-  compare_reports(want, cmis::decode(image), true);
+  vmtest::compare_pages(src, image);
+  vmtest::compare_reports(want, cmis::decode(image), true);
   check(::access(t.lock_path().c_str(), F_OK) == 0, "bus lock file " + t.lock_path());
 
   // One steady-state dynamic poll: what the daemon puts on this bus every interval.
@@ -235,7 +171,7 @@ void phase_block() {
   }
   check(t.method() == i2c::I2cMethod::SmbusI2cBlock,
         "method " + std::string(i2c::i2c_method_name(t.method())));
-  compare_reports(want, cmis::decode(image), false);
+  vmtest::compare_reports(want, cmis::decode(image), false);
 }
 
 void phase_absent() {
@@ -259,25 +195,42 @@ void phase_ebusy() {
                  : std::string("no error")));
 }
 
+// The seeded module (flat memory: lower + page 00h, all a 24c02 holds) through at24's own
+// eeprom file: optoe discovery finds it only when told at24's driver name, and reads it.
+void phase_at24() {
+  const cmis::ModuleImage src = vmtest::source_image(kFlatModel);
+  const optoe::EepromDiscovery optoe_only = optoe::discover_optoe();
+  check(optoe_only.found.empty() && optoe_only.looked_at >= 1,
+        "default drivers (optoe1/2/3): nothing found, " + std::to_string(optoe_only.looked_at) + " i2c clients looked at");
+  const optoe::EepromDiscovery d = optoe::discover_optoe(optoe::kSysI2cDevices, optoe::kSysSxCore, {"24c02"});
+  check(d.found.size() == 1 && d.found[0].name == "24c02-0" &&
+            d.found[0].config.path == optoe::kSysI2cDevices + "/0-0050/eeprom",
+        "drivers = [\"24c02\"]: found " + (d.found.empty() ? std::string("nothing") : d.found[0].name + " " + d.found[0].config.path));
+  if (d.found.empty()) return;
+  optoe::OptoeTransport t(d.found[0].config);
+  cmis::ModuleImage image;
+  const auto err = read_static(t, image);
+  check(!err, "static read through " + d.found[0].config.path + (err ? ": " + err->message : ""));
+  vmtest::compare_pages(src, image);
+  vmtest::compare_reports(cmis::decode(src), cmis::decode(image), false);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   if (argc != 2) {
-    std::fprintf(stderr, "usage: %s word|byte|block|absent|ebusy\n", argv[0]);
+    std::fprintf(stderr, "usage: %s word|byte|block|absent|ebusy|seed-flat|at24\n", argv[0]);
     return 2;
   }
-  g_phase = argv[1];
-  std::printf("XCVR-QEMU phase %s\n", g_phase.c_str());
-  if (g_phase == "word") phase_full(i2c::I2cMethod::SmbusWord);
-  else if (g_phase == "byte") phase_full(i2c::I2cMethod::SmbusByte);
-  else if (g_phase == "block") phase_block();
-  else if (g_phase == "absent") phase_absent();
-  else if (g_phase == "ebusy") phase_ebusy();
-  else g_failures.push_back("unknown phase");
-  if (g_failures.empty()) {
-    std::printf("XCVR-QEMU phase %s: PASS\n", g_phase.c_str());
-    return 0;
-  }
-  std::printf("XCVR-QEMU phase %s: FAIL %s\n", g_phase.c_str(), g_failures.front().c_str());
-  return 1;
+  const std::string phase = argv[1];
+  std::printf("XCVR-QEMU phase %s\n", phase.c_str());
+  if (phase == "word") phase_full(i2c::I2cMethod::SmbusWord);
+  else if (phase == "byte") phase_full(i2c::I2cMethod::SmbusByte);
+  else if (phase == "block") phase_block();
+  else if (phase == "absent") phase_absent();
+  else if (phase == "ebusy") phase_ebusy();
+  else if (phase == "seed-flat") check(seed_stub(vmtest::source_image(kFlatModel)), "seeded i2c-stub with " + std::string(kFlatModel));
+  else if (phase == "at24") phase_at24();
+  else check(false, "unknown phase");
+  return vmtest::verdict(phase);
 }

@@ -134,6 +134,10 @@ INSTANTIATE_TEST_SUITE_P(
             "source[0].include: not a regular expression"},
         Bad{"discovery_regex_too_long", kTooLongPattern.c_str(), 3, 11,
             "source[0].exclude: longer than 200 characters"},
+        Bad{"optoe_drivers_not_names", "[[source]]\ntype = \"optoe\"\ndrivers = [\"optoe1\", \"at 24\"]\n", 3, 11,
+            "source[0].drivers: i2c driver names"},
+        Bad{"netlink_has_no_drivers", "[[source]]\ntype = \"netlink\"\ndrivers = [\"optoe1\"]\n", 3, 1,
+            "unknown key 'drivers'"},
         Bad{"netlink_nothing_to_read", "[[source]]\ntype = \"netlink\"\ndiscover = false\n", 1, 1,
             "needs at least one [[source.port]] (or discover = true)"},
         Bad{"log_level", "[daemon]\nlog_level = \"loud\"\n", 1, 1, "not a log level"},
@@ -287,6 +291,9 @@ TEST(Config, NetlinkDiscovery) {
   EXPECT_TRUE(selected(Discovery{}, "eth0")) << "no include: every netdev";
   EXPECT_TRUE(load_ok("[[source]]\ntype = \"optoe\"\nexclude = \"^module\"\n").sources[0].discovery.discover)
       << "optoe finds its devices the same way";
+  EXPECT_TRUE(load_ok("[[source]]\ntype = \"optoe\"\n").sources[0].discovery.drivers.empty()) << "optoe's own";
+  EXPECT_EQ(load_ok("[[source]]\ntype = \"optoe\"\ndrivers = [\"sff8436\", \"24c02\"]\n").sources[0].discovery.drivers,
+            (std::vector<std::string>{"sff8436", "24c02"}));
   EXPECT_FALSE(load_ok("[[source]]\ntype = \"i2c\"\n[[source.port]]\nname = \"c\"\nbus = \"/dev/i2c-1\"\n")
                    .sources[0].discovery.discover)
       << "i2c stays explicit: probing arbitrary buses is unsafe";

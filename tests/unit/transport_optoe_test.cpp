@@ -415,5 +415,39 @@ TEST(OptoeDiscovery, FindsOptoeClientsAndSxCoreModulesByName) {
   fs::remove_all(root);
 }
 
+// A platform that names its cages (optoe's port_name, written by SONiC platform init) and one
+// that binds sff8436 / at24 to them (the source's `drivers`).
+TEST(OptoeDiscovery, NamesByPortNameAndTakesTheDriversItIsGiven) {
+  namespace fs = std::filesystem;
+  const fs::path root = fs::temp_directory_path() / ("xcvr-optoe-names-" + std::to_string(::getpid()));
+  fs::remove_all(root);
+  const fs::path devices = root / "devices";
+  auto client = [&](const char* entry, const char* driver_name, const char* port_name) {
+    fs::create_directories(devices / entry);
+    std::ofstream(devices / entry / "name") << driver_name << "\n";
+    std::ofstream(devices / entry / "eeprom") << std::string(256, '\0');
+    if (port_name != nullptr) std::ofstream(devices / entry / "port_name") << port_name << "\n";
+  };
+  client("20-0050", "optoe3", "Ethernet8");
+  client("21-0050", "optoe3", "unitialized");  // optoe's default: not a name
+  client("22-0050", "optoe1", "Ether net");     // blanks: not a name either
+  client("5-0050", "sff8436", nullptr);
+  client("6-0051", "24c02", nullptr);
+  const fs::path none = root / "no-sx-core";
+  const EepromDiscovery optoe = discover_optoe(devices.string(), none.string());
+  ASSERT_EQ(optoe.found.size(), 3u);
+  EXPECT_EQ(optoe.found[0].name, "Ethernet8");
+  EXPECT_EQ(optoe.found[0].config.port, "Ethernet8");
+  EXPECT_EQ(optoe.found[1].name, "optoe-21");
+  EXPECT_EQ(optoe.found[2].name, "optoe-22");
+  const EepromDiscovery legacy = discover_optoe(devices.string(), none.string(), {"sff8436", "24c02"});
+  ASSERT_EQ(legacy.found.size(), 2u);
+  EXPECT_EQ(legacy.found[0].name, "sff8436-5");
+  EXPECT_EQ(legacy.found[0].config.path, (devices / "5-0050" / "eeprom").string());
+  EXPECT_EQ(legacy.found[1].name, "24c02-6-51") << "off 0x50: the address is part of the name";
+  EXPECT_EQ(legacy.looked_at, 5);
+  fs::remove_all(root);
+}
+
 }  // namespace
 }  // namespace xcvr::optoe

@@ -1,0 +1,62 @@
+#include "drivers/ethtool/netdev_watch.hpp"
+
+#include <linux/netlink.h>
+#include <linux/rtnetlink.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <array>
+#include <cerrno>
+#include <utility>
+
+#include "drivers/ethtool/ethtool_transport.hpp"
+#include "drivers/transport.hpp"
+
+namespace xcvr::ethtool {
+
+NetdevWatch::NetdevWatch(std::string sysfs_net) : sysfs_net_(std::move(sysfs_net)) {
+  fd_ = ::socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC | SOCK_NONBLOCK, NETLINK_ROUTE);
+  sockaddr_nl addr{};
+  addr.nl_family = AF_NETLINK;
+  addr.nl_groups = RTMGRP_LINK;
+  if (fd_ < 0 || ::bind(fd_, reinterpret_cast<const sockaddr*>(&addr), sizeof addr) < 0) {
+    error_ = "rtnetlink link notifications: " + drivers::errno_text(errno);
+    if (fd_ >= 0) ::close(fd_);
+    fd_ = -1;
+  }
+  known_ = physical_netdevs(sysfs_net_);
+}
+
+NetdevWatch::~NetdevWatch() {
+  if (fd_ >= 0) ::close(fd_);
+}
+
+bool NetdevWatch::drain() {
+  bool any = false;
+  std::array<char, 8192> buf;
+  for (;;) {
+    const ssize_t n = ::recv(fd_, buf.data(), buf.size(), MSG_DONTWAIT);
+    if (n > 0) {
+      any = true;
+      continue;
+    }
+    if (n < 0 && errno == EINTR) continue;
+    // ENOBUFS: notifications were dropped (a burst) — look again all the same.
+    if (n < 0 && errno == ENOBUFS) {
+      any = true;
+      continue;
+    }
+    return any;  // EAGAIN: nothing more pending
+  }
+}
+
+bool NetdevWatch::changed(double now) {
+  if (fd_ < 0 || drain()) settle_until_ = now + kSettleSeconds;
+  if (fd_ >= 0 && now > settle_until_) return false;
+  std::vector<std::string> current = physical_netdevs(sysfs_net_);
+  if (current == known_) return false;
+  known_ = std::move(current);
+  return true;
+}
+
+}  // namespace xcvr::ethtool

@@ -15,7 +15,8 @@ TransceiverModuleRemoved instead of silence; clearing the faults (SIGHUP with a 
 the scenario) resolves every alert, each group's last notification being "resolved".
 
 What the test changes, so that it takes two minutes instead of hours: every `for:` of the rules
-becomes 5s (TransceiverExporterAbsent 2m, so Prometheus' start is not an absence) and recording intervals 1s (as prometheus_scrape.py does), and in the Alertmanager
+becomes 5s (TransceiverExporterAbsent 2m, so Prometheus' start is not an absence) and recording
+intervals 1s (daemon_fleet.rewrite_rules, as in prometheus_scrape.py), and in the Alertmanager
 configuration only the receiver URL and group_wait/group_interval/repeat_interval. Routing and
 inhibition are the shipped ones.
 
@@ -34,8 +35,8 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from daemon_fleet import REPO, Daemon, Processes, fail, free_port, http_get, json_get, log  # noqa: E402
-from prometheus_scrape import start_prometheus  # noqa: E402
+from daemon_fleet import (REPO, Daemon, Processes, fail, free_port, http_get, json_get, log,  # noqa: E402
+                          start_prometheus)
 
 E2E = os.path.dirname(os.path.abspath(__file__))
 ALERTMANAGER = "/usr/bin/prometheus-alertmanager"

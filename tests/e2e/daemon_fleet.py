@@ -1,13 +1,13 @@
 """Shared by the exporter e2e tests: the real transceiver_exporter daemon running the demo fleet
 (config/demo.toml) in real bus time, with a fault timeline (emulator scenario) that injects an
-overheating module, an rx LOS and a few more faults; and small HTTP helpers. Loopback only.
-Python standard library only (Debian's python3)."""
+overheating module, an rx LOS and a few more faults; small HTTP helpers; and a real Prometheus
+(Debian `prometheus`) with the shipped rules made fast (rewrite_rules, run_prometheus,
+start_prometheus, Prom). Loopback only. Python standard library only (Debian's python3)."""
 
 import json
 import os
 import re
 import shutil
-import re
 import signal
 import socket
 import subprocess
@@ -161,22 +161,25 @@ total_watts = 40
 class Daemon:
     """transceiver_exporter on the demo fleet (or `fleet`, a fleet TOML path). faults=True adds
     the fault scenario (FAULTS, or the `scenario` TOML path); budgets=False leaves out the power
-    budgets; reload() rewrites the config and sends SIGHUP."""
+    budgets; reload() rewrites the config and sends SIGHUP. `name` tells several daemons of one
+    Processes apart (their config, state directory and log)."""
 
-    def __init__(self, procs, binary, faults=True, web_extra="", fleet=None, scenario=None, budgets=True):
+    def __init__(self, procs, binary, faults=True, web_extra="", fleet=None, scenario=None, budgets=True,
+                 name="daemon"):
         self.procs = procs
         self.binary = binary
+        self.name = name
         self.port = free_port()
         self.web_extra = web_extra
         self.fleet = fleet or f"{REPO}/config/demo.toml"
         self.scenario = scenario or "faults.toml"
         self.budgets = BUDGETS if budgets else ""
-        self.config = os.path.join(procs.work, "exporter.toml")
+        self.config = os.path.join(procs.work, f"{name}.toml")
         if scenario is None:
             with open(os.path.join(procs.work, "faults.toml"), "w") as f:
                 f.write(FAULTS)
         self.write_config(faults)
-        self.proc = procs.start("daemon", [binary, "--config", self.config, "--log-level", "info"])
+        self.proc = procs.start(name, [binary, "--config", self.config, "--log-level", "info"])
         self.url = f"http://127.0.0.1:{self.port}"
 
     def write_config(self, faults):
@@ -184,7 +187,7 @@ class Daemon:
         with open(self.config, "w") as f:
             f.write(f"""# Written by tests/e2e/daemon_fleet.py
 [daemon]
-state_directory = "{self.procs.work}/state"
+state_directory = "{self.procs.work}/{self.name}-state"
 catalog = "{REPO}/config/catalog"
 
 [poll]
@@ -205,7 +208,7 @@ fleet = "{self.fleet}"
 
     def alive(self):
         if self.proc.poll() is not None:
-            fail("the daemon exited:\n" + self.procs.log_tail("daemon"))
+            fail(f"{self.name} exited:\n" + self.procs.log_tail(self.name))
         return True
 
     def reload(self, faults):
@@ -224,7 +227,7 @@ fleet = "{self.fleet}"
             return status == 200 and f'transceiver_temperature_celsius{{port="{HOT_PORT}"}}' in text and \
                 los.search(text) is not None
 
-        wait_for("the daemon to serve the faulty fleet", ready, timeout_s)
+        wait_for(f"{self.name} to serve the faulty fleet", ready, timeout_s)
 
 
 def json_get(url, timeout=5.0):
@@ -239,3 +242,99 @@ def json_get(url, timeout=5.0):
 
 def quote(s):
     return urllib.parse.quote(s, safe="")
+
+
+# ---- a real Prometheus (Debian `prometheus`) with the shipped rules ---------------------------
+
+def rewrite_rules(src, dst):
+    """The shipped rule file `src`, made fast for a test run, written to `dst`: every `for:` 5s
+    (TransceiverExporterAbsent 2m), every group `interval:` 1s, the BER-regression windows
+    scaled to seconds. Nothing else changes."""
+    with open(src) as f:
+        text = f.read()
+    text = re.sub(r"(?m)^(\s+for:)\s*\S+\s*$", r"\1 5s", text)
+    text = re.sub(r"(?m)^(\s+interval:)\s*\S+\s*$", r"\1 1s", text)
+    # Except "no target scraped at all" (15m shipped): it is true from Prometheus' start until
+    # its first scrape lands, which on a loaded 2-core machine took longer than 5 s.
+    if "alert: TransceiverExporterAbsent" in text:
+        text, n = re.subn(r"(alert: TransceiverExporterAbsent\n(?:[^\n]*\n)*?\s+for:) 5s", r"\1 2m", text, count=1)
+        if n != 1:
+            fail(f"{src}: no `for:` found for TransceiverExporterAbsent")
+    # The BER-regression windows (a link event in the last hour, best BER of the last 10 minutes
+    # against the 6 hours before that hour) scaled to seconds: event 60 s, after 5 s, before 20 s
+    # ending 15 s ago.
+    for shipped, short in (('transceiver_flag_raised_total{flag="rx_los"}[1h]', 'transceiver_flag_raised_total{flag="rx_los"}[60s]'),
+                           ('transceiver_flag_raised_total{flag="rx_los"} offset 1h', 'transceiver_flag_raised_total{flag="rx_los"} offset 60s'),
+                           ("transceiver_insertions_total[1h]", "transceiver_insertions_total[60s]"),
+                           ("transceiver_lane_pre_fec_ber_ratio[10m]", "transceiver_lane_pre_fec_ber_ratio[5s]"),
+                           ("transceiver_lane_pre_fec_ber_ratio[6h] offset 1h", "transceiver_lane_pre_fec_ber_ratio[20s] offset 15s")):
+        if shipped in text:
+            if text.count(shipped) != 1:
+                fail(f"{src}: expected one `{shipped}`")
+            text = text.replace(shipped, short)
+    with open(dst, "w") as f:
+        f.write(text)
+
+
+def run_prometheus(procs, scrape_configs, rules, config_extra="", name="prometheus", external_labels=None):
+    """A real Prometheus on loopback, scraping and evaluating every second: `scrape_configs` is
+    the YAML list under scrape_configs:, `rules` the shipped rule files (config/prometheus/)
+    it loads, rewritten by rewrite_rules and checked by promtool; `external_labels` a dict;
+    `config_extra` is appended to its configuration. `name` names its configuration, storage and
+    log in procs.work, so that several can run side by side. Returns (Prom, its port)."""
+    for rule_file in rules:
+        rewrite_rules(os.path.join(REPO, "config/prometheus", rule_file), os.path.join(procs.work, rule_file))
+    subprocess.run(["promtool", "check", "rules", *rules], cwd=procs.work, check=True, stdout=subprocess.DEVNULL)
+    port = free_port()
+    labels = f", external_labels: {json.dumps(external_labels)}" if external_labels else ""
+    with open(os.path.join(procs.work, f"{name}.yml"), "w") as f:
+        f.write(f"""global: {{scrape_interval: 1s, evaluation_interval: 1s{labels}}}
+rule_files: {json.dumps(list(rules))}
+scrape_configs:
+{scrape_configs}
+{config_extra}""")
+    procs.start(name, ["prometheus", f"--config.file={name}.yml", f"--storage.tsdb.path={name}-data",
+                       f"--web.listen-address=127.0.0.1:{port}"])
+    return Prom(port), port
+
+
+def start_prometheus(procs, target, config_extra="", name="prometheus", external_labels=None):
+    """A real Prometheus scraping `target` as job "transceiver" every second with the shipped
+    site rules (alerts.yml, recording.yml); the rest as run_prometheus. Returns (Prom, its port)."""
+    return run_prometheus(procs, f"""  - job_name: transceiver
+    static_configs: [{{targets: ['{target}']}}]""", ("alerts.yml", "recording.yml"), config_extra, name,
+                          external_labels)
+
+
+class Prom:
+    """The HTTP API of a Prometheus on loopback."""
+
+    def __init__(self, port):
+        self.url = f"http://127.0.0.1:{port}"
+        self.api = f"{self.url}/api/v1"
+
+    def query(self, expr, at=None):
+        """The result of an instant query (now, or at the Unix time `at`)."""
+        when = f"&time={at:.3f}" if at is not None else ""
+        r = json_get(f"{self.api}/query?query={quote(expr)}{when}", timeout=10)
+        if r is None or r.get("status") != "success":
+            fail(f"query failed: {expr}\n{r}")
+        return r["data"]["result"]
+
+    def value(self, expr):
+        res = self.query(expr)
+        return float(res[0]["value"][1]) if res else None
+
+    def alert_list(self):
+        """Every active (pending or firing) alert as the API gives it: labels, annotations, state."""
+        r = json_get(f"{self.api}/alerts")
+        if r is None:
+            fail("/api/v1/alerts")
+        return r["data"]["alerts"]
+
+    def alerts(self, state="firing"):
+        return {(a["labels"]["alertname"], a["labels"].get("port", "")) for a in self.alert_list()
+                if a["state"] == state}
+
+    def any_alerts(self):
+        return self.alerts("firing") | self.alerts("pending")

@@ -6,8 +6,9 @@ evaluates every alert expression, recording rule and Grafana panel query (each m
 return data), then clears the faults (SIGHUP with a config without the fault scenario) and
 waits for the alerts to resolve. Also: promtool check metrics on the daemon's scrape.
 
-The shipped rule files are loaded rewritten in two ways only, so that the test takes a minute
-instead of hours: every `for:` becomes 5s (TransceiverExporterAbsent: 2m) and the recording group's `interval:` becomes 1s.
+The shipped rule files are loaded rewritten in two ways only (daemon_fleet.rewrite_rules), so that
+the test takes a minute instead of hours: every `for:` becomes 5s (TransceiverExporterAbsent: 2m)
+and the recording group's `interval:` becomes 1s.
 
   prometheus_scrape.py PATH/TO/transceiver_exporter
 """
@@ -23,9 +24,9 @@ sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import dashboard_check  # noqa: E402
 import metrics_doc  # noqa: E402
-from daemon_fleet import (HOT_PORT, LOS_LANE, LOS_PORT, MODULE_FAULT_PORT, REPO, TX_FAULT_PORT,  # noqa: E402
-                          UNREADABLE_PORT, Daemon, Processes, fail, free_port, http_get, json_get, log,
-                          quote, wait_for)
+from daemon_fleet import (HOT_PORT, LOS_LANE, LOS_PORT, MODULE_FAULT_PORT, TX_FAULT_PORT,  # noqa: E402
+                          UNREADABLE_PORT, Daemon, Processes, fail, http_get, json_get, log,
+                          start_prometheus, wait_for)
 
 # Alerts the injected faults must raise (alertname, port). The demo fleet's own dirty fiber
 # (swp41) and miscoded optic (swp20) fire too.
@@ -77,84 +78,11 @@ NOT_IN_DEMO_SCRAPE["transceiver_port_misconfigured"] = "the demo fleet's config 
 FABRIC_ONLY_RULES = {"node:transceiver_temperature_celsius:max"}
 
 
-def rewrite_rules(src, dst):
-    with open(src) as f:
-        text = f.read()
-    text = re.sub(r"(?m)^(\s+for:)\s*\S+\s*$", r"\1 5s", text)
-    text = re.sub(r"(?m)^(\s+interval:)\s*\S+\s*$", r"\1 1s", text)
-    # Except "no target scraped at all" (15m shipped): it is true from Prometheus' start until
-    # its first scrape lands, which on a loaded 2-core machine took longer than 5 s.
-    if "alert: TransceiverExporterAbsent" in text:
-        text, n = re.subn(r"(alert: TransceiverExporterAbsent\n(?:[^\n]*\n)*?\s+for:) 5s", r"\1 2m", text, count=1)
-        if n != 1:
-            fail(f"{src}: no `for:` found for TransceiverExporterAbsent")
-    # The BER-regression windows (a link event in the last hour, best BER of the last 10 minutes
-    # against the 6 hours before that hour) scaled to seconds: event 60 s, after 5 s, before 20 s
-    # ending 15 s ago.
-    for shipped, short in (('transceiver_flag_raised_total{flag="rx_los"}[1h]', 'transceiver_flag_raised_total{flag="rx_los"}[60s]'),
-                           ('transceiver_flag_raised_total{flag="rx_los"} offset 1h', 'transceiver_flag_raised_total{flag="rx_los"} offset 60s'),
-                           ("transceiver_insertions_total[1h]", "transceiver_insertions_total[60s]"),
-                           ("transceiver_lane_pre_fec_ber_ratio[10m]", "transceiver_lane_pre_fec_ber_ratio[5s]"),
-                           ("transceiver_lane_pre_fec_ber_ratio[6h] offset 1h", "transceiver_lane_pre_fec_ber_ratio[20s] offset 15s")):
-        if shipped in text:
-            if text.count(shipped) != 1:
-                fail(f"{src}: expected one `{shipped}`")
-            text = text.replace(shipped, short)
-    with open(dst, "w") as f:
-        f.write(text)
-
-
-def start_prometheus(procs, target, config_extra=""):
-    """A real Prometheus on loopback scraping `target` as job "transceiver" every second with the
-    shipped rules (rewritten by rewrite_rules, checked by promtool); `config_extra` is appended to
-    its configuration. Returns (Prom, its port)."""
-    for rules in ("alerts.yml", "recording.yml"):
-        rewrite_rules(os.path.join(REPO, "config/prometheus", rules), os.path.join(procs.work, rules))
-    subprocess.run(["promtool", "check", "rules", "alerts.yml", "recording.yml"], cwd=procs.work,
-                   check=True, stdout=subprocess.DEVNULL)
-    port = free_port()
-    with open(os.path.join(procs.work, "prometheus.yml"), "w") as f:
-        f.write(f"""global: {{scrape_interval: 1s, evaluation_interval: 1s}}
-rule_files: [alerts.yml, recording.yml]
-scrape_configs:
-  - job_name: transceiver
-    static_configs: [{{targets: ['{target}']}}]
-{config_extra}""")
-    procs.start("prometheus", ["prometheus", "--config.file=prometheus.yml", "--storage.tsdb.path=data",
-                               f"--web.listen-address=127.0.0.1:{port}"])
-    return Prom(port), port
-
-
 def series_names(expr):
     """Metric and recorded-series names an expression reads (label values and strings removed)."""
     expr = re.sub(r'"(?:[^"\\]|\\.)*"|\'(?:[^\'\\]|\\.)*\'', '""', expr)
     return {tok for tok in re.findall(r"[A-Za-z_:][A-Za-z0-9_:]*", expr)
             if tok.startswith("transceiver_") or ":" in tok or tok == "up"}
-
-
-class Prom:
-    def __init__(self, port):
-        self.api = f"http://127.0.0.1:{port}/api/v1"
-
-    def query(self, expr):
-        r = json_get(f"{self.api}/query?query={quote(expr)}", timeout=10)
-        if r is None or r.get("status") != "success":
-            fail(f"query failed: {expr}\n{r}")
-        return r["data"]["result"]
-
-    def value(self, expr):
-        res = self.query(expr)
-        return float(res[0]["value"][1]) if res else None
-
-    def alerts(self, state="firing"):
-        r = json_get(f"{self.api}/alerts")
-        if r is None:
-            fail("/api/v1/alerts")
-        return {(a["labels"]["alertname"], a["labels"].get("port", "")) for a in r["data"]["alerts"]
-                if a["state"] == state}
-
-    def any_alerts(self):
-        return self.alerts("firing") | self.alerts("pending")
 
 
 def check_rules(prom):

@@ -44,7 +44,7 @@ TEST(ExporterPromtool, CheckAndTestRules) {
   ASSERT_TRUE(testing::have_command("promtool"));
   const fs::path rules = kRepo / "config" / "prometheus";
   auto r = testing::run_shell("promtool check rules " + (rules / "alerts.yml").string() + " " +
-                              (rules / "recording.yml").string());
+                              (rules / "recording.yml").string() + " " + (rules / "global.yml").string());
   EXPECT_EQ(r.status, 0) << r.output;
   r = testing::run_shell("cd " + (kRepo / "tests" / "e2e").string() + " && promtool test rules rules_test.yml");
   EXPECT_EQ(r.status, 0) << r.output;
@@ -57,9 +57,11 @@ std::string slurp(const fs::path& p) {
   return ss.str();
 }
 
-// Every alert has a runbook section, a runbook_url to it, and a firing and a not-firing case.
+// Every alert (the site rules and the fleet-level ones) has a runbook section, a runbook_url to
+// it, and a firing and a not-firing case.
 TEST(ExporterPromtool, EveryAlertIsTestedAndHasARunbookSection) {
-  const std::string alerts = slurp(kRepo / "config" / "prometheus" / "alerts.yml");
+  const std::string alerts = slurp(kRepo / "config" / "prometheus" / "alerts.yml") +
+                             slurp(kRepo / "config" / "prometheus" / "global.yml");
   const std::string tests = slurp(kRepo / "tests" / "e2e" / "rules_test.yml");
   const std::string runbook = slurp(kRepo / "docs" / "runbook.md");
   const std::regex alert_re(R"(- alert: (\w+))");

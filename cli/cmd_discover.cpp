@@ -22,6 +22,7 @@ struct DiscoverOptions {
   std::string i2c_devices = optoe::kSysI2cDevices;
   std::string sx_core = optoe::kSysSxCore;
   std::vector<std::string> drivers = optoe::kOptoeDrivers;
+  std::string sonic_port_map;  // as the optoe source's setting: "" = SONiC's own places
 };
 
 std::string toml_string(const std::string& s) {
@@ -92,7 +93,13 @@ nlohmann::json to_json(const ethtool::NetdevDiscovery& net, const optoe::EepromD
 
 int run_discover(const DiscoverOptions& o) {
   const auto net = ethtool::discover_netdevs(o.sysfs_net);
-  const auto eeproms = optoe::discover_optoe(o.i2c_devices, o.sx_core, o.drivers);
+  const optoe::SonicMapLookup sonic = optoe::lookup_sonic_port_map(o.sonic_port_map);
+  if (!sonic.error.empty()) {
+    std::cerr << "xcvrctl discover: --sonic-port-map: " << sonic.error << '\n';
+    return kExitUnreadable;
+  }
+  if (!sonic.note.empty() && !o.json && !o.emit_config) std::cout << sonic.note << '\n';
+  const auto eeproms = optoe::discover_optoe(o.i2c_devices, o.sx_core, o.drivers, sonic.map ? &*sonic.map : nullptr);
   const auto ib_ports = ib::list_local_ports();
   if (o.json) {
     std::cout << to_json(net, eeproms, ib_ports).dump(2) << '\n';
@@ -118,6 +125,9 @@ void add_discover_command(CLI::App& app, int& exit_code) {
   cmd->add_option("--optoe-drivers", opts->drivers, "i2c drivers whose eeprom file is a module's (sff8436, 24c02)")
       ->delimiter(',')
       ->capture_default_str();
+  cmd->add_option("--sonic-port-map", opts->sonic_port_map,
+                  "SONiC port_config.ini or platform.json naming front-panel ports (default: where SONiC keeps "
+                  "it; none: never)");
   cmd->callback([opts, &exit_code] { exit_code = run_discover(*opts); });
 }
 

@@ -377,10 +377,15 @@ void read_ib(Table& t, ib::IbSourceSettings& s) {
   }
 }
 
-// `discover`, `include`, `exclude` of a netlink or optoe source (and optoe's `drivers`); a regex that does not compile is an
+// `discover`, `include`, `exclude` of a netlink or optoe source (and optoe's `drivers`,
+// `sonic_port_map`); a regex that does not compile is an
 // error at its key.
-void read_discovery(Table& t, const std::string& type, bool ports_listed, Discovery& s) {
+void read_discovery(Table& t, const std::string& type, const std::string& file, bool ports_listed, Discovery& s) {
   s.discover = t.boolean("discover").value_or(!ports_listed);
+  if (type == "optoe") {
+    s.sonic_port_map = t.str("sonic_port_map").value_or("");
+    if (!s.sonic_port_map.empty() && s.sonic_port_map != "none") s.sonic_port_map = resolve(file, s.sonic_port_map);
+  }
   if (type == "optoe" && t.node("drivers") != nullptr) {
     s.drivers = t.strings("drivers");
     const auto bad = std::find_if(s.drivers.begin(), s.drivers.end(), [](const std::string& d) {
@@ -427,7 +432,7 @@ SourceConfig read_source(Table t, const std::string& file) {
   // found there, for their service settings.
   const std::string port_key = s.type == "ib" ? "module" : "port";
   if (s.type == "ib") read_ib(t, s.ib);
-  if (s.type == "netlink" || s.type == "optoe") read_discovery(t, s.type, t.tables("port") != nullptr, s.discovery);
+  if (s.type == "netlink" || s.type == "optoe") read_discovery(t, s.type, file, t.tables("port") != nullptr, s.discovery);
   if (const toml::array* ports = t.tables(port_key)) {
     int i = 0;
     for (const toml::node& n : *ports) {

@@ -78,6 +78,9 @@ struct Discovery {
   // optoe: i2c client driver names whose `eeprom` file is a module's memory (`drivers`);
   // empty: optoe's own (optoe::kOptoeDrivers).
   std::vector<std::string> drivers;
+  // optoe: SONiC's port_config.ini / platform.json naming front-panel ports (`sonic_port_map`):
+  // "" = look where SONiC keeps it (optoe::sonic_port_map_candidates), "none" = never.
+  std::string sonic_port_map;
 };
 bool selected(const Discovery& s, const std::string& name);
 

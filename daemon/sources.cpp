@@ -104,10 +104,27 @@ void add_discovered_netdevs(const SourceConfig& s, const std::set<std::string>& 
             "Name ports with [[source.port]] netdev = \"…\", or add i2c/optoe/ib sources (docs/configuration.md)", out);
 }
 
-// Every optoe device (or device of the source's `drivers`) and sx_core module, as a port named by
-// its optoe port_name, bus ("optoe-11") or module ("module3").
-void add_discovered_eeproms(const SourceConfig& s, const std::set<std::string>& claimed, BuiltSources& out) {
-  const optoe::EepromDiscovery d = optoe::discover_optoe(optoe::kSysI2cDevices, optoe::kSysSxCore, eeprom_drivers(s));
+// The SONiC port map of an optoe source (its `sonic_port_map` file, else SONiC's own places);
+// an unusable configured file names the source.
+optoe::SonicMapLookup find_sonic_port_map(const SourceConfig& s) {
+  optoe::SonicMapLookup r = optoe::lookup_sonic_port_map(s.discovery.sonic_port_map);
+  if (!r.error.empty()) r.error = s.config_location + ": sonic_port_map: " + r.error;
+  return r;
+}
+
+optoe::EepromDiscovery discover_eeproms(const SourceConfig& s, const optoe::SonicMapLookup& sonic) {
+  return optoe::discover_optoe(optoe::kSysI2cDevices, optoe::kSysSxCore, eeprom_drivers(s),
+                               sonic.map ? &*sonic.map : nullptr);
+}
+
+// Every optoe device (or device of the source's `drivers`) and sx_core module, as a port named
+// by its front panel (optoe port_name, through the SONiC port map), bus ("optoe-11") or module
+// ("module3").
+std::optional<SourceError> add_discovered_eeproms(const SourceConfig& s, const std::set<std::string>& claimed,
+                                                  BuiltSources& out) {
+  const optoe::SonicMapLookup sonic = find_sonic_port_map(s);
+  if (!sonic.error.empty()) return SourceError{sonic.error};
+  const optoe::EepromDiscovery d = discover_eeproms(s, sonic);
   std::vector<Found> found;
   for (const optoe::DiscoveredEeprom& e : d.found) {
     found.push_back({e.name, "path:" + e.config.path,
@@ -115,13 +132,16 @@ void add_discovered_eeproms(const SourceConfig& s, const std::set<std::string>& 
   }
   add_found(s, claimed, found, "optoe", "no i2c device of driver " + fmt::format("{}", fmt::join(eeprom_drivers(s), "/")) +
                                           " and no sx_core module",
-            "i2c clients and sx_core modules looked at: " + std::to_string(d.looked_at),
+            "i2c clients and sx_core modules looked at: " + std::to_string(d.looked_at) +
+                (sonic.note.empty() ? "" : "; " + sonic.note),
             "Instantiate optoe (echo optoe3 0x50 > /sys/bus/i2c/devices/i2c-N/new_device) or list ports "
             "with [[source.port]] path = \"…\" (docs/configuration.md)",
             out);
+  return std::nullopt;
 }
 
-void add_device_source(const SourceConfig& s, const std::set<std::string>& claimed, BuiltSources& out) {
+std::optional<SourceError> add_device_source(const SourceConfig& s, const std::set<std::string>& claimed,
+                                            BuiltSources& out) {
   for (const PortConfig& p : s.ports) {
     std::unique_ptr<drivers::Transport> t;
     if (s.type == "i2c") {
@@ -144,7 +164,8 @@ void add_device_source(const SourceConfig& s, const std::set<std::string>& claim
     out.ports.push_back({identity(p, s.type), std::move(t)});
   }
   if (s.type == "netlink" && s.discovery.discover) add_discovered_netdevs(s, claimed, out);
-  if (s.type == "optoe" && s.discovery.discover) add_discovered_eeproms(s, claimed, out);
+  if (s.type == "optoe" && s.discovery.discover) return add_discovered_eeproms(s, claimed, out);
+  return std::nullopt;
 }
 
 }  // namespace
@@ -198,7 +219,7 @@ std::string fingerprint(const SourceConfig& s) {
     for (const std::string& n : ethtool::physical_netdevs()) fp += "\nnetdev " + n;
   }
   if (s.type == "optoe" && s.discovery.discover) {
-    for (const optoe::DiscoveredEeprom& e : optoe::discover_optoe(optoe::kSysI2cDevices, optoe::kSysSxCore, eeprom_drivers(s)).found) {
+    for (const optoe::DiscoveredEeprom& e : discover_eeproms(s, find_sonic_port_map(s)).found) {
       fp += "\neeprom " + e.config.path + " " + e.name;
     }
   }
@@ -261,7 +282,7 @@ std::optional<SourceError> build_one(const SourceConfig& s, const std::set<std::
     } else if (s.type == "i2c" || s.type == "optoe" || s.type == "netlink") {
       // Devices are opened lazily by their transports: a missing bus or module shows up as an
       // absent port and an error counter, not as a daemon that refuses to start.
-      add_device_source(s, claimed, out);
+      err = add_device_source(s, claimed, out);
     } else if (s.type == "ib") {
       // Opened now, unlike the device sources: the CA port, the subnet walk and each target's
       // probe decide which ports exist.

@@ -85,6 +85,7 @@ seeds_of() {
     fuzz_state) echo "$seeds/state" ;;
     fuzz_config) echo "$seeds/toml" ;;
     fuzz_http*) echo "$seeds/http" ;;
+    fuzz_sonic*) echo "$root/tests/data/sonic" ;;  # recorded SONiC port_config.ini / platform.json
     *) echo "$seeds/dumps" ;;
   esac
 }

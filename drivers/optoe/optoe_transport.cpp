@@ -317,7 +317,7 @@ std::string trimmed_attribute(const std::string& file) {
 }  // namespace
 
 EepromDiscovery discover_optoe(const std::string& i2c_devices, const std::string& sx_core,
-                               const std::vector<std::string>& drivers) {
+                               const std::vector<std::string>& drivers, const SonicPortMap* sonic) {
   EepromDiscovery out;
   std::error_code ec;
   // Sorted by (0, bus, address) for i2c clients, then (1 + asic, module, 0) for sx_core modules.
@@ -332,7 +332,10 @@ EepromDiscovery discover_optoe(const std::string& i2c_devices, const std::string
     if (files::missing_path(dir + "/eeprom", "eeprom")) continue;
     DiscoveredEeprom d;
     const std::string port_name = trimmed_attribute(dir + "/port_name");
-    if (valid_port_name(port_name)) {
+    if (const auto front = front_panel_number(port_name)) {
+      const auto named = sonic != nullptr ? sonic->by_index.find(*front) : std::map<int, std::string>::const_iterator{};
+      d.name = sonic != nullptr && named != sonic->by_index.end() ? named->second : "port" + std::to_string(*front);
+    } else if (valid_port_name(port_name)) {
       d.name = port_name;
     } else {
       d.name = (driver.rfind("optoe", 0) == 0 ? std::string("optoe") : driver) + "-" + std::to_string(at->bus);

@@ -33,6 +33,7 @@
 #include <variant>
 #include <vector>
 
+#include "drivers/optoe/sonic_port_map.hpp"
 #include "drivers/transport.hpp"
 
 namespace xcvr::optoe {
@@ -56,10 +57,11 @@ struct OptoePortConfig {
 // The module eeproms a kernel driver exposes on this host: every i2c client under i2c_devices
 // whose driver `name` is one of `drivers` (optoe1/optoe2/optoe3; platforms that bind sff8436 or
 // an at24 24c02 to their cages list those) with an `eeprom` file, and every sx_core module
-// directory (asic<A>/module<N>). Names: an optoe `port_name` the platform set (SONiC platform
-// init writes the interface name there; its interface names otherwise live in platform code,
-// not data: list ports by hand to use them), else "optoe-<bus>" ("<driver>-<bus>" for other
-// drivers, "-<addr>" appended off 0x50), "module<N>" ("asic<A>-module<N>" past asic 0). Sorted
+// directory (asic<A>/module<N>). Names, from optoe's `port_name` where the platform set one:
+// a front-panel number ("port3", "Port3", "3", as SONiC platform init writes it) is the
+// interface `sonic` maps it to (sonic_port_map.hpp), else "port<N>"; any other name as given
+// ("Ethernet48"). Without a port_name: "optoe-<bus>" ("<driver>-<bus>" for other drivers,
+// "-<addr>" appended off 0x50); sx_core: "module<N>" ("asic<A>-module<N>" past asic 0). Sorted
 // by bus / module number. Nothing is read from a module.
 inline const std::vector<std::string> kOptoeDrivers = {"optoe1", "optoe2", "optoe3"};
 inline const std::string kSysI2cDevices = "/sys/bus/i2c/devices";
@@ -73,7 +75,8 @@ struct EepromDiscovery {
   int looked_at = 0;  // i2c devices and sx_core module directories examined
 };
 EepromDiscovery discover_optoe(const std::string& i2c_devices = kSysI2cDevices, const std::string& sx_core = kSysSxCore,
-                               const std::vector<std::string>& drivers = kOptoeDrivers);
+                               const std::vector<std::string>& drivers = kOptoeDrivers,
+                               const SonicPortMap* sonic = nullptr);
 
 // Where a read lands: the file and the offset in it (exposed for tests and docs).
 struct FileSpan {

@@ -35,6 +35,7 @@ comp _xcvrctl xcvrctl show --netdev l
 comp _xcvrctl xcvrctl emulate --
 comp _xcvrctl xcvrctl emulate osfp-8
 comp _xcvrctl xcvrctl discover --
+comp _xcvrctl xcvrctl discover --optoe-drivers s
 comp _transceiver_exporter transceiver_exporter --
 comp _transceiver_exporter transceiver_exporter --log-level w
 complete -p xcvrctl transceiver_exporter
@@ -53,7 +54,8 @@ expect 'xcvrctl show -- => --i2c --address --optoe --netdev --trust-banks --file
 expect 'xcvrctl show --netdev l => lo'
 expect 'xcvrctl emulate -- => --fleet --port --list --seconds --json --help'
 expect 'xcvrctl emulate osfp-8 => osfp-800g-2xsr4-finned osfp-800g-aec'
-expect 'xcvrctl discover -- => --emit-config --json --sysfs-net --i2c-devices --sx-core --help'
+expect 'xcvrctl discover -- => --emit-config --json --sysfs-net --i2c-devices --sx-core --optoe-drivers --sonic-port-map --help'
+expect 'xcvrctl discover --optoe-drivers s => sff8436'
 expect 'transceiver_exporter -- => --config --check-config --web.listen-address --textfile --log-level --version --help'
 expect 'transceiver_exporter --log-level w => warn'
 expect 'complete -F _xcvrctl xcvrctl'

@@ -294,6 +294,10 @@ TEST(Config, NetlinkDiscovery) {
   EXPECT_TRUE(load_ok("[[source]]\ntype = \"optoe\"\n").sources[0].discovery.drivers.empty()) << "optoe's own";
   EXPECT_EQ(load_ok("[[source]]\ntype = \"optoe\"\ndrivers = [\"sff8436\", \"24c02\"]\n").sources[0].discovery.drivers,
             (std::vector<std::string>{"sff8436", "24c02"}));
+  EXPECT_EQ(load_ok("[[source]]\ntype = \"optoe\"\nsonic_port_map = \"none\"\n").sources[0].discovery.sonic_port_map,
+            "none");
+  EXPECT_EQ(load_ok("[[source]]\ntype = \"optoe\"\n").sources[0].discovery.sonic_port_map, "")
+      << "SONiC's own places";
   EXPECT_FALSE(load_ok("[[source]]\ntype = \"i2c\"\n[[source.port]]\nname = \"c\"\nbus = \"/dev/i2c-1\"\n")
                    .sources[0].discovery.discover)
       << "i2c stays explicit: probing arbitrary buses is unsafe";

@@ -13,6 +13,7 @@
 #include "drivers/dumpfile/file_transport.hpp"
 #include "drivers/ethtool/ethtool_transport.hpp"
 #include "drivers/i2c/i2c_dev_transport.hpp"
+#include "drivers/ib/umad_device.hpp"
 #include "drivers/optoe/optoe_transport.hpp"
 
 namespace xcvr::daemon {
@@ -217,6 +218,11 @@ std::string fingerprint(const SourceConfig& s) {
   // picks up a NIC added or renamed, an optoe device instantiated, since.
   if (s.type == "netlink" && s.discovery.discover) {
     for (const std::string& n : ethtool::physical_netdevs()) fp += "\nnetdev " + n;
+  }
+  if (s.type == "ib" && s.ib.ca == ib::kEveryCa) {  // a CA port that came up or went down
+    for (const ib::LocalPort& p : ib::list_local_ports()) {
+      fp += "\nca " + p.ca + "/" + std::to_string(p.port) + " " + p.link_layer + " " + std::to_string(p.state);
+    }
   }
   if (s.type == "optoe" && s.discovery.discover) {
     for (const optoe::DiscoveredEeprom& e : discover_eeproms(s, find_sonic_port_map(s)).found) {

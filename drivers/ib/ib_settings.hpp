@@ -17,11 +17,16 @@ struct IbTargetSetting {
   std::vector<int> modules;   // empty: all (MGPIR)
 };
 
+// `ca = "*"`: every active InfiniBand port of every CA on this host, each its own source polling
+// its own modules (local only), named by the CA (daemon/ib_source.cpp).
+inline constexpr const char* kEveryCa = "*";
+
 // Keys of a `type = "ib"` source, with their defaults.
 struct IbSourceSettings {
-  std::string ca;                   // "mlx5_0"; "" = the first active InfiniBand port
+  std::string ca;                   // "mlx5_0"; "" = the first active InfiniBand port; kEveryCa
   int port = 1;
   bool local = true;                // poll the local HCA's own modules (its port LID)
+  std::string local_name;           // the local target's name; "" = its node description
   bool discover = false;            // poll every switch a directed-route walk finds
   std::vector<IbTargetSetting> targets;
   std::string shard;                // "k/n": keep switches whose GUID hashes to shard k of n

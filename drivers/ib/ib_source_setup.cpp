@@ -49,6 +49,10 @@ std::optional<std::string> validate(const IbSourceSettings& s) {
   if (!parse_access_preference(s.access)) return "access: '" + s.access + "' is not auto, class-a, gmp or smp";
   if (s.mcia_bytes != 0 && s.mcia_bytes != 48 && s.mcia_bytes != 128) return "mcia_bytes: must be 48 or 128";
   if (!s.local && !s.discover && s.targets.empty()) return "no targets: set local, discover or targets";
+  if (s.ca == kEveryCa && (!s.local || s.discover || !s.targets.empty())) {
+    return "ca = \"*\" polls each CA's own modules only: set local (the default) and no discover or targets "
+           "(every CA would walk the same subnet; name one `ca` for that)";
+  }
   for (const IbTargetSetting& t : s.targets) {
     if (t.lid == 0 && t.guid == 0) return "targets: each target needs a lid or a guid";
     if (t.lid >= 0xC000) return "targets: lid " + std::to_string(t.lid) + " is not a unicast LID";
@@ -114,6 +118,7 @@ std::variant<IbSource, drivers::Error> open_ib_source(const IbSourceSettings& se
     t.options = base;
     t.options.lid = local_lid;
     t.options.local_port = static_cast<uint8_t>(port);
+    t.options.name = settings.local_name;
     targets[local_lid] = t;
   }
   if (settings.discover) {

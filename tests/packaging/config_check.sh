@@ -19,10 +19,11 @@ echo "$out"
 grep -Eq 'OK \([0-9]+ ports\)' <<<"$out" || fail "the shipped config is not accepted: $out"
 grep -q 'netlink discovery: ' <<<"$out" || fail "--check-config does not say what netlink discovery looked at: $out"
 grep -q 'optoe discovery: ' <<<"$out" || fail "--check-config does not say what optoe discovery looked at: $out"
+grep -q 'ib discovery (every CA): ' <<<"$out" || fail "--check-config does not say what ib discovery looked at: $out"
 
 # Active lines: only these tables are active as shipped.
 active=$(grep -E '^\[' "$cfg" | tr '\n' ' ')
-[ "$active" = "[daemon] [poll] [web] [[source]] [[source]] " ] || fail "unexpected active tables: $active"
+[ "$active" = "[daemon] [poll] [web] [[source]] [[source]] [[source]] " ] || fail "unexpected active tables: $active"
 
 # Blocks of commented settings: runs of lines starting with '#' directly followed by a
 # setting or table (prose comments start with '# ').

@@ -21,6 +21,9 @@ std::optional<SourceError> add_ib_source_settings(const ib::IbSourceSettings& se
                                                   BuiltSources& out, ib::DeviceOpener opener,
                                                   std::shared_ptr<emulator::Clock> clock);
 std::optional<SourceError> add_ib_source(const SourceConfig& s, BuiltSources& out);
+std::optional<SourceError> add_every_ca(const ib::IbSourceSettings& settings, const std::string& location,
+                                        BuiltSources& out, const std::vector<ib::LocalPort>& host_ports,
+                                        ib::DeviceOpener opener, std::shared_ptr<emulator::Clock> clock);
 }  // namespace xcvr::daemon
 
 namespace xcvr::ib {
@@ -190,6 +193,55 @@ TEST(IbSource, DaemonWiringMakesPortSpecs) {
   ASSERT_TRUE(err);
   EXPECT_NE(err->message.find("config.toml:7:1: ib source (CA mlx5_0 port 1): shard"), std::string::npos)
       << err->message;
+}
+
+// ca = "*" (a DGX in InfiniBand mode): every active InfiniBand port's own modules, named by the
+// CA; what is no active IB port is skipped, a port the service may not open is a note — never
+// an error, so the shipped config can carry the source on every host.
+TEST(IbSource, EveryCaPollsEachHcaOwnModulesNamedByTheCa) {
+  Topology t(1, 2);
+  FakeNode& hca2 = t.fabric.add_connectx7(2, 0xA001, "host-01 mlx5_1");
+  t.fabric.connect(hca2, 1, *t.leaves.front(), 6);
+  IbSourceSettings s;
+  s.ca = kEveryCa;
+  ASSERT_FALSE(validate(s));
+  const std::vector<LocalPort> host = {{"mlx5_0", 1, 1, 0, 0, kPortStateActive, "InfiniBand"},
+                                       {"mlx5_1", 1, 2, 0, 0, kPortStateActive, "InfiniBand"},
+                                       {"mlx5_2", 1, 0, 0, 0, kPortStateActive, "Ethernet"},
+                                       {"mlx5_3", 1, 0, 0, 0, 1, "InfiniBand"},
+                                       {"mlx5_4", 1, 5, 0, 0, kPortStateActive, "InfiniBand"}};
+  DeviceOpener opener = [&](const std::string& ca, int, bool smp) -> std::variant<std::unique_ptr<UmadDevice>, drivers::Error> {
+    if (ca == "mlx5_0") return t.fabric.open(*t.hca, smp);
+    if (ca == "mlx5_1") return t.fabric.open(hca2, smp);
+    return drivers::Error{drivers::ErrorKind::Permission, "/dev/infiniband/umad4: Permission denied (EACCES)"};
+  };
+  daemon::BuiltSources out;
+  ASSERT_FALSE(daemon::add_every_ca(s, "config.toml:9:1", out, host, opener, t.clock));
+  std::vector<std::string> names, nodes;
+  for (const daemon::PortSpec& p : out.ports) {
+    names.push_back(p.id.port);
+    nodes.push_back(p.id.node);
+  }
+  ASSERT_EQ(names.size(), 2u);
+  EXPECT_EQ(names[0].rfind("mlx5_0/", 0), 0u) << names[0];
+  EXPECT_EQ(names[1].rfind("mlx5_1/", 0), 0u) << names[1];
+  EXPECT_EQ(nodes, (std::vector<std::string>{"mlx5_0", "mlx5_1"})) << "node = node_exporter's infiniband device";
+  EXPECT_EQ(out.resources.size(), 2u);
+  ASSERT_EQ(out.notes.size(), 1u);
+  const std::string& note = out.notes[0];
+  EXPECT_NE(note.find("ports " + names[0] + ", " + names[1]), std::string::npos) << note;
+  EXPECT_NE(note.find("skipped: mlx5_2 (Ethernet), mlx5_3 (not active)"), std::string::npos) << note;
+  EXPECT_NE(note.find("Permission denied"), std::string::npos) << note;
+  EXPECT_NE(note.find("infiniband.conf"), std::string::npos) << note;
+
+  daemon::BuiltSources none;  // a host without InfiniBand
+  ASSERT_FALSE(daemon::add_every_ca(s, "config.toml:9:1", none, {}, opener, t.clock));
+  EXPECT_TRUE(none.ports.empty());
+  ASSERT_EQ(none.notes.size(), 1u);
+  EXPECT_NE(none.notes[0].find("no module; InfiniBand CA ports looked at: 0"), std::string::npos) << none.notes[0];
+
+  s.discover = true;  // every CA walking the same subnet: refused
+  EXPECT_NE(validate(s).value_or("").find("ca = \"*\""), std::string::npos);
 }
 
 // A config with an `ib` source on a host without InfiniBand (no umad, no such CA): the daemon

@@ -124,6 +124,8 @@ std::variant<SonicPortMap, SonicMapError> parse_platform_json(std::string_view t
     std::string what = e.what();
     if (const auto p = what.find("parse error"); p != std::string::npos) what = what.substr(p);
     return at(source, line, column, "not JSON: " + what);
+  } catch (const nlohmann::json::exception& e) {  // e.g. out_of_range: a number past double (1E99999)
+    return SonicMapError{source + ": not usable JSON: " + e.what()};
   }
   const auto interfaces = doc.is_object() ? doc.find("interfaces") : doc.end();
   if (!doc.is_object() || interfaces == doc.end() || !interfaces->is_object()) {

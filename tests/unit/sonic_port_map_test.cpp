@@ -71,6 +71,8 @@ TEST(SonicPortMap, ErrorsNameTheFileLineAndColumn) {
   const std::string json_error = error_of(parse_platform_json("{\n  \"interfaces\": {\n    \"Ethernet0\": [1,\n}", "pl.json"));
   EXPECT_EQ(json_error.rfind("pl.json:4:1: not JSON: parse error", 0), 0u) << json_error;
   EXPECT_EQ(error_of(parse_platform_json("{\"chassis\": {}}", "pl.json")), "pl.json: no \"interfaces\" object");
+  // Found by fuzz_sonic_port_map: a number past double is nlohmann's out_of_range, not a parse error.
+  EXPECT_EQ(error_of(parse_platform_json("1999E99999", "pl.json")).rfind("pl.json: not usable JSON: ", 0), 0u);
   EXPECT_EQ(error_of(parse_platform_json("{\"interfaces\": {\"Ethernet0\": {\"index\": \"a\"}}}", "pl.json")),
             "pl.json: interfaces.Ethernet0.index: not a port number");
   EXPECT_NE(error_of(load_sonic_port_map(kSonic + "missing.ini")).find("missing.ini"), std::string::npos);

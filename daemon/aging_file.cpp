@@ -6,6 +6,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "drivers/text_position.hpp"
+
 namespace xcvr::daemon {
 namespace {
 
@@ -31,25 +33,6 @@ struct TrackedIter {
     return old;
   }
   bool operator==(const TrackedIter& o) const { return p == o.p; }
-};
-
-// "path:line:col" of byte `offset`, counting from the last position asked (offsets only grow).
-class Positions {
- public:
-  Positions(const std::string& path, std::string_view text) : path_(path), text_(text) {}
-  std::string at(std::size_t offset) {
-    offset = std::min(offset, text_.size());
-    if (offset < at_) at_ = 0, line_ = 1, line_start_ = 0;
-    for (; at_ < offset; ++at_) {
-      if (text_[at_] == '\n') ++line_, line_start_ = at_ + 1;
-    }
-    return path_ + ":" + std::to_string(line_) + ":" + std::to_string(offset - line_start_ + 1);
-  }
-
- private:
-  const std::string& path_;
-  std::string_view text_;
-  std::size_t at_ = 0, line_ = 1, line_start_ = 0;
 };
 
 bool plausible_time(double t) { return std::isfinite(t) && t >= 0 && t < 1e11; }
@@ -116,7 +99,7 @@ std::string aging_text(std::string_view s) {
 
 ParsedAging parse_aging(const std::string& path, std::string_view text) {
   ParsedAging r;
-  Positions where(path, text);
+  drivers::TextPositions where(path, text);
   const char* pos = text.data();
   std::string top_key, serial, serial_at;
   bool modules_seen = false;

@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "drivers/safe_file.hpp"
+#include "drivers/text_position.hpp"
 
 namespace xcvr::optoe {
 namespace {
@@ -115,15 +116,10 @@ std::variant<SonicPortMap, SonicMapError> parse_platform_json(std::string_view t
   try {
     doc = nlohmann::json::parse(text);
   } catch (const nlohmann::json::parse_error& e) {
-    // e.byte: 1-based position of the error; turn it into line and column.
-    const std::size_t byte = std::min<std::size_t>(e.byte == 0 ? 0 : e.byte - 1, text.size());
-    const std::string_view before = text.substr(0, byte);
-    const int line = 1 + static_cast<int>(std::count(before.begin(), before.end(), '\n'));
-    const std::size_t nl = before.rfind('\n');
-    const int column = static_cast<int>(byte - (nl == std::string_view::npos ? 0 : nl + 1)) + 1;
     std::string what = e.what();
     if (const auto p = what.find("parse error"); p != std::string::npos) what = what.substr(p);
-    return at(source, line, column, "not JSON: " + what);
+    // e.byte is 1-based and points at the offending character.
+    return SonicMapError{drivers::TextPositions(source, text).at(e.byte > 0 ? e.byte - 1 : 0) + ": not JSON: " + what};
   } catch (const nlohmann::json::exception& e) {  // e.g. out_of_range: a number past double (1E99999)
     return SonicMapError{source + ": not usable JSON: " + e.what()};
   }

@@ -30,10 +30,6 @@ std::vector<std::string> unmatched_globs(const Config& config, const BuiltSource
   return out;
 }
 
-}  // namespace
-
-namespace {
-
 // The sources of a loaded config built (`running`: unchanged ones kept), with its warnings.
 std::variant<PreparedConfig, std::string> prepare_sources(Config config, std::shared_ptr<const CodingSetup> coding,
                                                           const BuiltSources* running) {
@@ -143,7 +139,11 @@ void Service::launch(PreparedConfig prepared, Launch why) {
                  sources_.port_count() - kept);
   }
   engine_ = std::make_unique<PollEngine>(config_, std::move(pollers), clock_, store_, *aging_, coding_);
-  engine_->set_reload_stats(reloads_attempted_, reloads_failed_, true, is_reload ? clock_.wall() : 0);
+  if (why == Launch::Reload) {
+    last_reload_ok_ = true;
+    last_reload_unix_ = clock_.wall();
+  }
+  engine_->set_reload_stats(reloads_attempted_, reloads_failed_, last_reload_ok_, last_reload_unix_);
   engine_->set_source_notes(sources_.notes);
   const bool discovers_netdevs = std::any_of(config_.sources.begin(), config_.sources.end(), [](const SourceConfig& s) {
     return s.type == "netlink" && s.discovery.discover;
@@ -173,7 +173,9 @@ std::string Service::reload(const WebApply& web) {
   }
   if (!error.empty()) {
     ++reloads_failed_;
-    if (engine_) engine_->set_reload_stats(reloads_attempted_, reloads_failed_, false, clock_.wall());
+    last_reload_ok_ = false;
+    last_reload_unix_ = clock_.wall();
+    if (engine_) engine_->set_reload_stats(reloads_attempted_, reloads_failed_, false, last_reload_unix_);
     return error;
   }
   const bool was_running = running_;

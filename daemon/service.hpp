@@ -78,6 +78,8 @@ class Service {
   std::unique_ptr<PollEngine> engine_;
   uint64_t reloads_attempted_ = 0;
   uint64_t reloads_failed_ = 0;
+  bool last_reload_ok_ = true;   // of the last SIGHUP reload; a netdev change is no reload
+  double last_reload_unix_ = 0;  // 0: none since the start
   bool running_ = false;
   std::unique_ptr<ethtool::NetdevWatch> netdev_watch_;  // while a netlink source discovers
 };

@@ -106,6 +106,7 @@ t read eth0 /data/qsfp28-sr4-mlxsw.txt legacy
 expect "appeared (legacy ops): eth0 exported" "$(present eth0 1)" yes
 # rename, removal (the two netdevs go one after the other: seen as one or two changes), arrival
 logged "every change logged" 'netdevs changed, discovering again' 3 4
+expect "a netdev change is no config reload" 'transceiver_exporter_config_last_reload_timestamp_seconds' no
 kill $daemon
 echo "--- daemon log ---"; cat /tmp/daemon.log; echo "---"
 if [ $status -eq 0 ]; then echo "XCVR-QEMU: PASS"; else echo "XCVR-QEMU: FAIL"; fi

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Quick start (a): set up, build and run the daemon on the emulated demo fleet
-# (config/demo.toml: a 64-port 400G/800G spine and an 8-GPU H200 host, in real bus time).
+# (config/demo.toml: a 64-port 400G QSFP-DD spine, a 32-cage Quantum-2 and an 8-GPU H200 host,
+# in real bus time).
 # Stop it with Ctrl-C. XCVR_DEMO_LISTEN overrides the listen address (default :10458).
 # Installs only the demo's packages (scripts/setup.sh demo: no test tools) and builds only the
 # daemon and xcvrctl into build/demo (scripts/build.sh demo: no tests, no benchmarks).

@@ -227,7 +227,7 @@ TEST(CodingEngine, DemoFleetWithTheCatalogFindsOnlyWhatItWasBuiltWith) {
   ASSERT_TRUE(std::holds_alternative<std::shared_ptr<const CodingSetup>>(from_config)) << std::get<std::string>(from_config);
   auto setup = std::make_shared<CodingSetup>(*std::get<std::shared_ptr<const CodingSetup>>(from_config));
   ASSERT_NE(setup->catalog, nullptr) << "the shipped catalog is found from a build tree";
-  ASSERT_EQ(setup->cage_styles.size(), 2u) << "demo-exporter.toml names the spine's and the GPU host's cages";
+  ASSERT_EQ(setup->cage_styles.size(), 2u) << "demo-exporter.toml names the Quantum-2's and the GPU host's cages";
   setup->oui = coding_setup()->oui;  // hermetic
 
   auto fleet = emulator::load_fleet_file((kSourceDir / "config" / "demo.toml").string(), emulator::ClockMode::Virtual);
@@ -265,10 +265,10 @@ TEST(CodingEngine, DemoFleetWithTheCatalogFindsOnlyWhatItWasBuiltWith) {
       want = {{"vendor_oui", "warn"}};
     }
     // Everything else is clean: catalog entries and generic profiles match, finned-top units
-    // sit in the spine's cages and flat-top ones on the GPU host's NICs, serials are unique.
+    // sit in the Quantum-2's cages and flat-top ones on the GPU host's NICs, serials are unique.
     EXPECT_EQ(findings(p), want);
   }
-  EXPECT_EQ(verified, 68);  // 72 cages, 4 empty
+  EXPECT_EQ(verified, 99);  // 104 cages (64 + 32 + 8), 5 empty
   EXPECT_EQ(failed_series(*snap), (std::set<std::pair<std::string, std::string>>{
                                       {"spine-01/swp20", "vendor_ascii"}, {"spine-01/swp20", "date_code"}}));
 }

@@ -33,7 +33,7 @@ TEST(EmulatorFleet, DemoFleetMatchesItsDescription) {
   FleetLoad load = load_fleet_file(kConfigDir + "/demo.toml");
   ASSERT_TRUE(load.fleet) << load.error;
   Fleet& fleet = *load.fleet;
-  ASSERT_EQ(fleet.systems().size(), 2u);
+  ASSERT_EQ(fleet.systems().size(), 3u);
   const FleetSystem& spine = fleet.systems()[0];
   EXPECT_EQ(spine.name, "spine-01");
   ASSERT_EQ(spine.buses.size(), 8u);
@@ -50,10 +50,23 @@ TEST(EmulatorFleet, DemoFleetMatchesItsDescription) {
   }
   EXPECT_EQ(spine_ports, 64);
   EXPECT_GE(empty, 2);
-  EXPECT_EQ(forms, (std::set<std::string>{"OSFP", "QSFP-DD"}));
+  EXPECT_EQ(forms, (std::set<std::string>{"QSFP-DD"})) << "a 400G QSFP-DD Ethernet spine";
   for (EmulatedBus* b : spine.buses) EXPECT_EQ(b->cage_count(), 8);
 
-  const FleetSystem& host = fleet.systems()[1];
+  // A Quantum-2 QM9700: 32 OSFP cages, each a twin-port module (two NDR ports).
+  const FleetSystem& quantum2 = fleet.systems()[1];
+  EXPECT_EQ(quantum2.name, "qm9700-01");
+  int q2_cages = 0;
+  for (const FleetPort& p : fleet.ports()) {
+    if (p.system != "qm9700-01") continue;
+    ++q2_cages;
+    EXPECT_EQ(p.cage_form, "OSFP") << p.name;
+  }
+  EXPECT_EQ(q2_cages, 32);
+  ASSERT_NE(fleet.find_port("qm9700-01/cage1"), nullptr) << "front-panel cage numbers, from 1";
+  EXPECT_EQ(fleet.find_port("qm9700-01/cage1")->model, "osfp-800g-2xsr4-finned");
+
+  const FleetSystem& host = fleet.systems()[2];
   EXPECT_EQ(host.buses.size(), 8u);
   const FleetPort* nic = fleet.find_port("gpu-node-01/mlx5_0");
   ASSERT_NE(nic, nullptr);

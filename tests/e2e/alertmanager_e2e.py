@@ -26,7 +26,6 @@ inhibition are the shipped ones.
 import json
 import os
 import re
-import shutil
 import subprocess
 import sys
 import threading
@@ -35,7 +34,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from daemon_fleet import (REPO, Daemon, Processes, fail, free_port, http_get, json_get, log,  # noqa: E402
+from daemon_fleet import (REPO, Daemon, Processes, fail, require_tools, free_port, http_get, json_get, log,  # noqa: E402
                           start_prometheus)
 
 E2E = os.path.dirname(os.path.abspath(__file__))
@@ -160,9 +159,7 @@ def check_notification(n, runbook_base):
 
 def main():
     binary = os.path.abspath(sys.argv[1])
-    for tool in ("prometheus", "promtool", "amtool", ALERTMANAGER):
-        if not shutil.which(tool):
-            fail(f"{tool} missing (scripts/setup.sh installs prometheus and prometheus-alertmanager)")
+    require_tools("prometheus", "promtool", "amtool", ALERTMANAGER, packages="prometheus and prometheus-alertmanager")
     started = time.monotonic()
     webhook = Webhook()
     with Processes("xcvr-e2e-am-") as procs:

@@ -64,6 +64,13 @@ def fail(message):
     sys.exit(1)
 
 
+def require_tools(*tools, packages="prometheus"):
+    """Fails (never skips) when a tool the test runs is not installed."""
+    for tool in tools:
+        if not shutil.which(tool):
+            fail(f"{tool} missing (scripts/setup.sh installs {packages})")
+
+
 def log(message):
     print(message, flush=True)
 

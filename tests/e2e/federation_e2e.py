@@ -26,14 +26,13 @@ intervals 1s), as in prometheus_scrape.py.
 """
 
 import os
-import shutil
 import sys
 import time
 import urllib.parse
 
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from daemon_fleet import (LOS_LANE, LOS_PORT, Daemon, Processes, fail, http_get, json_get,  # noqa: E402
+from daemon_fleet import (LOS_LANE, LOS_PORT, Daemon, Processes, fail, require_tools, http_get, json_get,  # noqa: E402
                           log, run_prometheus, start_prometheus, wait_for)
 
 FAULTY_SITE, QUIET_SITE = "ams1", "fra2"
@@ -154,9 +153,7 @@ def federate_lines(site, match):
 
 def main():
     binary = os.path.abspath(sys.argv[1])
-    for tool in ("prometheus", "promtool"):
-        if not shutil.which(tool):
-            fail(f"{tool} missing (scripts/setup.sh installs it)")
+    require_tools("prometheus", "promtool")
     started = time.monotonic()
     with Processes("xcvr-e2e-fed-") as procs:
         quiet_faults = os.path.join(procs.work, "quiet-faults.toml")

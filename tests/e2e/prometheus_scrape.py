@@ -15,7 +15,6 @@ and the recording group's `interval:` becomes 1s.
 
 import os
 import re
-import shutil
 import subprocess
 import sys
 import time
@@ -25,7 +24,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import dashboard_check  # noqa: E402
 import metrics_doc  # noqa: E402
 from daemon_fleet import (HOT_PORT, LOS_LANE, LOS_PORT, MODULE_FAULT_PORT, TX_FAULT_PORT,  # noqa: E402
-                          UNREADABLE_PORT, Daemon, Processes, fail, http_get, json_get, log,
+                          UNREADABLE_PORT, Daemon, Processes, fail, require_tools, http_get, json_get, log,
                           start_prometheus, wait_for)
 
 # Alerts the injected faults must raise (alertname, port). The demo fleet's own dirty fiber
@@ -106,9 +105,7 @@ def check_rules(prom):
 
 def main():
     binary = os.path.abspath(sys.argv[1])
-    for tool in ("prometheus", "promtool"):
-        if not shutil.which(tool):
-            fail(f"{tool} missing (scripts/setup.sh installs it)")
+    require_tools("prometheus", "promtool")
     started = time.monotonic()
     with Processes("xcvr-e2e-prom-") as procs:
         daemon = Daemon(procs, binary)

@@ -31,13 +31,19 @@ std::vector<std::string> unmatched_globs(const Config& config, const BuiltSource
 }
 
 // The sources of a loaded config built (`running`: unchanged ones kept), with its warnings.
+// Never throws: a failure (bad_alloc, a filesystem error) is refused like a bad config, as
+// "<path>: <what>" (`path`: the config file).
 std::variant<PreparedConfig, std::string> prepare_sources(Config config, std::shared_ptr<const CodingSetup> coding,
-                                                          const BuiltSources* running) {
-  auto built = build_sources(config, running);
-  if (auto* err = std::get_if<SourceError>(&built)) return err->message;
-  auto warnings = unmatched_globs(config, std::get<BuiltSources>(built));
-  return PreparedConfig{std::move(config), std::move(coding), std::move(std::get<BuiltSources>(built)),
-                        std::move(warnings)};
+                                                          const BuiltSources* running, const std::string& path) {
+  try {
+    auto built = build_sources(config, running);
+    if (auto* err = std::get_if<SourceError>(&built)) return err->message;
+    auto warnings = unmatched_globs(config, std::get<BuiltSources>(built));
+    return PreparedConfig{std::move(config), std::move(coding), std::move(std::get<BuiltSources>(built)),
+                          std::move(warnings)};
+  } catch (const std::exception& e) {
+    return path + ": " + e.what();
+  }
 }
 
 }  // namespace
@@ -49,7 +55,7 @@ std::variant<PreparedConfig, std::string> prepare_config(const std::string& path
     auto coding = load_coding_setup(std::get<Config>(loaded));
     if (auto* err = std::get_if<std::string>(&coding)) return *err;  // a broken catalog keeps the running one
     return prepare_sources(std::move(std::get<Config>(loaded)),
-                           std::move(std::get<std::shared_ptr<const CodingSetup>>(coding)), running);
+                           std::move(std::get<std::shared_ptr<const CodingSetup>>(coding)), running, path);
   } catch (const std::exception& e) {  // e.g. bad_alloc: refused like any bad config
     return path + ": " + e.what();
   }
@@ -186,7 +192,7 @@ std::string Service::reload(const WebApply& web) {
 
 bool Service::follow_netdevs() {
   if (!netdev_watch_ || !netdev_watch_->changed(clock_.monotonic())) return false;
-  auto prepared = prepare_sources(config_, coding_, &sources_);
+  auto prepared = prepare_sources(config_, coding_, &sources_, path_);
   if (auto* err = std::get_if<std::string>(&prepared)) {  // e.g. a port name now taken twice
     spdlog::error("netdevs changed, but the ports cannot be built again, keeping them: {}", *err);
     return false;

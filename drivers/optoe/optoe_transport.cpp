@@ -300,13 +300,6 @@ std::optional<ClientAddress> client_address(const std::string& entry) {
   return a;
 }
 
-// optoe's `port_name` as a platform set it (SONiC platform init writes the interface name);
-// optoe's default ("unitialized", sic), empty, or anything with blanks or controls is not one.
-bool valid_port_name(const std::string& name) {
-  if (name.empty() || name.size() > 64 || name == "unitialized" || name == "uninitialized") return false;
-  return std::all_of(name.begin(), name.end(), [](unsigned char c) { return std::isgraph(c) && c != '"' && c != '\\'; });
-}
-
 std::string trimmed_attribute(const std::string& file) {
   std::string error;
   auto text = drivers::read_regular_file(file, drivers::InputKind::Attribute, error).value_or("");
@@ -331,12 +324,8 @@ EepromDiscovery discover_optoe(const std::string& i2c_devices, const std::string
     if (std::find(drivers.begin(), drivers.end(), driver) == drivers.end()) continue;
     if (files::missing_path(dir + "/eeprom", "eeprom")) continue;
     DiscoveredEeprom d;
-    const std::string port_name = trimmed_attribute(dir + "/port_name");
-    if (const auto front = front_panel_number(port_name)) {
-      const auto named = sonic != nullptr ? sonic->by_index.find(*front) : std::map<int, std::string>::const_iterator{};
-      d.name = sonic != nullptr && named != sonic->by_index.end() ? named->second : "port" + std::to_string(*front);
-    } else if (valid_port_name(port_name)) {
-      d.name = port_name;
+    if (auto named = name_from_port_name(trimmed_attribute(dir + "/port_name"), sonic)) {
+      d.name = std::move(*named);
     } else {
       d.name = (driver.rfind("optoe", 0) == 0 ? std::string("optoe") : driver) + "-" + std::to_string(at->bus);
       if (at->address != 0x50) {

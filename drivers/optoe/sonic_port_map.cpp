@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cctype>
 #include <climits>
 #include <filesystem>
 #include <sstream>
@@ -43,12 +44,23 @@ struct Collector {
   }
 };
 
-bool interface_name(std::string_view s) {
+}  // namespace
+
+bool usable_port_name(std::string_view s) {
   return !s.empty() && s.size() <= 64 &&
          std::all_of(s.begin(), s.end(), [](unsigned char c) { return std::isgraph(c) && c != '"' && c != '\\'; });
 }
 
-}  // namespace
+std::optional<std::string> name_from_port_name(std::string_view port_name, const SonicPortMap* sonic) {
+  if (const auto front = front_panel_number(port_name)) {
+    if (sonic != nullptr) {
+      if (const auto it = sonic->by_index.find(*front); it != sonic->by_index.end()) return it->second;
+    }
+    return "port" + std::to_string(*front);
+  }
+  if (port_name == "unitialized" || port_name == "uninitialized" || !usable_port_name(port_name)) return std::nullopt;
+  return std::string(port_name);
+}
 
 std::optional<int> front_panel_number(std::string_view port_name) {
   for (std::string_view prefix : {"port", "Port", ""}) {
@@ -101,7 +113,7 @@ std::variant<SonicPortMap, SonicMapError> parse_port_config_ini(std::string_view
     }
     const auto& [name, name_at] = fields[*name_col];
     const auto& [index_text, index_at] = fields[*index_col];
-    if (!interface_name(name)) return at(source, line_no, name_at, "not an interface name");
+    if (!usable_port_name(name)) return at(source, line_no, name_at, "not an interface name");
     const auto index = first_of_list(index_text);
     if (!index) return at(source, line_no, index_at, "index '" + std::string(index_text) + "' is not a port number");
     const auto lane = lanes_col && *lanes_col < fields.size() ? first_of_list(fields[*lanes_col].first) : std::nullopt;
@@ -130,7 +142,7 @@ std::variant<SonicPortMap, SonicMapError> parse_platform_json(std::string_view t
   Collector out;
   for (const auto& [name, iface] : interfaces->items()) {
     const std::string where = source + ": interfaces." + name;
-    if (!interface_name(name)) return SonicMapError{where + ": not an interface name"};
+    if (!usable_port_name(name)) return SonicMapError{where + ": not an interface name"};
     const auto index = iface.is_object() ? iface.find("index") : iface.end();
     if (!iface.is_object() || index == iface.end() || !index->is_string()) {
       return SonicMapError{where + ": no \"index\" string"};

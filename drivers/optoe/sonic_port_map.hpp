@@ -59,4 +59,12 @@ SonicMapLookup lookup_sonic_port_map(const std::string& configured, const std::s
 // "3". nullopt for anything else.
 std::optional<int> front_panel_number(std::string_view port_name);
 
+// A name usable as a port: 1-64 printable characters, no blank, quote or backslash.
+bool usable_port_name(std::string_view name);
+
+// The port name an optoe `port_name` gives: a front-panel number is the interface `sonic` maps
+// it to, else "port<N>"; any other usable name as written. nullopt for optoe's default
+// ("unitialized", sic), an empty or an unusable one.
+std::optional<std::string> name_from_port_name(std::string_view port_name, const SonicPortMap* sonic);
+
 }  // namespace xcvr::optoe

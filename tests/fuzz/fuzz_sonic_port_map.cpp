@@ -1,5 +1,6 @@
 // libFuzzer target: SONiC's front-panel maps (drivers/optoe/sonic_port_map.cpp) — the same bytes
-// as a port_config.ini and as a platform.json, files an operator or a platform package supplies.
+// as a port_config.ini and as a platform.json, files an operator or a platform package supplies,
+// and its first bytes as an optoe port_name named through the map.
 // Fails on a crash, a sanitizer report, an error that names no place ("source:line:col: ..."
 // for port_config.ini, "source:..." for platform.json), or a map with an empty or blank name.
 #include <cstddef>
@@ -33,5 +34,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   check(xcvr::optoe::parse_platform_json(text, "platform.json"), "platform.json");
   const auto front = xcvr::optoe::front_panel_number(text.substr(0, 16));
   if (front && *front < 0) std::abort();
+  const auto map = xcvr::optoe::parse_port_config_ini(text, "port_config.ini");
+  const auto* sonic = std::get_if<xcvr::optoe::SonicPortMap>(&map);
+  if (const auto name = xcvr::optoe::name_from_port_name(text.substr(0, 16), sonic);
+      name && !xcvr::optoe::usable_port_name(*name)) {
+    std::abort();  // a port name must be usable as one
+  }
   return 0;
 }

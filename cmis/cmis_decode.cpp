@@ -237,9 +237,9 @@ class CmisDecoder {
     return cmis_bank_count(u(F::BanksSupported).value_or(0));
   }
 
-  bool media_lane_supported(int lane) const {
+  // `unsupported`: MediaLaneUnsupported (01h:210), read once per decode.
+  static bool media_lane_supported(int lane, uint32_t unsupported) {
     if (lane > kCmisLanesPerBank) return true;  // byte 210 only describes lanes 1-8
-    const uint32_t unsupported = u(F::MediaLaneUnsupported).value_or(0);
     return (unsupported >> (lane - 1) & 1) == 0;
   }
 
@@ -247,28 +247,32 @@ class CmisDecoder {
   // and the per-lane scan (one bit read per lane and flag row) is skipped: a zero byte means
   // every lane's bit in it is clear, so the result is the same.
   bool bank_has_lane_flags(int bank) const {
-    static const std::vector<const Field*> rows = [] {
-      std::vector<const Field*> out;
+    // The bytes holding bank 0's lane flags, located once; another bank's are the same bytes of
+    // its own upper pages.
+    static const std::vector<Location> bytes = [] {
+      std::vector<Location> out;
       for (const Field& row : cmis_fields()) {
-        if (row.role == Role::Flag && row.type == Type::Bits && row.width == 1 && row.lanes.count != 0) out.push_back(&row);
+        if (row.role != Role::Flag || row.type != Type::Bits || row.width != 1 || row.lanes.count == 0) continue;
+        for (int lane = 1; lane <= std::min<int>(kCmisLanesPerBank, row.lanes.count); ++lane) {
+          const auto loc = locate(row, lane);
+          const bool seen = std::any_of(out.begin(), out.end(), [&](const Location& l) {
+            return l.page == loc->page && l.offset == loc->offset;
+          });
+          if (!seen) out.push_back(*loc);
+        }
       }
       return out;
     }();
     const ModuleImage::Entry* entry = nullptr;
     PageKey key{};
-    for (const Field* row : rows) {
-      const int step = row->lanes.per_byte != 0 ? row->lanes.per_byte : 1;  // one read per byte
-      for (int i = 1; i <= kCmisLanesPerBank; i += step) {
-        const auto loc = locate(*row, bank * kCmisLanesPerBank + i);
-        if (!loc) continue;
-        if (entry == nullptr || loc->page != key) {
-          entry = img_.find(loc->page);
-          key = loc->page;
-        }
-        const std::size_t base = loc->page.page == kLowerPage ? 0 : kPageSize;
-        if (entry == nullptr || loc->offset < base || loc->offset >= base + kPageSize) continue;
-        if (entry->bytes[loc->offset - base] != 0) return true;
+    for (Location loc : bytes) {
+      if (loc.page.page != kLowerPage) loc.page.bank = static_cast<uint8_t>(bank);
+      if (entry == nullptr || loc.page != key) {
+        entry = img_.find(loc.page);
+        key = loc.page;
       }
+      const std::size_t base = loc.page.page == kLowerPage ? 0 : kPageSize;
+      if (entry != nullptr && entry->bytes[loc.offset - base] != 0) return true;
     }
     return false;
   }
@@ -304,13 +308,14 @@ class CmisDecoder {
     int ordinal = 0;
     LanePaths paths{};
     active_app_.reset();
+    const uint32_t unsupported = u(F::MediaLaneUnsupported).value_or(0);
     for (int bank = 0; bank < banks; ++bank) {
       if (!has_page(kCmisPageLaneStatus, static_cast<uint8_t>(bank))) continue;
       const bool flags = bank_has_lane_flags(bank);
       data_paths(bank, ordinal, paths);
       for (int i = 1; i <= kCmisLanesPerBank; ++i) {
         const int lane = bank * kCmisLanesPerBank + i;
-        if (!media_lane_supported(lane)) continue;
+        if (!media_lane_supported(lane, unsupported)) continue;
         if (n == r_.lanes.size()) r_.lanes.emplace_back();
         LaneReport& l = r_.lanes[n++];
         l.lane = lane;

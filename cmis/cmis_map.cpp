@@ -247,6 +247,6 @@ static_assert(rows_follow_ids(kTable), "CMIS table rows must follow CmisField or
 }  // namespace
 
 std::span<const Field> cmis_fields() { return kTable; }
-const Field& cmis_field(CmisField id) { return kTable[static_cast<std::size_t>(id)]; }
+const Field* const detail::kCmisRows = kTable.data();
 
 }  // namespace xcvr::cmis

@@ -67,7 +67,11 @@ enum class CmisField : uint16_t {
 
 // The whole table, in CmisField order.
 std::span<const Field> cmis_fields();
-const Field& cmis_field(CmisField id);
+namespace detail {
+extern const Field* const kCmisRows;  // cmis_fields().data(), for the inline lookup below
+}
+// Inline: decoders look a row up for every field they read.
+inline const Field& cmis_field(CmisField id) { return detail::kCmisRows[static_cast<std::size_t>(id)]; }
 
 // Pages a paged CMIS module is read from, in read order (lower memory first).
 inline constexpr int16_t kCmisPageAdvertising = 0x01;

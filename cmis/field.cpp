@@ -30,83 +30,20 @@ std::string_view unit_name(Unit unit) {
   return "";
 }
 
-std::optional<Location> locate(const Field& field, int lane) {
-  const LaneLayout& l = field.lanes;
-  uint8_t bank = 0;
-  int index = 0;  // lane index within its bank
-  if (l.count != 0) {
-    if (lane < 1 || lane > l.count) return std::nullopt;
-    index = lane - 1;
-    if (l.per_bank != 0) {
-      bank = static_cast<uint8_t>(index / l.per_bank);
-      index %= l.per_bank;
-    }
-  }
-  int offset = field.offset;
-  int shift = field.shift;
-  if (l.count != 0 && l.per_byte != 0) {
-    offset += index / l.per_byte;
-    shift += l.bit_step * (index % l.per_byte);
-  } else if (l.count != 0) {
-    offset += index * l.stride;
-  }
-  const bool upper = offset >= static_cast<int>(kPageSize);
-  const PageKey key{field.device, upper ? bank : uint8_t{0}, upper ? field.page : kLowerPage};
-  return Location{key, static_cast<uint16_t>(offset), static_cast<uint8_t>(shift)};
-}
-
 namespace {
 
-// Pointer to `size` contiguous bytes of the field, or nullptr when absent / out of the half.
-const uint8_t* bytes_at(const ModuleImage& image, const Location& loc, std::size_t size) {
-  const ModuleImage::Entry* e = image.find(loc.page);
-  if (e == nullptr) return nullptr;
-  const std::size_t base = loc.page.page == kLowerPage ? 0 : kPageSize;
-  if (loc.offset < base || loc.offset + size > base + kPageSize) return nullptr;
-  return e->bytes.data() + (loc.offset - base);
-}
-
 uint8_t* bytes_at(ModuleImage& image, const Location& loc, std::size_t size) {
-  return const_cast<uint8_t*>(bytes_at(std::as_const(image), loc, size));
+  return const_cast<uint8_t*>(detail::bytes_at(std::as_const(image), loc, size));
 }
 
-uint32_t bit_mask(uint8_t width) { return width >= 32 ? 0xFFFFFFFFu : (1u << width) - 1; }
+using detail::bit_mask;
 
 }  // namespace
-
-std::optional<uint32_t> read_uint(const ModuleImage& image, const Field& field, int lane) {
-  const auto loc = locate(field, lane);
-  if (!loc) return std::nullopt;
-  const uint8_t* p = bytes_at(image, *loc, field.size);
-  if (p == nullptr) return std::nullopt;
-  switch (field.type) {
-    case Type::U8: return p[0];
-    case Type::U16:
-    case Type::S16: return static_cast<uint32_t>(p[0] << 8 | p[1]);
-    case Type::Bits: return (p[0] >> loc->shift) & bit_mask(field.width);
-    case Type::Ascii:
-    case Type::Bytes: return std::nullopt;
-  }
-  return std::nullopt;
-}
-
-std::optional<int32_t> read_int(const ModuleImage& image, const Field& field, int lane) {
-  const auto raw = read_uint(image, field, lane);
-  if (!raw) return std::nullopt;
-  if (field.type == Type::S16) return static_cast<int16_t>(static_cast<uint16_t>(*raw));
-  return static_cast<int32_t>(*raw);
-}
-
-std::optional<double> read_scaled(const ModuleImage& image, const Field& field, int lane) {
-  const auto raw = read_int(image, field, lane);
-  if (!raw) return std::nullopt;
-  return *raw * field.scale;
-}
 
 std::span<const uint8_t> read_bytes(const ModuleImage& image, const Field& field) {
   const auto loc = locate(field);
   if (!loc) return {};
-  const uint8_t* p = bytes_at(image, *loc, field.size);
+  const uint8_t* p = detail::bytes_at(image, *loc, field.size);
   if (p == nullptr) return {};
   return {p, field.size};
 }

@@ -2,6 +2,7 @@
 // emulator's encoder and the field reference in docs — no byte offset lives anywhere else.
 #pragma once
 
+#include <bit>
 #include <cstdint>
 #include <optional>
 #include <span>
@@ -92,13 +93,15 @@ struct Location {
 
 // Location of `field` for `lane` (1-based; ignored for module-level fields). nullopt when the
 // lane is out of range.
-std::optional<Location> locate(const Field& field, int lane = 1);
+inline std::optional<Location> locate(const Field& field, int lane = 1);
 
 // Decoding. Each returns nullopt when the bytes are not in the image (or lane out of range).
-std::optional<uint32_t> read_uint(const ModuleImage& image, const Field& field, int lane = 1);
-std::optional<int32_t> read_int(const ModuleImage& image, const Field& field, int lane = 1);
+// A decode reads a few hundred fields, so these are inline: with the image's page index a read
+// is offset arithmetic and one indexed load.
+inline std::optional<uint32_t> read_uint(const ModuleImage& image, const Field& field, int lane = 1);
+inline std::optional<int32_t> read_int(const ModuleImage& image, const Field& field, int lane = 1);
 // The raw value times `scale` (S16 signed, U8/U16/Bits unsigned).
-std::optional<double> read_scaled(const ModuleImage& image, const Field& field, int lane = 1);
+inline std::optional<double> read_scaled(const ModuleImage& image, const Field& field, int lane = 1);
 // ASCII with trailing spaces/NULs trimmed; non-printable bytes are kept (callers check them).
 std::optional<std::string> read_ascii(const ModuleImage& image, const Field& field);
 // Raw bytes of a Bytes/Ascii field; empty span when absent.
@@ -110,5 +113,81 @@ bool write_uint(ModuleImage& image, const Field& field, uint32_t value, int lane
 bool write_scaled(ModuleImage& image, const Field& field, double value, int lane = 1);
 bool write_ascii(ModuleImage& image, const Field& field, std::string_view text);
 bool write_bytes(ModuleImage& image, const Field& field, std::span<const uint8_t> bytes);
+
+// ---- inline definitions (the decode hot path) ----
+
+namespace detail {
+// n / d for the lane layouts' divisors, which the specs make powers of two (8 lanes per bank,
+// 8, 4 or 2 lanes per byte): a shift instead of a division on every per-lane read.
+constexpr unsigned quotient(unsigned n, unsigned d) {
+  return d != 0 && (d & (d - 1)) == 0 ? n >> std::countr_zero(d) : n / d;  // (has_single_bit calls popcount)
+}
+}  // namespace detail
+
+std::optional<Location> locate(const Field& field, int lane) {
+  const LaneLayout& l = field.lanes;
+  uint8_t bank = 0;
+  int offset = field.offset;
+  int shift = field.shift;
+  if (l.count != 0) {
+    if (lane < 1 || lane > l.count) return std::nullopt;
+    unsigned index = static_cast<unsigned>(lane - 1);  // lane index within its bank
+    if (l.per_bank != 0) {
+      bank = static_cast<uint8_t>(detail::quotient(index, l.per_bank));
+      index -= bank * l.per_bank;
+    }
+    if (l.per_byte != 0) {
+      const unsigned byte = detail::quotient(index, l.per_byte);
+      offset += static_cast<int>(byte);
+      shift += l.bit_step * static_cast<int>(index - byte * l.per_byte);
+    } else {
+      offset += static_cast<int>(index * l.stride);
+    }
+  }
+  const bool upper = offset >= static_cast<int>(kPageSize);
+  const PageKey key{field.device, upper ? bank : uint8_t{0}, upper ? field.page : kLowerPage};
+  return Location{key, static_cast<uint16_t>(offset), static_cast<uint8_t>(shift)};
+}
+
+namespace detail {
+// Pointer to `size` contiguous bytes of the field, or nullptr when absent / out of the half.
+inline const uint8_t* bytes_at(const ModuleImage& image, const Location& loc, std::size_t size) {
+  const ModuleImage::Entry* e = image.find(loc.page);
+  if (e == nullptr) return nullptr;
+  const std::size_t base = loc.page.page == kLowerPage ? 0 : kPageSize;
+  if (loc.offset < base || loc.offset + size > base + kPageSize) return nullptr;
+  return e->bytes.data() + (loc.offset - base);
+}
+constexpr uint32_t bit_mask(uint8_t width) { return width >= 32 ? 0xFFFFFFFFu : (1u << width) - 1; }
+}  // namespace detail
+
+std::optional<uint32_t> read_uint(const ModuleImage& image, const Field& field, int lane) {
+  const auto loc = locate(field, lane);
+  if (!loc) return std::nullopt;
+  const uint8_t* p = detail::bytes_at(image, *loc, field.size);
+  if (p == nullptr) return std::nullopt;
+  switch (field.type) {
+    case Type::U8: return p[0];
+    case Type::U16:
+    case Type::S16: return static_cast<uint32_t>(p[0] << 8 | p[1]);
+    case Type::Bits: return (p[0] >> loc->shift) & detail::bit_mask(field.width);
+    case Type::Ascii:
+    case Type::Bytes: return std::nullopt;
+  }
+  return std::nullopt;
+}
+
+std::optional<int32_t> read_int(const ModuleImage& image, const Field& field, int lane) {
+  const auto raw = read_uint(image, field, lane);
+  if (!raw) return std::nullopt;
+  if (field.type == Type::S16) return static_cast<int16_t>(static_cast<uint16_t>(*raw));
+  return static_cast<int32_t>(*raw);
+}
+
+std::optional<double> read_scaled(const ModuleImage& image, const Field& field, int lane) {
+  const auto raw = read_int(image, field, lane);
+  if (!raw) return std::nullopt;
+  return *raw * field.scale;
+}
 
 }  // namespace xcvr::cmis

@@ -23,6 +23,7 @@ void ModuleImage::set_page(const PageKey& key, std::span<const uint8_t> bytes128
     entries_.push_back(Entry{key, {}, 0});
     std::sort(entries_.begin(), entries_.end(),
               [](const Entry& a, const Entry& b) { return a.key < b.key; });
+    reindex();
     e = find_mut(key);
   }
   e->bytes.fill(0);
@@ -42,24 +43,21 @@ bool ModuleImage::update(const PageKey& key, uint16_t window_offset,
 }
 
 void ModuleImage::erase(const PageKey& key) {
-  std::erase_if(entries_, [&](const Entry& e) { return e.key == key; });
+  if (std::erase_if(entries_, [&](const Entry& e) { return e.key == key; }) != 0) reindex();
 }
 
-namespace {
-// PageKey as one integer with the same order (device, bank, signed page): find() runs for every
-// field a decode reads, so it compares one word instead of three members.
-constexpr uint32_t packed(const PageKey& k) {
-  return uint32_t{k.device} << 24 | uint32_t{k.bank} << 16 | (static_cast<uint16_t>(k.page) ^ 0x8000u);
+void ModuleImage::reindex() {
+  slots_.fill(kNoEntry);
+  // An image of 255 or more half-pages (only a hostile dump) is not indexed: find() scans.
+  indexed_ = entries_.size() < kNoEntry;
+  for (std::size_t i = 0; indexed_ && i < entries_.size(); ++i) {
+    if (const int s = slot(entries_[i].key); s >= 0) slots_[static_cast<std::size_t>(s)] = static_cast<uint8_t>(i);
+  }
 }
-}  // namespace
 
-const ModuleImage::Entry* ModuleImage::find(const PageKey& key) const {
-  // entries_ is kept sorted by key (set_page sorts; update and erase keep the order), so the
-  // scan stops at the first key not below: the lower page and 00h-11h, read most, come first.
-  const uint32_t want = packed(key);
+const ModuleImage::Entry* ModuleImage::scan(const PageKey& key) const {
   for (const Entry& e : entries_) {
-    const uint32_t k = packed(e.key);
-    if (k >= want) return k == want ? &e : nullptr;
+    if (e.key == key) return &e;
   }
   return nullptr;
 }

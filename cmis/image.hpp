@@ -47,9 +47,19 @@ class ModuleImage {
   bool update(const PageKey& key, uint16_t window_offset, std::span<const uint8_t> bytes,
               int64_t read_at_ns = 0);
   void erase(const PageKey& key);
-  void clear() { entries_.clear(); }
+  void clear() {
+    entries_.clear();
+    slots_.fill(kNoEntry);
+    indexed_ = true;
+  }
 
-  const Entry* find(const PageKey& key) const;
+  const Entry* find(const PageKey& key) const {
+    if (const int s = slot(key); s >= 0 && indexed_) {
+      const uint8_t i = slots_[static_cast<std::size_t>(s)];
+      return i == kNoEntry ? nullptr : &entries_[i];
+    }
+    return scan(key);
+  }
   bool has(const PageKey& key) const { return find(key) != nullptr; }
   const std::vector<Entry>& entries() const { return entries_; }
   bool empty() const { return entries_.empty(); }
@@ -60,8 +70,30 @@ class ModuleImage {
                               uint16_t window_offset) const;
 
  private:
+  // find() runs for every field a decode reads, so the pages decoders read (lower and 00h-3Fh,
+  // banks 0-3, both devices) are found by index, not by a scan: slots_ holds each one's position
+  // in entries_ and is rebuilt when entries_ changes shape. Other keys (bank > 3, page > 3Fh)
+  // are scanned for.
+  static constexpr int kSlotPages = 0x41;  // lower + 00h..3Fh
+  static constexpr int kSlotBanks = 4;
+  static constexpr uint8_t kNoEntry = 0xFF;
+  static constexpr int slot(const PageKey& key) {  // -1: not indexed
+    const int device = key.device == kDeviceA0 ? 0 : key.device == kDeviceA2 ? 1 : -1;
+    if (device < 0 || key.bank >= kSlotBanks || key.page < kLowerPage || key.page >= kSlotPages - 1) return -1;
+    return (device * kSlotBanks + key.bank) * kSlotPages + (key.page + 1);
+  }
+  void reindex();
+  const Entry* scan(const PageKey& key) const;
+
   Entry* find_mut(const PageKey& key);
-  std::vector<Entry> entries_;  // few entries (≤ ~12): a flat vector beats a map here
+  std::vector<Entry> entries_;  // few entries (≤ ~12), kept sorted by key
+  bool indexed_ = true;
+  std::array<uint8_t, 2 * kSlotBanks * kSlotPages> slots_ = filled_slots();
+  static constexpr std::array<uint8_t, 2 * kSlotBanks * kSlotPages> filled_slots() {
+    std::array<uint8_t, 2 * kSlotBanks * kSlotPages> a{};
+    a.fill(kNoEntry);
+    return a;
+  }
 };
 
 }  // namespace xcvr::cmis

@@ -1,24 +1,32 @@
 #include "exporters/gzip.hpp"
 
-#include <zlib.h>
+#include <libdeflate.h>
 
 #include <cstdlib>
+#include <memory>
 
 namespace xcvr::exporters {
 
+// libdeflate, not zlib: on the /metrics body it is faster at level 1 and compresses smaller
+// (docs/benchmarks.md, "gzip floor"), and it compresses a whole buffer in one call, which is all
+// a body rendered once needs.
 std::optional<std::string> gzip_compress(std::string_view data, int level) {
-  z_stream z{};
-  if (deflateInit2(&z, level, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) != Z_OK) return std::nullopt;
-  std::string out;
-  out.resize(deflateBound(&z, static_cast<uLong>(data.size())));
-  z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(data.data()));
-  z.avail_in = static_cast<uInt>(data.size());
-  z.next_out = reinterpret_cast<Bytef*>(out.data());
-  z.avail_out = static_cast<uInt>(out.size());
-  const int rc = deflate(&z, Z_FINISH);  // deflateBound guarantees one call suffices
-  out.resize(z.total_out);
-  deflateEnd(&z);
-  if (rc != Z_STREAM_END) return std::nullopt;
+  struct Free {
+    void operator()(libdeflate_compressor* c) const { libdeflate_free_compressor(c); }
+  };
+  // One compressor per thread and level, kept: allocating one costs more than compressing a
+  // small body.
+  thread_local int kept_level = -1;
+  thread_local std::unique_ptr<libdeflate_compressor, Free> compressor;
+  if (!compressor || kept_level != level) {
+    compressor.reset(libdeflate_alloc_compressor(level));
+    kept_level = level;
+  }
+  if (!compressor) return std::nullopt;
+  std::string out(libdeflate_gzip_compress_bound(compressor.get(), data.size()), '\0');
+  const std::size_t n = libdeflate_gzip_compress(compressor.get(), data.data(), data.size(), out.data(), out.size());
+  if (n == 0) return std::nullopt;
+  out.resize(n);
   return out;
 }
 

@@ -1,4 +1,4 @@
-// gzip (RFC 1952) of a whole buffer with zlib, for bodies rendered once and served many times.
+// gzip (RFC 1952) of a whole buffer with libdeflate, for bodies rendered once and served many times.
 #pragma once
 
 #include <optional>
@@ -7,7 +7,7 @@
 
 namespace xcvr::exporters {
 
-// nullopt if zlib fails. Level 1 (fastest): the body is compressed once per snapshot, on the
+// nullopt if compression fails. Level 1 (fastest): the body is compressed once per snapshot, on the
 // scrape path of the first scrape after a publish.
 std::optional<std::string> gzip_compress(std::string_view data, int level = 1);
 

@@ -3,11 +3,11 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <cstdint>
 #include <limits>
 #include <string_view>
 
 namespace xcvr::exporters {
-namespace {
 
 using prometheus::ClientMetric;
 using prometheus::MetricFamily;
@@ -16,18 +16,27 @@ using prometheus::MetricType;
 // prometheus-cpp writes doubles through an ostream in the classic locale with precision
 // max_digits10 - 1 and the default float field, i.e. printf("%.16g"); to_chars(general, 16)
 // is specified as that printf conversion.
-void append_value(std::string& out, double value) {
+void append_sample_value(std::string& out, double value) {
   if (std::isnan(value)) {
     out += "Nan";
   } else if (std::isinf(value)) {
     out += value < 0 ? "-Inf" : "+Inf";
   } else {
     char buf[32];
-    const auto r = std::to_chars(buf, buf + sizeof buf, value, std::chars_format::general,
-                                 std::numeric_limits<double>::max_digits10 - 1);
+    // Most samples are integers (states, flags, counts, info): "%.16g" prints an integer below
+    // 1e16 in full without exponent, so integer formatting gives the same bytes, much cheaper.
+    const bool integral = std::abs(value) < 1e15 && value == std::trunc(value);
+    const auto r = integral && !(value == 0 && std::signbit(value))
+                       ? std::to_chars(buf, buf + sizeof buf, static_cast<int64_t>(value))
+                       : std::to_chars(buf, buf + sizeof buf, value, std::chars_format::general,
+                                       std::numeric_limits<double>::max_digits10 - 1);
     out.append(buf, r.ptr);
   }
 }
+
+namespace {
+
+void append_value(std::string& out, double value) { append_sample_value(out, value); }
 
 void append_count(std::string& out, std::uint64_t value) {
   char buf[24];

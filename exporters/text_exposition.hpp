@@ -13,4 +13,8 @@ namespace xcvr::exporters {
 
 std::string serialize_text(const std::vector<prometheus::MetricFamily>& families);
 
+// One sample value as TextSerializer writes it ("%.16g"; "Nan", "+Inf", "-Inf"). The scrape
+// benchmark's render floor formats values with it too, so the floor formats exactly as much.
+void append_sample_value(std::string& out, double value);
+
 }  // namespace xcvr::exporters

@@ -21,6 +21,8 @@ DEMO_PACKAGES=(
   libspdlog-dev libsystemd-dev
   # exporter: HTTP(S) server, metrics, basic auth
   libcpp-httplib-dev prometheus-cpp-dev libssl-dev zlib1g-dev libcrypt-dev
+  # exporter: gzip of /metrics (faster and smaller than zlib at level 1: docs/benchmarks.md)
+  libdeflate-dev
   # transports: i2c-dev (libi2c), ethtool netlink (libmnl), InfiniBand MADs (libibumad)
   libi2c-dev libmnl-dev libibumad-dev
 )

@@ -4,16 +4,26 @@
 // over loopback with keep-alive and "Accept-Encoding: gzip" as Prometheus sends it; "Fresh"
 // publishes a new snapshot before every request, so every scrape pays a full render.
 // Counters: p50/p99 latency (ms) and response bytes. Concurrency and throughput: scrape_bench.sh.
+// The floor, measured on the exporter's own body in the same run: writing its bytes from series
+// prefixes built beforehand plus formatting each value (render floor), and compressing them at
+// level 1 with zlib and with libdeflate (gzip floor).
 #include <benchmark/benchmark.h>
 #include <httplib.h>
+#include <libdeflate.h>
 #include <prometheus/text_serializer.h>
+#include <zlib.h>
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
+#include <cstdlib>
+#include <optional>
+#include <string_view>
 #include <vector>
 
 #include "exporters/http_server.hpp"
 #include "exporters/metrics.hpp"
+#include "exporters/text_exposition.hpp"
 #include "tests/bench/scrape_baseline.hpp"
 #include "tests/e2e/synthetic_fleet.hpp"
 
@@ -84,6 +94,91 @@ void BM_RenderExporterWithGzip(benchmark::State& state) {  // what the first scr
   lat.report(state);
 }
 
+// The exporter's body as the floor's input: every comment line as constant text, every sample
+// line as its prefix ("name{labels} ") and its value, parsed back.
+struct PrefixedBody {
+  struct Line {
+    std::string prefix;  // comment lines: the whole line with its newline, and no value
+    std::optional<double> value;
+  };
+  std::vector<Line> lines;
+  std::size_t bytes = 0;
+  explicit PrefixedBody(const std::string& body) : bytes(body.size()) {
+    for (std::size_t at = 0; at < body.size();) {
+      const std::size_t end = body.find('\n', at);
+      const std::string_view line(body.data() + at, end - at);
+      at = end + 1;
+      if (line.starts_with('#')) {
+        lines.push_back({std::string(line) + "\n", std::nullopt});
+        continue;
+      }
+      const std::size_t space = line.rfind(' ');
+      const std::string value(line.substr(space + 1));
+      const double v = value == "Nan" ? std::nan("") : std::strtod(value.c_str(), nullptr);  // also "+Inf"
+      lines.push_back({std::string(line.substr(0, space + 1)), v});
+    }
+  }
+};
+
+void BM_RenderFloor(benchmark::State& state) {  // prefixes + values: the least a render can write
+  const PrefixedBody body(xcvr::exporters::render_text(*fleet(state)));
+  Latencies lat;
+  for (auto _ : state) {
+    const auto start = Clock::now();
+    std::string out;
+    out.reserve(body.bytes);
+    for (const auto& line : body.lines) {
+      out += line.prefix;
+      if (line.value) {
+        xcvr::exporters::append_sample_value(out, *line.value);
+        out += '\n';
+      }
+    }
+    lat.add(start);
+    lat.bytes = out.size();
+    if (out.size() != body.bytes) state.SkipWithError("floor body differs in size from the exporter's");
+    benchmark::DoNotOptimize(out);
+  }
+  lat.report(state);
+}
+
+void BM_GzipFloorZlib(benchmark::State& state) {  // zlib level 1, one call, as the exporter did
+  const std::string body = xcvr::exporters::render_text(*fleet(state));
+  Latencies lat;
+  std::string out;
+  for (auto _ : state) {
+    const auto start = Clock::now();
+    uLongf n = compressBound(static_cast<uLong>(body.size()));
+    out.resize(n);
+    z_stream z{};
+    deflateInit2(&z, 1, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY);
+    z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(body.data()));
+    z.avail_in = static_cast<uInt>(body.size());
+    z.next_out = reinterpret_cast<Bytef*>(out.data());
+    z.avail_out = static_cast<uInt>(out.size());
+    deflate(&z, Z_FINISH);
+    lat.add(start);
+    lat.bytes = z.total_out;
+    deflateEnd(&z);
+  }
+  lat.report(state);
+}
+
+void BM_GzipFloorLibdeflate(benchmark::State& state) {  // libdeflate level 1, compressor kept
+  const std::string body = xcvr::exporters::render_text(*fleet(state));
+  libdeflate_compressor* c = libdeflate_alloc_compressor(1);
+  std::string out(libdeflate_gzip_compress_bound(c, body.size()), '\0');
+  Latencies lat;
+  for (auto _ : state) {
+    const auto start = Clock::now();
+    const std::size_t n = libdeflate_gzip_compress(c, body.data(), body.size(), out.data(), out.size());
+    lat.add(start);
+    lat.bytes = n;
+  }
+  libdeflate_free_compressor(c);
+  lat.report(state);
+}
+
 void scrape_loop(benchmark::State& state, int port, const std::function<void()>& before = {}) {
   httplib::Client client("127.0.0.1", port);
   client.set_keep_alive(true);
@@ -132,6 +227,9 @@ void BM_HttpExporterFresh(benchmark::State& state) {  // new snapshot before eve
 BENCHMARK(BM_RenderBaseline)->Arg(64)->Arg(2048)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_RenderExporter)->Arg(64)->Arg(2048)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_RenderExporterWithGzip)->Arg(64)->Arg(2048)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_RenderFloor)->Arg(64)->Arg(2048)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_GzipFloorZlib)->Arg(64)->Arg(2048)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_GzipFloorLibdeflate)->Arg(64)->Arg(2048)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_HttpBaseline)->Arg(64)->Arg(2048)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_HttpExporter)->Arg(64)->Arg(2048)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_HttpExporterFresh)->Arg(64)->Arg(2048)->Unit(benchmark::kMillisecond);

@@ -92,7 +92,11 @@ TEST(ExporterTextExposition, SameBytesForDoublesOfEveryBitPattern) {
     std::memcpy(&v, &bits, sizeof v);
     push(v);  // uniform over bit patterns: every exponent, NaN payloads, infinities
     push(static_cast<double>(rng() % 100000000) / 1e6);  // values shaped like sensor readings
+    // integers, which the serializer formats as integers: small, and either side of 1e15-1e16
+    push(static_cast<double>(static_cast<std::int64_t>(rng() % 2000001) - 1000000));
+    push(static_cast<double>(static_cast<std::int64_t>(rng() % 40000000000000000ull) - 20000000000000000ll));
   }
+  for (double v : {999999999999999.0, 1e15 - 1, 1e15 + 1, -1e15 + 1, 9999999999999998.0, -42.0, 4294967295.0}) push(v);
   expect_same({f});
 }
 

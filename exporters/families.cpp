@@ -220,55 +220,9 @@ const std::vector<FamilySpec>& family_specs() {
 
 const FamilySpec& family_spec(Fam id) { return family_specs()[static_cast<std::size_t>(id)]; }
 
-FamilySet::FamilySet(std::size_t ports) {
-  families_.reserve(family_specs().size());
-  for (const FamilySpec& spec : family_specs()) {
-    prometheus::MetricFamily f;
-    f.name = std::string(spec.name);
-    f.help = std::string(spec.help);
-    f.type = spec.type;
-    // Room for a full fleet up front: regrowing vectors of ClientMetric dominates otherwise.
-    if (spec.id < Fam::PowerBudget) {
-      const bool lanes = spec.name.find("_lane_") != std::string_view::npos;
-      const bool levels = spec.name.find("_threshold_") != std::string_view::npos;
-      f.metric.reserve(ports * (lanes ? 8 : levels ? 4 : 1));
-    }
-    families_.push_back(std::move(f));
-  }
-}
-
-prometheus::ClientMetric* FamilySet::add(Fam id, Labels&& labels) {
-  for (auto& l : labels) {
-    if (!plain_ascii(l.value)) l.value = valid_utf8(l.value);
-  }
-  auto& metrics = families_[static_cast<std::size_t>(id)].metric;
-  metrics.emplace_back();
-  metrics.back().label = std::move(labels);
-  return &metrics.back();
-}
-
-void FamilySet::gauge(Fam id, Labels labels, double value) {
-  if (!std::isfinite(value)) {
-    ++dropped_;
-    return;
-  }
-  add(id, std::move(labels))->gauge.value = value;
-}
-
-void FamilySet::counter(Fam id, Labels labels, double value) {
-  if (!std::isfinite(value) || value < 0) {
-    ++dropped_;
-    return;
-  }
-  add(id, std::move(labels))->counter.value = value;
-}
-
-void FamilySet::histogram(Fam id, Labels labels, prometheus::ClientMetric::Histogram histogram) {
-  if (!std::isfinite(histogram.sample_sum)) {
-    ++dropped_;
-    return;
-  }
-  add(id, std::move(labels))->histogram = std::move(histogram);
+void Labels::push_back(LabelView label) {
+  if (n_ == kMax) throw std::length_error("more labels on one series than Labels holds");
+  items_[n_++] = label;
 }
 
 namespace {
@@ -285,11 +239,101 @@ bool label_name_valid(std::string_view name) {
   return true;
 }
 
-bool labels_valid(const Labels& labels) {
+template <typename LabelRange>
+bool labels_valid(const LabelRange& labels) {
   return std::all_of(labels.begin(), labels.end(), [](const auto& l) { return label_name_valid(l.name); });
 }
 
 }  // namespace
+
+FamilySet::FamilySet(std::size_t ports, Output output) : output_(output) {
+  if (output_ == Output::Text) {
+    text_.resize(family_specs().size());
+    text_samples_.resize(family_specs().size());
+    return;
+  }
+  families_.reserve(family_specs().size());
+  for (const FamilySpec& spec : family_specs()) {
+    prometheus::MetricFamily f;
+    f.name = std::string(spec.name);
+    f.help = std::string(spec.help);
+    f.type = spec.type;
+    // Room for a full fleet up front: regrowing vectors of ClientMetric dominates otherwise.
+    if (spec.id < Fam::PowerBudget) {
+      const bool lanes = spec.name.find("_lane_") != std::string_view::npos;
+      const bool levels = spec.name.find("_threshold_") != std::string_view::npos;
+      f.metric.reserve(ports * (lanes ? 8 : levels ? 4 : 1));
+    }
+    families_.push_back(std::move(f));
+  }
+}
+
+// `histogram`: the metric of a histogram series (its labels are added here); nullptr for a
+// gauge or counter, whose value is `value`.
+void FamilySet::add(Fam id, const Labels& labels, prometheus::ClientMetric* histogram, double value) {
+  const std::size_t i = static_cast<std::size_t>(id);
+  const FamilySpec& spec = family_specs()[i];
+  // Label values become valid UTF-8; the rare value that is not plain ASCII is fixed in a copy
+  // (reserved once, so the views into it stay valid).
+  std::vector<std::string> fixed;
+  std::array<LabelView, Labels::kMax> views;
+  std::size_t n = 0;
+  for (const LabelView& l : labels) {
+    views[n] = l;
+    if (!plain_ascii(l.value)) {
+      fixed.reserve(Labels::kMax);
+      views[n].value = fixed.emplace_back(valid_utf8(l.value));
+    }
+    ++n;
+  }
+  const std::span<const LabelView> valid(views.data(), n);
+  if (output_ == Output::Families) {
+    prometheus::ClientMetric metric = histogram ? std::move(*histogram) : prometheus::ClientMetric{};
+    metric.label.reserve(n);
+    for (const LabelView& l : valid) metric.label.push_back({std::string(l.name), std::string(l.value)});
+    if (spec.type == prometheus::MetricType::Gauge) metric.gauge.value = value;
+    if (spec.type == prometheus::MetricType::Counter) metric.counter.value = value;
+    families_[i].metric.push_back(std::move(metric));
+    return;
+  }
+  if (!labels_valid(valid)) {  // take() drops these too, and counts them there
+    ++refused_labels_;
+    return;
+  }
+  ++text_samples_[i];
+  if (histogram == nullptr) {
+    append_sample(text_[i], spec.name, valid, value);
+    return;
+  }
+  for (const LabelView& l : valid) histogram->label.push_back({std::string(l.name), std::string(l.value)});
+  append_metric(text_[i], spec.name, spec.type, *histogram);
+}
+
+void FamilySet::gauge(Fam id, const Labels& labels, double value) {
+  if (!std::isfinite(value)) {
+    ++dropped_;
+    return;
+  }
+  add(id, labels, nullptr, value);
+}
+
+void FamilySet::counter(Fam id, const Labels& labels, double value) {
+  if (!std::isfinite(value) || value < 0) {
+    ++dropped_;
+    return;
+  }
+  add(id, labels, nullptr, value);
+}
+
+void FamilySet::histogram(Fam id, const Labels& labels, prometheus::ClientMetric::Histogram histogram) {
+  if (!std::isfinite(histogram.sample_sum)) {
+    ++dropped_;
+    return;
+  }
+  prometheus::ClientMetric metric;
+  metric.histogram = std::move(histogram);
+  add(id, labels, &metric, 0);
+}
 
 std::vector<prometheus::MetricFamily> FamilySet::take() {
   std::vector<prometheus::MetricFamily> out;
@@ -307,6 +351,27 @@ std::vector<prometheus::MetricFamily> FamilySet::take() {
     if (!f.metric.empty()) out.push_back(std::move(f));
   }
   families_.clear();
+  return out;
+}
+
+std::string FamilySet::take_text() {
+  dropped_ += refused_labels_;
+  std::size_t bytes = 0;
+  for (const std::string& t : text_) bytes += t.size();
+  std::string out;
+  out.reserve(bytes + text_.size() * 200);  // + the headers
+  for (std::size_t i = 0; i < text_.size(); ++i) {
+    if (text_samples_[i] == 0) continue;
+    const FamilySpec& spec = family_specs()[i];
+    if (!prometheus::CheckMetricName(std::string(spec.name))) {
+      dropped_ += text_samples_[i];
+      continue;
+    }
+    append_family_header(out, spec.name, spec.type, spec.help);
+    out += text_[i];
+  }
+  text_.clear();
+  text_samples_.clear();
   return out;
 }
 

@@ -3,13 +3,18 @@
 // rendered, and docs/metrics.md is checked against what is rendered (exporter_docs_test).
 #pragma once
 
+#include <algorithm>
+#include <array>
 #include <cstddef>
+#include <initializer_list>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include <prometheus/client_metric.h>
 #include <prometheus/metric_family.h>
+
+#include "exporters/text_exposition.hpp"
 
 namespace xcvr::exporters {
 
@@ -119,28 +124,62 @@ struct FamilySpec {
 const std::vector<FamilySpec>& family_specs();
 const FamilySpec& family_spec(Fam id);
 
-using Labels = std::vector<prometheus::ClientMetric::Label>;
-
-// Collects the series of one render. Families come out in table order, each once, with its
-// samples contiguous; families without samples are dropped; names are validated with
-// prometheus::CheckMetricName/CheckLabelName; label values are made valid UTF-8; non-finite
-// values are never emitted.
-class FamilySet {
+// The labels of one series, by view and without allocating: FamilySet copies or writes them
+// during the call that adds the series, so the strings they name need only outlive that call.
+class Labels {
  public:
-  explicit FamilySet(std::size_t ports = 0);  // ports: expected number, for reserving
-
-  void gauge(Fam id, Labels labels, double value);
-  void counter(Fam id, Labels labels, double value);
-  void histogram(Fam id, Labels labels, prometheus::ClientMetric::Histogram histogram);
-
-  std::size_t dropped() const { return dropped_; }  // samples refused (bad name or value)
-  std::vector<prometheus::MetricFamily> take();
+  static constexpr std::size_t kMax = 20;  // transceiver_module_info has 16
+  Labels() = default;
+  Labels(std::initializer_list<LabelView> labels) {
+    for (const LabelView& l : labels) push_back(l);
+  }
+  Labels(const Labels& other) : n_(other.n_) { std::copy_n(other.items_.begin(), n_, items_.begin()); }
+  Labels& operator=(const Labels& other) {
+    n_ = other.n_;
+    std::copy_n(other.items_.begin(), n_, items_.begin());
+    return *this;
+  }
+  void push_back(LabelView label);  // throws std::length_error beyond kMax
+  const LabelView* begin() const { return items_.data(); }
+  const LabelView* end() const { return items_.data() + n_; }
+  std::size_t size() const { return n_; }
+  bool empty() const { return n_ == 0; }
 
  private:
-  prometheus::ClientMetric* add(Fam id, Labels&& labels);
+  std::array<LabelView, kMax> items_;
+  std::size_t n_ = 0;
+};
 
-  std::vector<prometheus::MetricFamily> families_;
+// Collects the series of one render, either as prometheus-cpp families (for the Collectable and
+// the equivalence tests) or written straight as exposition text (the /metrics body: no
+// MetricFamily, no label strings, one pass). Both give the same bytes through serialize_text.
+// Families come out in table order, each once, with its samples contiguous; families without
+// samples are dropped; names are validated with prometheus::CheckMetricName and the label-name
+// rule; label values are made valid UTF-8; non-finite values are never emitted.
+class FamilySet {
+ public:
+  enum class Output { Families, Text };
+  explicit FamilySet(std::size_t ports = 0, Output output = Output::Families);
+
+  void gauge(Fam id, const Labels& labels, double value);
+  void counter(Fam id, const Labels& labels, double value);
+  void histogram(Fam id, const Labels& labels, prometheus::ClientMetric::Histogram histogram);
+
+  // Samples refused so far for a non-finite or negative-counter value (label-name and
+  // family-name refusals are counted by take()/take_text()).
+  std::size_t dropped() const { return dropped_; }
+  std::vector<prometheus::MetricFamily> take();  // Output::Families
+  std::string take_text();                        // Output::Text
+
+ private:
+  void add(Fam id, const Labels& labels, prometheus::ClientMetric* histogram, double value);
+
+  Output output_;
+  std::vector<prometheus::MetricFamily> families_;  // Families
+  std::vector<std::string> text_;                   // Text: each family's sample lines
+  std::vector<std::size_t> text_samples_;           // Text: samples per family
   std::size_t dropped_ = 0;
+  std::size_t refused_labels_ = 0;  // Text: refused at add(), counted by take_text()
 };
 
 }  // namespace xcvr::exporters

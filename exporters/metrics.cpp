@@ -77,9 +77,10 @@ void add_self_series(FamilySet& out, const daemon::Snapshot& s, const SelfStats&
 
 }  // namespace detail
 
-std::vector<prometheus::MetricFamily> build_families(const daemon::Snapshot& snapshot,
-                                                     const SelfStats& self) {
-  FamilySet out(snapshot.ports.size());
+namespace {
+
+// Every series of a snapshot into `out`, whichever output it writes.
+void add_all_series(FamilySet& out, const daemon::Snapshot& snapshot, const SelfStats& self) {
   std::unordered_set<std::string_view> ports;  // a repeated port name would duplicate every series
   ports.reserve(snapshot.ports.size());
   for (const daemon::PortSnapshot& p : snapshot.ports) {
@@ -91,20 +92,34 @@ std::vector<prometheus::MetricFamily> build_families(const daemon::Snapshot& sna
   const std::size_t duplicates = snapshot.ports.size() - ports.size();
   out.counter(Fam::RenderErrorsTotal, {},
               static_cast<double>(self.render_errors + duplicates + out.dropped()));
+}
+
+}  // namespace
+
+std::vector<prometheus::MetricFamily> build_families(const daemon::Snapshot& snapshot,
+                                                     const SelfStats& self) {
+  FamilySet out(snapshot.ports.size(), FamilySet::Output::Families);
+  add_all_series(out, snapshot, self);
   return out.take();
 }
 
 std::string render_text(const daemon::Snapshot& snapshot, const SelfStats& self) {
-  return serialize_text(build_families(snapshot, self));
+  FamilySet out(snapshot.ports.size(), FamilySet::Output::Text);
+  add_all_series(out, snapshot, self);
+  return out.take_text();
+}
+
+SelfStats SnapshotCollector::self_stats() const {
+  SelfStats self;
+  const double last = last_render_seconds_.load();
+  if (last >= 0) self.last_scrape_seconds = last;
+  self.render_errors = render_errors_.load();
+  return self;
 }
 
 std::vector<prometheus::MetricFamily> SnapshotCollector::collect(const daemon::Snapshot& snapshot) const {
   try {
-    SelfStats self;
-    const double last = last_render_seconds_.load();
-    if (last >= 0) self.last_scrape_seconds = last;
-    self.render_errors = render_errors_.load();
-    return build_families(snapshot, self);
+    return build_families(snapshot, self_stats());
   } catch (...) {
     render_errors_.fetch_add(1);
     return {};
@@ -125,7 +140,7 @@ std::shared_ptr<const RenderedMetrics> SnapshotCollector::render() const {
   const auto start = std::chrono::steady_clock::now();
   try {
     auto out = std::make_shared<RenderedMetrics>();
-    out->text = serialize_text(collect(*snapshot));
+    out->text = render_text(*snapshot, self_stats());
     out->gzip = gzip_compress(out->text).value_or("");
     rendered_ = std::move(out);
     rendered_for_ = snapshot;

@@ -10,8 +10,8 @@
 
 namespace xcvr::exporters::detail {
 
-// Labels of one series grown by one label (one exact-size allocation).
-Labels plus(const Labels& base, std::string name, std::string value);
+// Labels of one series grown by one label (views: see Labels).
+Labels plus(const Labels& base, std::string_view name, std::string_view value);
 // A live per-lane series' labels: lane, and data_path (CMIS: the lane's data path, i.e. host
 // port, in the module's active configuration) when the decoder knows it. Counters do not carry
 // data_path: their identity must survive the module being pulled.

@@ -1,5 +1,7 @@
 // Series of one port. Labels: port on everything, node for fabric-sourced ports, lane (1-based)
 // on per-lane series. Vendor strings only in transceiver_module_info.
+#include <map>
+#include <optional>
 #include <set>
 #include <string>
 #include <utility>
@@ -14,25 +16,23 @@ namespace xcvr::exporters::detail {
 using daemon::PortPresence;
 using daemon::PortSnapshot;
 
-// One exact-size allocation per series: a copy of base grown by push_back would allocate twice.
-Labels plus(const Labels& base, std::string name, std::string value) {
-  Labels l;
-  l.reserve(base.size() + 1);
-  l.insert(l.end(), base.begin(), base.end());
-  l.push_back({std::move(name), std::move(value)});
+Labels plus(const Labels& base, std::string_view name, std::string_view value) {
+  Labels l = base;
+  l.push_back({name, value});
   return l;
 }
 
-const std::string& lane_name(int lane) {  // lane labels without a to_string per series
+// Lane and data-path numbers as label text without a to_string per series. The strings live as
+// long as the process: Labels only views them.
+std::string_view lane_name(int lane) {
   static const std::vector<std::string> kNames = [] {
     std::vector<std::string> v;
-    for (int i = 0; i <= 16; ++i) v.push_back(std::to_string(i));
+    for (int i = 0; i <= 64; ++i) v.push_back(std::to_string(i));
     return v;
   }();
-  static thread_local std::string other;
-  if (lane >= 0 && lane <= 16) return kNames[static_cast<std::size_t>(lane)];
-  other = std::to_string(lane);
-  return other;
+  if (lane >= 0 && lane <= 64) return kNames[static_cast<std::size_t>(lane)];
+  static thread_local std::map<int, std::string> other;  // map: references stay valid
+  return other.try_emplace(lane, std::to_string(lane)).first->second;
 }
 
 Labels lane_labels(const Labels& base, int lane) { return plus(base, "lane", lane_name(lane)); }
@@ -84,11 +84,14 @@ const cmis::Application* shown_application(const cmis::ModuleReport& r) {
   return r.applications.empty() ? nullptr : &r.applications.front();
 }
 
+// An optional text as a label value ("" when absent), by view.
+std::string_view or_empty(const std::optional<std::string>& s) { return s ? std::string_view(*s) : std::string_view(); }
+
 void add_info(FamilySet& out, const Labels& base, const cmis::ModuleReport& r) {
   const cmis::Application* app = shown_application(r);
   Labels l = base;
   l.push_back({"identifier", r.id.identifier.name});
-  l.push_back({"spec", std::string(cmis::spec_name(r.spec))});
+  l.push_back({"spec", cmis::spec_name(r.spec)});
   l.push_back({"spec_revision", r.spec_revision});
   l.push_back({"vendor", r.id.vendor_name});
   l.push_back({"vendor_oui", r.id.vendor_oui});
@@ -96,11 +99,11 @@ void add_info(FamilySet& out, const Labels& base, const cmis::ModuleReport& r) {
   l.push_back({"revision", r.id.revision});
   l.push_back({"serial", r.id.serial});
   l.push_back({"date_code", r.id.date_code});
-  l.push_back({"media_type", r.media_type ? r.media_type->name : ""});
-  l.push_back({"media_interface", app ? app->media_interface.name : ""});
-  l.push_back({"host_interface", app ? app->host_interface.name : ""});
-  l.push_back({"firmware", r.id.firmware.value_or("")});
-  l.push_back({"inactive_firmware", r.id.inactive_firmware.value_or("")});
+  l.push_back({"media_type", r.media_type ? std::string_view(r.media_type->name) : std::string_view()});
+  l.push_back({"media_interface", app ? std::string_view(app->media_interface.name) : std::string_view()});
+  l.push_back({"host_interface", app ? std::string_view(app->host_interface.name) : std::string_view()});
+  l.push_back({"firmware", or_empty(r.id.firmware)});
+  l.push_back({"inactive_firmware", or_empty(r.id.inactive_firmware)});
   out.gauge(Fam::ModuleInfo, std::move(l), 1);
 }
 
@@ -215,11 +218,10 @@ void add_link(FamilySet& out, const Labels& base, const PortSnapshot& p) {
   static constexpr Fam kBerFamily[drivers::kLinkBerIds] = {Fam::LinkRawBer, Fam::LinkEffectiveBer};
   for (const drivers::LinkCounter& c : p.link->counters) {
     Labels l = plus(base, "link", c.link);
-    if (c.lane > 0) l = plus(l, "lane", std::to_string(c.lane));
+    if (c.lane > 0) l = plus(l, "lane", lane_name(c.lane));
     out.counter(kFamily[static_cast<std::size_t>(c.id)], l, static_cast<double>(c.value));
     if (c.saturated) {
-      out.gauge(Fam::LinkCounterSaturated,
-                plus(l, "counter", std::string(family_spec(kFamily[static_cast<std::size_t>(c.id)]).name)), 1);
+      out.gauge(Fam::LinkCounterSaturated, plus(l, "counter", family_spec(kFamily[static_cast<std::size_t>(c.id)]).name), 1);
     }
   }
   for (const drivers::LinkBer& b : p.link->ber) {
@@ -236,7 +238,7 @@ void add_port_series(FamilySet& out, const PortSnapshot& p) {
   }
   if (!p.state.empty()) out.gauge(Fam::PortLifecycleState, plus(base, "state", p.state), 1);
   if (!p.misconfiguration.empty()) out.gauge(Fam::PortMisconfigured, plus(base, "reason", p.misconfiguration), 1);
-  out.gauge(Fam::PortHealth, plus(base, "health", std::string(health_name(assess(p).health))), 1);
+  out.gauge(Fam::PortHealth, plus(base, "health", health_name(assess(p).health)), 1);
   add_counters(out, base, p);
   add_link(out, base, p);
   if (p.presence != PortPresence::Present) return;

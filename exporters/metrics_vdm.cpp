@@ -67,7 +67,7 @@ void add_vdm_series(FamilySet& out, const Labels& base, const daemon::PortSnapsh
     const int lane = q->per_lane ? o.lane : 0;
     if (!seen.insert({q->value, o.qualifier, lane}).second) continue;
     if (q->per_lane ? !lane_measures(r, lane) : !lane_measures(r, 0)) continue;
-    const auto qualify = [&](const Labels& l) { return q->label.empty() ? l : plus(l, std::string(q->label), o.qualifier); };
+    const auto qualify = [&](const Labels& l) { return q->label.empty() ? l : plus(l, q->label, o.qualifier); };
     out.gauge(q->value, qualify(q->per_lane ? live_lane_labels(base, lane, data_path_of(&r, lane)) : base), o.value);
     // The levels of the first instance of a quantity (and side) that names a set: modules give
     // every lane of one observable type the same set.

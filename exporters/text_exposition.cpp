@@ -67,16 +67,18 @@ void append_label(std::string& out, const char*& separator, std::string_view nam
   separator = ",";
 }
 
-// "name_suffix{labels[,extra]} " — the line up to its value.
-void append_head(std::string& out, const MetricFamily& family, const ClientMetric& metric,
+// "name_suffix{labels[,extra]} " — the line up to its value. Labels: ClientMetric::Label or
+// LabelView.
+template <typename LabelRange>
+void append_head(std::string& out, std::string_view name, const LabelRange& labels,
                  std::string_view suffix = {}, std::string_view extra_name = {},
                  const double* extra_value = nullptr) {
-  out += family.name;
+  out += name;
   out += suffix;
-  if (!metric.label.empty() || !extra_name.empty()) {
+  if (!std::empty(labels) || !extra_name.empty()) {
     out += '{';
     const char* separator = "";
-    for (const auto& l : metric.label) {
+    for (const auto& l : labels) {
       append_label(out, separator, l.name);
       append_escaped(out, l.value);
       out += '"';
@@ -101,38 +103,38 @@ void append_tail(std::string& out, const ClientMetric& metric) {
 }
 
 // name_count and name_sum lines, as histograms and summaries both begin.
-void append_count_and_sum(std::string& out, const MetricFamily& family, const ClientMetric& metric,
+void append_count_and_sum(std::string& out, std::string_view name, const ClientMetric& metric,
                           std::uint64_t count, double sum) {
-  append_head(out, family, metric, "_count");
+  append_head(out, name, metric.label, "_count");
   append_count(out, count);
   append_tail(out, metric);
-  append_head(out, family, metric, "_sum");
+  append_head(out, name, metric.label, "_sum");
   append_value(out, sum);
   append_tail(out, metric);
 }
 
-void append_histogram(std::string& out, const MetricFamily& family, const ClientMetric& metric) {
+void append_histogram(std::string& out, std::string_view name, const ClientMetric& metric) {
   const auto& h = metric.histogram;
-  append_count_and_sum(out, family, metric, h.sample_count, h.sample_sum);
+  append_count_and_sum(out, name, metric, h.sample_count, h.sample_sum);
   double last = -std::numeric_limits<double>::infinity();
   for (const auto& b : h.bucket) {
-    append_head(out, family, metric, "_bucket", "le", &b.upper_bound);
+    append_head(out, name, metric.label, "_bucket", "le", &b.upper_bound);
     last = b.upper_bound;
     append_count(out, b.cumulative_count);
     append_tail(out, metric);
   }
   if (last != std::numeric_limits<double>::infinity()) {
-    append_head(out, family, metric, "_bucket", "le", nullptr);
+    append_head(out, name, metric.label, "_bucket", "le", nullptr);
     append_count(out, h.sample_count);
     append_tail(out, metric);
   }
 }
 
-void append_summary(std::string& out, const MetricFamily& family, const ClientMetric& metric) {
+void append_summary(std::string& out, std::string_view name, const ClientMetric& metric) {
   const auto& s = metric.summary;
-  append_count_and_sum(out, family, metric, s.sample_count, s.sample_sum);
+  append_count_and_sum(out, name, metric, s.sample_count, s.sample_sum);
   for (const auto& q : s.quantile) {
-    append_head(out, family, metric, "", "quantile", &q.quantile);
+    append_head(out, name, metric.label, "", "quantile", &q.quantile);
     append_value(out, q.value);
     append_tail(out, metric);
   }
@@ -156,32 +158,44 @@ double simple_value(MetricType type, const ClientMetric& m) {
 }
 
 void append_family(std::string& out, const MetricFamily& family) {
-  if (!family.help.empty()) {
-    out += "# HELP ";
-    out += family.name;
-    out += ' ';
-    out += family.help;
-    out += '\n';
-  }
-  out += "# TYPE ";
-  out += family.name;
-  out += ' ';
-  out += type_name(family.type);
-  out += '\n';
-  for (const ClientMetric& m : family.metric) {
-    if (family.type == MetricType::Histogram) {
-      append_histogram(out, family, m);
-    } else if (family.type == MetricType::Summary) {
-      append_summary(out, family, m);
-    } else {
-      append_head(out, family, m);
-      append_value(out, simple_value(family.type, m));
-      append_tail(out, m);
-    }
-  }
+  append_family_header(out, family.name, family.type, family.help);
+  for (const ClientMetric& m : family.metric) append_metric(out, family.name, family.type, m);
 }
 
 }  // namespace
+
+void append_family_header(std::string& out, std::string_view name, MetricType type, std::string_view help) {
+  if (!help.empty()) {
+    out += "# HELP ";
+    out += name;
+    out += ' ';
+    out += help;
+    out += '\n';
+  }
+  out += "# TYPE ";
+  out += name;
+  out += ' ';
+  out += type_name(type);
+  out += '\n';
+}
+
+void append_sample(std::string& out, std::string_view name, std::span<const LabelView> labels, double value) {
+  append_head(out, name, labels);
+  append_value(out, value);
+  out += '\n';
+}
+
+void append_metric(std::string& out, std::string_view name, MetricType type, const ClientMetric& m) {
+  if (type == MetricType::Histogram) {
+    append_histogram(out, name, m);
+  } else if (type == MetricType::Summary) {
+    append_summary(out, name, m);
+  } else {
+    append_head(out, name, m.label);
+    append_value(out, simple_value(type, m));
+    append_tail(out, m);
+  }
+}
 
 std::string serialize_text(const std::vector<prometheus::MetricFamily>& families) {
   std::size_t series = 0;

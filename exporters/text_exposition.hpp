@@ -4,7 +4,9 @@
 // equivalence test (exporter_text_exposition_test) holds the two outputs equal.
 #pragma once
 
+#include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <prometheus/metric_family.h>
@@ -12,6 +14,21 @@
 namespace xcvr::exporters {
 
 std::string serialize_text(const std::vector<prometheus::MetricFamily>& families);
+
+// The same format written series by series, for a renderer that never builds MetricFamily
+// objects (FamilySet's text output): concatenating, per family, append_family_header() and its
+// samples gives serialize_text()'s bytes.
+struct LabelView {
+  std::string_view name;
+  std::string_view value;  // valid UTF-8 (FamilySet makes it so); escaped here
+};
+void append_family_header(std::string& out, std::string_view name, prometheus::MetricType type,
+                          std::string_view help);
+// One line of a gauge, counter or untyped metric: name{labels} value.
+void append_sample(std::string& out, std::string_view name, std::span<const LabelView> labels, double value);
+// Every line of one metric of any type (a histogram or summary writes several).
+void append_metric(std::string& out, std::string_view name, prometheus::MetricType type,
+                   const prometheus::ClientMetric& metric);
 
 // One sample value as TextSerializer writes it ("%.16g"; "Nan", "+Inf", "-Inf"). The scrape
 // benchmark's render floor formats values with it too, so the floor formats exactly as much.

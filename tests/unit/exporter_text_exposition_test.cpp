@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <cstring>
+#include <memory>
 #include <limits>
 #include <random>
 
@@ -34,6 +35,40 @@ TEST(ExporterTextExposition, SameBytesForAHealthyFleet) {
 
 TEST(ExporterTextExposition, SameBytesForEveryFamilyAndHealthState) {
   expect_same(build_families(testing::make_rich_snapshot()));
+}
+
+// render_text writes the body series by series (FamilySet's text output) without building the
+// families: it must give exactly what the families serialize to, through the hostile label
+// values too (invalid UTF-8, quotes, backslashes, newlines, a repeated port, non-finite values).
+void expect_render_matches(const daemon::Snapshot& snapshot) {
+  SelfStats self;
+  self.last_scrape_seconds = 0.0123;
+  self.render_errors = 2;
+  const std::string rendered = render_text(snapshot, self);
+  const std::string serialized = serialize_text(build_families(snapshot, self));
+  ASSERT_EQ(rendered.size(), serialized.size());
+  EXPECT_EQ(rendered, serialized);
+}
+
+TEST(ExporterTextExposition, RenderedBodyIsTheSerializedFamilies) {
+  expect_render_matches(testing::make_fleet(64));
+  expect_render_matches(testing::make_rich_snapshot());
+  daemon::Snapshot hostile = testing::make_rich_snapshot();
+  ASSERT_FALSE(hostile.ports.empty());
+  hostile.ports.push_back(hostile.ports.front());  // a repeated port: dropped and counted
+  daemon::PortSnapshot& p = hostile.ports.front();
+  p.port = "bad\xff\xfe\"port\\\n";
+  p.node = "n\xc3\x28ode";
+  p.state = "st\"ate";
+  p.misconfiguration = "reason with \"quotes\" and \\ and \nnewline \xe2\x82";
+  if (p.report) {
+    auto report = std::make_shared<cmis::ModuleReport>(*p.report);
+    report->id.vendor_name = "VENDOR\x80\x81";
+    report->id.serial = "SER\\IAL\"";
+    report->temperature_celsius = std::numeric_limits<double>::infinity();  // dropped, counted
+    p.report = report;
+  }
+  expect_render_matches(hostile);
 }
 
 ClientMetric with_labels(std::vector<ClientMetric::Label> labels) {

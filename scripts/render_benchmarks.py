@@ -140,10 +140,12 @@ def peers_section(data):
     add("- Python's wsgiref server answers HTTP/1.0 and closes the connection after each response, so its HTTP "
         "rows include a TCP connect per scrape, as a stock prometheus_client exporter's do.")
     rep = data.get("repeats", {})
+    cells = [r[m]["seconds"] for k in rows for r in rows[k].values() for m in ("fresh", "cached") if m in r]
     add(f"- Render CPU: the process's CPU time (every thread: Go's garbage collector counts) of one render, median "
         f"of {rep.get('64', '?')} (64 ports) and {rep.get('2048', '?')} (2048 ports) renders. HTTP: wrk, one "
-        f"connection, `Accept-Encoding: gzip`, {data.get('seconds', '?')} s per cell (with few requests p99 is "
-        f"nearly the maximum). Server CPU per scrape: the server's utime + stime over the wrk run ÷ requests.")
+        f"connection, `Accept-Encoding: gzip`, {min(cells, default='?')}–{max(cells, default='?')} s per cell (at "
+        f"least {data.get('seconds', '?')} s, and time for about 30 renders up to 30 s; with few requests p99 is nearly "
+        f"the maximum). Server CPU per scrape: the server's utime + stime over the wrk run ÷ requests.")
     v = data.get("versions", {})
     add(f"- Versions: {v.get('go', '')}, client_golang {v.get('client_golang', '')} and prometheus_client "
         f"{v.get('prometheus_client', '')} (Debian packages).\n")

@@ -26,6 +26,8 @@ if [ -x "$bin/bench_scrape" ]; then
 fi
 # wrk: the exporter's HTTP server vs a bare prometheus-cpp + cpp-httplib server, same series.
 bash tests/bench/scrape_bench.sh "$bin/e2e/xcvr_e2e_server" 10 4 > "$out/scrape_wrk.md"
+# The exporters users pick instead (Go client_golang, Python prometheus_client) on the same series.
+python3 tests/bench/peers/peers_bench.py "$bin/e2e/xcvr_e2e_server" 10 "$out/peers.json" > "$out/peers.md"
 for b in "$bin"/bench_ib*; do [ -x "$b" ] && "$b" --benchmark_format=json > "$out/ib.json" || true; done
 
 printf '{"load_before": "%s", "load_after": "%s", "seconds": %d}\n' \

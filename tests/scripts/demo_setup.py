@@ -25,6 +25,7 @@ FORBIDDEN = [
     "qemu-system-x86", "linux-image-amd64", "chromium", "lintian", "prometheus",
     "prometheus-alertmanager", "clang", "libclang-rt-14-dev", "libgtest-dev", "libgmock-dev",
     "libbenchmark-dev", "wrk", "python3", "git", "build-essential", "dpkg-dev", "strace",
+    "golang-go", "golang-github-prometheus-client-golang-dev", "python3-prometheus-client",
 ]
 LIMIT = 100  # README: fewer than 100 packages on a fresh Debian 12
 

@@ -273,16 +273,22 @@ FamilySet::FamilySet(std::size_t ports, Output output) : output_(output) {
 void FamilySet::add(Fam id, const Labels& labels, prometheus::ClientMetric* histogram, double value) {
   const std::size_t i = static_cast<std::size_t>(id);
   const FamilySpec& spec = family_specs()[i];
+  // The text output of a plain gauge or counter skips the labels already rendered.
+  const bool skip_rendered = output_ == Output::Text && histogram == nullptr;
+  if (skip_rendered && !labels.rendered_valid_) {
+    ++refused_labels_;
+    return;
+  }
   // Label values become valid UTF-8; the rare value that is not plain ASCII is fixed in a copy
   // (reserved once, so the views into it stay valid).
   std::vector<std::string> fixed;
   std::array<LabelView, Labels::kMax> views;
   std::size_t n = 0;
-  for (const LabelView& l : labels) {
-    views[n] = l;
-    if (!plain_ascii(l.value)) {
+  for (auto l = labels.begin() + (skip_rendered ? labels.rendered_count_ : 0); l != labels.end(); ++l) {
+    views[n] = *l;
+    if (!plain_ascii(l->value)) {
       fixed.reserve(Labels::kMax);
-      views[n].value = fixed.emplace_back(valid_utf8(l.value));
+      views[n].value = fixed.emplace_back(valid_utf8(l->value));
     }
     ++n;
   }
@@ -302,11 +308,27 @@ void FamilySet::add(Fam id, const Labels& labels, prometheus::ClientMetric* hist
   }
   ++text_samples_[i];
   if (histogram == nullptr) {
-    append_sample(text_[i], spec.name, valid, value);
+    append_sample(text_[i], spec.name, labels.rendered_count_ != 0 ? labels.rendered_ : std::string_view(), valid, value);
     return;
   }
   for (const LabelView& l : valid) histogram->label.push_back({std::string(l.name), std::string(l.value)});
   append_metric(text_[i], spec.name, spec.type, *histogram);
+}
+
+Labels FamilySet::with_rendered(const Labels& labels) {
+  Labels out = labels;
+  if (output_ != Output::Text || labels.empty()) return out;
+  std::vector<std::string> fixed(labels.size());
+  std::vector<LabelView> views(labels.begin(), labels.end());
+  for (std::size_t k = 0; k < views.size(); ++k) {
+    if (!plain_ascii(views[k].value)) views[k].value = fixed[k] = valid_utf8(views[k].value);
+  }
+  std::string& text = rendered_.emplace_back();
+  append_labels(text, views);
+  out.rendered_ = text;
+  out.rendered_count_ = labels.size();
+  out.rendered_valid_ = labels_valid(views);
+  return out;
 }
 
 void FamilySet::gauge(Fam id, const Labels& labels, double value) {
@@ -372,6 +394,7 @@ std::string FamilySet::take_text() {
   }
   text_.clear();
   text_samples_.clear();
+  rendered_.clear();
   return out;
 }
 

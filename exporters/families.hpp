@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <array>
 #include <cstddef>
+#include <deque>
 #include <initializer_list>
 #include <string>
 #include <string_view>
@@ -133,10 +134,13 @@ class Labels {
   Labels(std::initializer_list<LabelView> labels) {
     for (const LabelView& l : labels) push_back(l);
   }
-  Labels(const Labels& other) : n_(other.n_) { std::copy_n(other.items_.begin(), n_, items_.begin()); }
+  Labels(const Labels& other) { *this = other; }
   Labels& operator=(const Labels& other) {
     n_ = other.n_;
     std::copy_n(other.items_.begin(), n_, items_.begin());
+    rendered_ = other.rendered_;
+    rendered_count_ = other.rendered_count_;
+    rendered_valid_ = other.rendered_valid_;
     return *this;
   }
   void push_back(LabelView label);  // throws std::length_error beyond kMax
@@ -146,8 +150,14 @@ class Labels {
   bool empty() const { return n_ == 0; }
 
  private:
+  friend class FamilySet;
   std::array<LabelView, kMax> items_;
   std::size_t n_ = 0;
+  // FamilySet::with_rendered(): the first rendered_count_ labels as exposition text, validated
+  // once (rendered_valid_) instead of once per series.
+  std::string_view rendered_;
+  std::size_t rendered_count_ = 0;
+  bool rendered_valid_ = true;
 };
 
 // Collects the series of one render, either as prometheus-cpp families (for the Collectable and
@@ -165,6 +175,11 @@ class FamilySet {
   void counter(Fam id, const Labels& labels, double value);
   void histogram(Fam id, const Labels& labels, prometheus::ClientMetric::Histogram histogram);
 
+  // `labels` with their exposition text written once, for labels that begin many series (a
+  // port's): the text output then copies it instead of validating and escaping them per series.
+  // The text lives until take_text(). The families output returns `labels` as they are.
+  Labels with_rendered(const Labels& labels);
+
   // Samples refused so far for a non-finite or negative-counter value (label-name and
   // family-name refusals are counted by take()/take_text()).
   std::size_t dropped() const { return dropped_; }
@@ -178,6 +193,7 @@ class FamilySet {
   std::vector<prometheus::MetricFamily> families_;  // Families
   std::vector<std::string> text_;                   // Text: each family's sample lines
   std::vector<std::size_t> text_samples_;           // Text: samples per family
+  std::deque<std::string> rendered_;                // Text: with_rendered()'s texts (stable)
   std::size_t dropped_ = 0;
   std::size_t refused_labels_ = 0;  // Text: refused at add(), counted by take_text()
 };

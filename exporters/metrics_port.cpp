@@ -232,7 +232,7 @@ void add_link(FamilySet& out, const Labels& base, const PortSnapshot& p) {
 }  // namespace
 
 void add_port_series(FamilySet& out, const PortSnapshot& p) {
-  const Labels base = port_labels(p);
+  const Labels base = out.with_rendered(port_labels(p));  // every series of the port begins so
   if (p.presence != PortPresence::Unknown) {
     out.gauge(Fam::ModulePresent, base, p.presence == PortPresence::Present ? 1 : 0);
   }

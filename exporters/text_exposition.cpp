@@ -179,8 +179,29 @@ void append_family_header(std::string& out, std::string_view name, MetricType ty
   out += '\n';
 }
 
-void append_sample(std::string& out, std::string_view name, std::span<const LabelView> labels, double value) {
-  append_head(out, name, labels);
+void append_labels(std::string& out, std::span<const LabelView> labels) {
+  const char* separator = "";
+  for (const LabelView& l : labels) {
+    append_label(out, separator, l.name);
+    append_escaped(out, l.value);
+    out += '"';
+  }
+}
+
+void append_sample(std::string& out, std::string_view name, std::string_view rendered,
+                   std::span<const LabelView> labels, double value) {
+  if (rendered.empty()) {
+    append_head(out, name, labels);
+  } else {
+    out += name;
+    out += '{';
+    out += rendered;
+    if (!labels.empty()) {
+      out += ',';
+      append_labels(out, labels);
+    }
+    out += "} ";
+  }
   append_value(out, value);
   out += '\n';
 }

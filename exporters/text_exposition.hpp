@@ -24,8 +24,12 @@ struct LabelView {
 };
 void append_family_header(std::string& out, std::string_view name, prometheus::MetricType type,
                           std::string_view help);
-// One line of a gauge, counter or untyped metric: name{labels} value.
-void append_sample(std::string& out, std::string_view name, std::span<const LabelView> labels, double value);
+// Labels as the text between a sample's braces: name="escaped value",... (no braces).
+void append_labels(std::string& out, std::span<const LabelView> labels);
+// One line of a gauge, counter or untyped metric: name{rendered,labels} value. `rendered`: the
+// leading labels already written by append_labels() (a port's, shared by all its series).
+void append_sample(std::string& out, std::string_view name, std::string_view rendered,
+                   std::span<const LabelView> labels, double value);
 // Every line of one metric of any type (a histogram or summary writes several).
 void append_metric(std::string& out, std::string_view name, prometheus::MetricType type,
                    const prometheus::ClientMetric& metric);

@@ -24,6 +24,7 @@
 
 #include <unistd.h>
 
+#include "daemon/allocator.hpp"
 #include "exporters/basic_auth.hpp"
 #include "exporters/http_server.hpp"
 #include "exporters/metrics.hpp"
@@ -110,6 +111,7 @@ void bench_render(const SnapshotPtr& a, int n) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  xcvr::daemon::limit_allocator_arenas();  // the daemon's allocator policy, so HTTP figures are its
   xcvr::exporters::WebConfig cfg;
   cfg.listen_addresses.clear();
   int ports = 64;

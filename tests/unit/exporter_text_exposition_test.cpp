@@ -4,6 +4,7 @@
 // NaN, infinities).
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <cstring>
 #include <memory>
 #include <limits>
@@ -132,6 +133,20 @@ TEST(ExporterTextExposition, SameBytesForDoublesOfEveryBitPattern) {
     push(static_cast<double>(static_cast<std::int64_t>(rng() % 40000000000000000ull) - 20000000000000000ll));
   }
   for (double v : {999999999999999.0, 1e15 - 1, 1e15 + 1, -1e15 + 1, 9999999999999998.0, -42.0, 4294967295.0}) push(v);
+  // The fast "%.16g": exact ties at the 17th digit (round half to even), carries into the next
+  // power of ten, both ends of its range and the switch to scientific notation.
+  for (double v : {1234567890123456.5, 1234567890123457.5, -1234567890123456.5, 1000000000000000.5,
+                   9999999999999999.0, 9999999999999998.5, 0.99999999999999994, 9.9999999999999995e-05,
+                   0.0001, 0.00009999999999999999, 1e-17, 9.99999999999999e-18, 1.0000000000000002e-17,
+                   1e16 - 2, 123.456, 96610.93, 8e-05, 7.3e-11, 0.1 + 0.2, 1.0 / 3, 2.0 / 3,
+                   9.5367431640625e-07, 1.52587890625e-05}) {
+    push(v);
+    push(-v);
+  }
+  for (int i = 0; i < 20000; ++i) {  // every decade of the fast path's range, random mantissas
+    const double mantissa = 1.0 + static_cast<double>(rng() >> 11) * 0x1p-53 * 9.0;
+    push(mantissa * std::pow(10.0, static_cast<int>(rng() % 34) - 17));
+  }
   expect_same({f});
 }
 

@@ -133,7 +133,7 @@ def peers_section(data):
             for k, label in PEERS[1:3]) + " at 64 / 2048 ports) beside the scrape (in Python under the same GIL). "
         "Neither side's figures include decoding the modules. Cached: nothing is published between scrapes; the "
         "exporter serves the body it rendered once, the peers and the baseline render every scrape anyway.")
-    add("- gzip is each server's own: the exporter zlib level 1, promhttp Go's default (6), prometheus_client "
+    add("- gzip is each server's own: the exporter libdeflate level 1, promhttp Go's default (6), prometheus_client "
         "`gzip.compress` (9), cpp-httplib zlib's default (6); the text-only ratio leaves compression out.")
     add("- Where HTTP p50 stands far above server CPU per scrape (the baseline at 64 ports), the server waits "
         "rather than computes.")

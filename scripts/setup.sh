@@ -23,8 +23,9 @@ DEMO_PACKAGES=(
   libcpp-httplib-dev prometheus-cpp-dev libssl-dev zlib1g-dev libcrypt-dev
   # exporter: gzip of /metrics (faster and smaller than zlib at level 1: docs/benchmarks.md)
   libdeflate-dev
-  # transports: i2c-dev (libi2c), ethtool netlink (libmnl), InfiniBand MADs (libibumad)
-  libi2c-dev libmnl-dev libibumad-dev
+  # transports: ethtool netlink (libmnl), InfiniBand MADs (libibumad); i2c-dev needs only the
+  # kernel headers
+  libmnl-dev libibumad-dev
 )
 
 # Everything else the build flavours and the tests use, on top of the demo set.
@@ -40,6 +41,8 @@ TEST_PACKAGES=(
   # real-kernel tests (tests/qemu): Debian's kernel under qemu with an initramfs of busybox,
   # i2c-dev, i2c-stub and the test NIC module, built against that kernel's headers
   qemu-system-x86 linux-image-amd64 linux-headers-amd64 busybox-static cpio kmod xz-utils zstd
+  # ... and libi2c, whose SMBus helpers seed i2c-stub independently of the driver under test
+  libi2c-dev
   # coding checks (vendor_oui): the IEEE OUI registry (the .deb only recommends it; without it
   # the demo's vendor_oui results read "unverifiable", its port verdicts are the same)
   ieee-data

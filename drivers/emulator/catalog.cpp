@@ -9,7 +9,7 @@ namespace xcvr::emulator {
 namespace {
 
 // SFF-8024 codes used below (reference §14).
-constexpr uint8_t kIdQsfpDd = 0x18, kIdOsfp = 0x19;
+constexpr uint8_t kIdQsfpDd = 0x18, kIdOsfp = 0x19, kIdQsfpCmis = 0x1E;  // 0x1E: QSFP112 and other QSFPs with CMIS
 constexpr uint8_t kConnLc = 0x07, kConnMpo1x12 = 0x0C, kConnMpo1x16 = 0x28, kConnNone = 0x23;
 constexpr uint8_t kMediaMmf = 0x01, kMediaSmf = 0x02, kMediaPassiveCu = 0x03,
                   kMediaActiveCable = 0x04;
@@ -139,6 +139,33 @@ ModuleModel osfp_800g_twin_sr4_finned() {
   m.max_power_w = 17.0;
   m.typical_power_w = 15.0;
   m.thermal_resistance_c_per_w = 1.5;  // fins in switch airflow
+  m.tx_power_w = dbm_levels(5.0, 4.0, -4.6, -6.6);
+  m.rx_power_w = dbm_levels(5.0, 4.0, -6.4, -8.4);
+  return m;
+}
+
+// The storage/in-band ports of a DGX-class host: ConnectX-7 QSFP112 cages (4 x 100G PAM4) with
+// a generic 400GBASE-SR4 optic. QSFP112 modules identify as 0x1E ("QSFP+ or later with CMIS").
+ModuleModel qsfp112_400g_sr4() {
+  ModuleModel m = multimode(cmis_base());
+  m.key = "qsfp112-400g-sr4";
+  m.description = "QSFP112 400GBASE-SR4, 4x100G PAM4, MMF 100 m, MPO-12 (ConnectX-7 storage port)";
+  m.identifier = kIdQsfpCmis;
+  m.mci_1mhz = true;
+  m.vendor_name = "EMULATED OPTICS";
+  m.vendor_oui = kOuiExample;
+  m.part_number = "EO-Q112-400G-SR4";
+  m.serial_number = "EOQ112240300127";
+  m.connector = kConnMpo1x12;
+  m.applications = {{kHost400gaui4S, kMmf400gSr4, 4, 4, 0x01, 0x01},
+                    {kHost200gaui2S, kMmf200gSr2, 2, 2, 0x05, 0x05}};
+  m.host_lanes = m.media_lanes = 4;
+  m.length_om3_m = 60;
+  m.length_om4_m = 100;
+  m.power_class = 4;  // <= 8 W
+  m.max_power_w = 8.0;
+  m.typical_power_w = 7.0;
+  m.thermal_resistance_c_per_w = 3.0;  // riding heat sink of the NIC cage
   m.tx_power_w = dbm_levels(5.0, 4.0, -4.6, -6.6);
   m.rx_power_w = dbm_levels(5.0, 4.0, -6.4, -8.4);
   return m;
@@ -288,9 +315,9 @@ ModuleModel osfp_800g_aec() {
 double dbm_to_watts(double dbm) { return 1e-3 * std::pow(10.0, dbm / 10.0); }
 
 std::vector<ModuleModel> cmis_models() {
-  return {osfp_400g_sr4_flat(), osfp_800g_twin_sr4_finned(), qsfpdd_400g_sr8(),
-          qsfpdd_400g_dr4(),   qsfpdd_400g_fr4(),            qsfpdd_400g_lr4(),
-          qsfpdd_400g_dac(),   osfp_800g_aec()};
+  return {osfp_400g_sr4_flat(), osfp_800g_twin_sr4_finned(), qsfp112_400g_sr4(),
+          qsfpdd_400g_sr8(),    qsfpdd_400g_dr4(),           qsfpdd_400g_fr4(),
+          qsfpdd_400g_lr4(),    qsfpdd_400g_dac(),           osfp_800g_aec()};
 }
 
 const std::vector<ModuleModel>& catalog() {

@@ -15,6 +15,7 @@ namespace xcvr::emulator {
 //   osfp-400g-sr4-flat      NVIDIA MMA4Z00-NS400-class OSFP flat-top 400G SR4 (ConnectX-7 side)
 //   osfp-800g-2xsr4-finned  NVIDIA MMA4Z00-NS-class OSFP finned-top twin-port 2x400G SR4
 //                           ("800G SR8", Quantum-2 side)
+//   qsfp112-400g-sr4        QSFP112 400GBASE-SR4, 4x100G PAM4, MMF 100 m, MPO-12 (identifier 0x1E)
 //   qsfpdd-400g-sr8         QSFP-DD 400GBASE-SR8, 8x50G PAM4, MMF 100 m, MPO-16
 //   qsfpdd-400g-dr4         QSFP-DD 400GBASE-DR4, 4x100G SMF 500 m, MPO-12
 //   qsfpdd-400g-fr4         QSFP-DD 400G-FR4, CWDM 2 km, duplex LC

@@ -36,6 +36,9 @@ bool fits(std::string_view cage_form, uint8_t identifier) {
            identifier == 0x0C || identifier == 0x1E;
   }
   if (cage_form == "QSFP28") return identifier == 0x11 || identifier == 0x0D || identifier == 0x0C;
+  if (cage_form == "QSFP112") {  // takes the QSFP28/QSFP56 modules before it too
+    return identifier == 0x1E || identifier == 0x11 || identifier == 0x0D || identifier == 0x0C;
+  }
   return false;
 }
 
@@ -160,9 +163,10 @@ struct FleetBuilder {
       if (forms != nullptr && c < forms->size()) {
         port.cage_form = forms->get(c)->value_or(form);
       }
-      if (port.cage_form != "OSFP" && port.cage_form != "QSFP-DD" && port.cage_form != "QSFP28") {
+      if (port.cage_form != "OSFP" && port.cage_form != "QSFP-DD" && port.cage_form != "QSFP112" &&
+          port.cage_form != "QSFP28") {
         fail(source, forms != nullptr && c < forms->size() ? *forms->get(c) : *bt.get("cage_form"),
-             "cage form must be \"OSFP\", \"QSFP-DD\" or \"QSFP28\"");
+             "cage form must be \"OSFP\", \"QSFP-DD\", \"QSFP112\" or \"QSFP28\"");
       }
       std::string local = prefix + std::to_string(port_number++);
       if (names != nullptr && c < names->size()) local = names->get(c)->value_or(local);

@@ -10,10 +10,6 @@
 #include <cerrno>
 #include <ctime>
 
-extern "C" {
-#include <i2c/smbus.h>  // libi2c (Debian libi2c-dev): no extern "C" of its own
-}
-
 namespace xcvr::i2c {
 namespace {
 
@@ -52,8 +48,9 @@ int RealI2cSyscalls::rdwr(int fd, std::span<i2c_msg> msgs) {
 
 int RealI2cSyscalls::smbus(int fd, uint8_t read_write, uint8_t command, uint32_t size,
                            i2c_smbus_data* data) {
-  // libi2c returns -errno itself.
-  return i2c_smbus_access(fd, static_cast<char>(read_write), command, static_cast<int>(size), data);
+  // The I2C_SMBUS ioctl itself (what libi2c's i2c_smbus_access wraps): one call, no library.
+  i2c_smbus_ioctl_data args{read_write, command, size, data};
+  return result(::ioctl(fd, I2C_SMBUS, &args));
 }
 
 void RealI2cSyscalls::sleep_us(uint32_t microseconds) {

@@ -3,7 +3,7 @@
 // Every call returns 0 (or a non-negative count) on success and -errno on failure, so a test
 // implementation can inject any errno without touching the global errno. The real
 // implementation (RealI2cSyscalls) is a line or two per call over open(2), ioctl(2) with
-// <linux/i2c-dev.h>'s requests, libi2c's i2c_smbus_access() and flock(2); the test
+// <linux/i2c-dev.h>'s requests (I2C_RDWR, I2C_SMBUS, ...) and flock(2); the test
 // implementation (EmulatedI2cSyscalls, tests/support/emulated_i2c_syscalls.hpp) answers the
 // same calls from an EmulatedBus cage.
 #pragma once
@@ -39,7 +39,7 @@ class I2cSyscalls {
   virtual void sleep_us(uint32_t microseconds) = 0;
 };
 
-// The kernel: open(2), ioctl(2), flock(2), libi2c, nanosleep.
+// The kernel: open(2), ioctl(2), flock(2), nanosleep.
 class RealI2cSyscalls : public I2cSyscalls {
  public:
   int open(const char* path, int flags, mode_t mode) override;

@@ -10,7 +10,7 @@ the runbook base, as the docs say) and evaluates the shipped fleet-level rules
   ams1: the demo fleet with the fault scenario of daemon_fleet.py (overheat, LOS, Tx fault,
         ModuleFault, an unreadable cage): 4 of its 98 identified modules failing, over the
         alert's threshold (more than 2 %, at least 3).
-  fra2: the demo fleet with one rx LOS: 1 of 99 failing, under it.
+  fra2: the demo fleet with one rx LOS: 1 of 101 failing, under it.
 
 Asserted: TransceiverSiteFailingModules fires in the global Prometheus for ams1, with its labels
 and rendered annotations (the runbook URL from the federated transceiver:runbook:info), and stays
@@ -72,7 +72,7 @@ def by_level(lines):
 
 ALERT = "TransceiverSiteFailingModules"
 ALERT_FOR_S = 5  # `for:` after rewrite_rules
-SYSTEMS = {"spine-01": "64-port spine switch", "qm9700-01": "32-cage Quantum-2", "gpu-node-01": "8-GPU host"}
+SYSTEMS = {"spine-01": "64-port spine switch", "qm9700-01": "32-cage Quantum-2", "gpu-node-01": "8-GPU host with 2 storage ports"}
 # Each scraped series (not the recorded ones, which keep the job label) attributed to the emulated
 # system its port, poll domain or power group names; the rest (build info, reloads, Prometheus'
 # scrape series) is the exporter's own.

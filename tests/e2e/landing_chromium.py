@@ -29,7 +29,7 @@ HEALTHY_PORT = "spine-01/swp1"
 EMPTY_PORT = "spine-01/swp15"  # an empty cage in config/demo.toml
 DIRTY_PORT = "spine-01/swp41"  # config/demo.toml: dirty fiber, rx power past the low warning
 LOWPWR_PORT = "spine-01/swp26"  # config/demo.toml: stuck in ModuleLowPwr
-FLEET_PORTS = 104  # 64-port spine + 32-cage Quantum-2 + 8-NIC GPU host
+FLEET_PORTS = 106  # 64-port spine + 32-cage Quantum-2 + GPU host (8 NICs + 2 storage ports)
 
 
 def chromium_binary():

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Hostile HTTP against the real transceiver_exporter daemon (104-port demo fleet, default web
+"""Hostile HTTP against the real transceiver_exporter daemon (106-port demo fleet, default web
 settings): 4 concurrent 2000-range requests x 5 rounds with the daemon's VmRSS measured before
 and after; 100 idle + 10 slowloris connections from 127.0.0.1 while a scraper on 127.0.0.2
 scrapes /metrics with Prometheus' 10 s timeout; a GET whose body is a request; a 64 KiB URL;

@@ -67,11 +67,15 @@ TEST(EmulatorFleet, DemoFleetMatchesItsDescription) {
   EXPECT_EQ(fleet.find_port("qm9700-01/cage1")->model, "osfp-800g-2xsr4-finned");
 
   const FleetSystem& host = fleet.systems()[2];
-  EXPECT_EQ(host.buses.size(), 8u);
+  EXPECT_EQ(host.buses.size(), 10u);  // 8 compute NICs + 2 storage/in-band ports, a domain each
   const FleetPort* nic = fleet.find_port("gpu-node-01/mlx5_0");
   ASSERT_NE(nic, nullptr);
   EXPECT_EQ(nic->model, "osfp-400g-sr4-flat");
   EXPECT_EQ(nic->transport->domain(), "gpu-node-01/mlx5_0");
+  const FleetPort* storage = fleet.find_port("gpu-node-01/mlx5_9");
+  ASSERT_NE(storage, nullptr);
+  EXPECT_EQ(storage->cage_form, "QSFP112");
+  EXPECT_EQ(storage->model, "qsfp112-400g-sr4");
 
   // A QSFP28 sits in a QSFP-DD cage and decodes as SFF-8636.
   const FleetPort* q28 = fleet.find_port("spine-01/swp60");

@@ -322,6 +322,12 @@ if scrape:
         print(f"- p99 at 64 ports, one client, every scrape rendering: {fresh['p99_ms']:.2f} ms "
               f"(target ≤ 5 ms: {verdict(fresh['p99_ms'] <= 5)}); repeat scrapes of one snapshot: "
               f"{cached['p99_ms']:.2f} ms ({verdict(cached['p99_ms'] <= 5)}).")
+        print("- What separates the render from its floor: the floor copies lines prepared beforehand and formats "
+              "their values; the render walks each port's report, computes its health verdict and its VDM and flag "
+              "series, and writes each series' name and labels (a port's own labels escaped once per render, the "
+              "rest per series) before formatting the value with the same formatter. A prefix cache kept across "
+              "scrapes would still have to compare each series' labels with the cached ones, about what writing "
+              "them costs, so it was not built.")
         print("- The exporter serializes with `exporters/text_exposition.cpp`, byte-identical to "
               "`prometheus::TextSerializer` (asserted by `exporter_text_exposition_test` on the exporter's "
               "own families, 40 000 random doubles and 40 000 integers), without its per-token `std::ostream` "

@@ -88,29 +88,36 @@ ModuleModel singlemode(ModuleModel m) {
   return m;
 }
 
-ModuleModel osfp_400g_sr4_flat() {
+// A single-port 400GBASE-SR4 optic in a ConnectX-7 cage (4 x 100G PAM4 over an MPO-12, 200G
+// SR2 as its second application), riding the cage's heat sink; each model adds its package.
+ModuleModel sr4_400g_nic_side() {
   ModuleModel m = multimode(cmis_base());
+  m.mci_1mhz = true;
+  m.connector = kConnMpo1x12;
+  m.applications = {{kHost400gaui4S, kMmf400gSr4, 4, 4, 0x01, 0x01},
+                    {kHost200gaui2S, kMmf200gSr2, 2, 2, 0x05, 0x05}};
+  m.host_lanes = m.media_lanes = 4;
+  m.power_class = 4;  // <= 8 W
+  m.max_power_w = 8.0;
+  m.thermal_resistance_c_per_w = 3.0;  // flat top: the NIC cage's heatsink does the work
+  m.tx_power_w = dbm_levels(5.0, 4.0, -4.6, -6.6);
+  m.rx_power_w = dbm_levels(5.0, 4.0, -6.4, -8.4);
+  return m;
+}
+
+ModuleModel osfp_400g_sr4_flat() {
+  ModuleModel m = sr4_400g_nic_side();
   m.key = "osfp-400g-sr4-flat";
   m.description = "OSFP flat-top 400G SR4 (MMA4Z00-NS400 class), ConnectX-7 side";
   m.identifier = kIdOsfp;
-  m.mci_1mhz = true;
   m.vendor_name = "NVIDIA";
   m.vendor_oui = kOuiNvidia;
   m.part_number = "MMA4Z00-NS400";
   m.vendor_revision = "A5";
   m.serial_number = "MT2402FT00417";
-  m.connector = kConnMpo1x12;
-  m.applications = {{kHost400gaui4S, kMmf400gSr4, 4, 4, 0x01, 0x01},
-                    {kHost200gaui2S, kMmf200gSr2, 2, 2, 0x05, 0x05}};
-  m.host_lanes = m.media_lanes = 4;
   m.length_om3_m = 30;
   m.length_om4_m = 50;
-  m.power_class = 4;  // <= 8 W
-  m.max_power_w = 8.0;
   m.typical_power_w = 6.8;
-  m.thermal_resistance_c_per_w = 3.0;  // flat top: the NIC cage's heatsink does the work
-  m.tx_power_w = dbm_levels(5.0, 4.0, -4.6, -6.6);
-  m.rx_power_w = dbm_levels(5.0, 4.0, -6.4, -8.4);
   // Errored frames too, and a statistic (average pre-FEC BER, no thresholds): decoded and kept
   // in the JSON, never exported, since only a freeze write holds it.
   m.vdm.observables.push_back({23, 1, {1e-2, 1e-3, 0, 0}});
@@ -147,27 +154,17 @@ ModuleModel osfp_800g_twin_sr4_finned() {
 // The storage/in-band ports of a DGX-class host: ConnectX-7 QSFP112 cages (4 x 100G PAM4) with
 // a generic 400GBASE-SR4 optic. QSFP112 modules identify as 0x1E ("QSFP+ or later with CMIS").
 ModuleModel qsfp112_400g_sr4() {
-  ModuleModel m = multimode(cmis_base());
+  ModuleModel m = sr4_400g_nic_side();
   m.key = "qsfp112-400g-sr4";
   m.description = "QSFP112 400GBASE-SR4, 4x100G PAM4, MMF 100 m, MPO-12 (ConnectX-7 storage port)";
   m.identifier = kIdQsfpCmis;
-  m.mci_1mhz = true;
   m.vendor_name = "EMULATED OPTICS";
   m.vendor_oui = kOuiExample;
   m.part_number = "EO-Q112-400G-SR4";
   m.serial_number = "EOQ112240300127";
-  m.connector = kConnMpo1x12;
-  m.applications = {{kHost400gaui4S, kMmf400gSr4, 4, 4, 0x01, 0x01},
-                    {kHost200gaui2S, kMmf200gSr2, 2, 2, 0x05, 0x05}};
-  m.host_lanes = m.media_lanes = 4;
   m.length_om3_m = 60;
   m.length_om4_m = 100;
-  m.power_class = 4;  // <= 8 W
-  m.max_power_w = 8.0;
   m.typical_power_w = 7.0;
-  m.thermal_resistance_c_per_w = 3.0;  // riding heat sink of the NIC cage
-  m.tx_power_w = dbm_levels(5.0, 4.0, -4.6, -6.6);
-  m.rx_power_w = dbm_levels(5.0, 4.0, -6.4, -8.4);
   return m;
 }
 

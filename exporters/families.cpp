@@ -244,6 +244,22 @@ bool labels_valid(const LabelRange& labels) {
   return std::all_of(labels.begin(), labels.end(), [](const auto& l) { return label_name_valid(l.name); });
 }
 
+// Copies [first, last) into `views`, pointing a value that is not plain ASCII at its valid-UTF-8
+// copy in `fixed` (reserved before the first, so the views into it stay valid). Returns the
+// number of views.
+std::size_t utf8_views(const LabelView* first, const LabelView* last, std::vector<std::string>& fixed,
+                       std::array<LabelView, Labels::kMax>& views) {
+  std::size_t n = 0;
+  for (; first != last; ++first, ++n) {
+    views[n] = *first;
+    if (!plain_ascii(first->value)) {
+      fixed.reserve(Labels::kMax);
+      views[n].value = fixed.emplace_back(valid_utf8(first->value));
+    }
+  }
+  return n;
+}
+
 }  // namespace
 
 FamilySet::FamilySet(std::size_t ports, Output output) : output_(output) {
@@ -279,19 +295,10 @@ void FamilySet::add(Fam id, const Labels& labels, prometheus::ClientMetric* hist
     ++refused_labels_;
     return;
   }
-  // Label values become valid UTF-8; the rare value that is not plain ASCII is fixed in a copy
-  // (reserved once, so the views into it stay valid).
   std::vector<std::string> fixed;
   std::array<LabelView, Labels::kMax> views;
-  std::size_t n = 0;
-  for (auto l = labels.begin() + (skip_rendered ? labels.rendered_count_ : 0); l != labels.end(); ++l) {
-    views[n] = *l;
-    if (!plain_ascii(l->value)) {
-      fixed.reserve(Labels::kMax);
-      views[n].value = fixed.emplace_back(valid_utf8(l->value));
-    }
-    ++n;
-  }
+  const std::size_t n =
+      utf8_views(labels.begin() + (skip_rendered ? labels.rendered_count_ : 0), labels.end(), fixed, views);
   const std::span<const LabelView> valid(views.data(), n);
   if (output_ == Output::Families) {
     prometheus::ClientMetric metric = histogram ? std::move(*histogram) : prometheus::ClientMetric{};
@@ -318,16 +325,14 @@ void FamilySet::add(Fam id, const Labels& labels, prometheus::ClientMetric* hist
 Labels FamilySet::with_rendered(const Labels& labels) {
   Labels out = labels;
   if (output_ != Output::Text || labels.empty()) return out;
-  std::vector<std::string> fixed(labels.size());
-  std::vector<LabelView> views(labels.begin(), labels.end());
-  for (std::size_t k = 0; k < views.size(); ++k) {
-    if (!plain_ascii(views[k].value)) views[k].value = fixed[k] = valid_utf8(views[k].value);
-  }
+  std::vector<std::string> fixed;
+  std::array<LabelView, Labels::kMax> views;
+  const std::span<const LabelView> valid(views.data(), utf8_views(labels.begin(), labels.end(), fixed, views));
   std::string& text = rendered_.emplace_back();
-  append_labels(text, views);
+  append_labels(text, valid);
   out.rendered_ = text;
   out.rendered_count_ = labels.size();
-  out.rendered_valid_ = labels_valid(views);
+  out.rendered_valid_ = labels_valid(valid);
   return out;
 }
 

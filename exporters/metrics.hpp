@@ -1,6 +1,6 @@
-// /metrics: renders a daemon::Snapshot into Prometheus families (prometheus-cpp core), serialized
-// by serialize_text in prometheus::TextSerializer's exact format. Rendering reads only the
-// snapshot: a scrape never touches a bus.
+// /metrics: renders a daemon::Snapshot as exposition text in prometheus::TextSerializer's exact
+// format (render_text), or as prometheus-cpp families for the Collectable (build_families); one
+// walk of the snapshot serves both. Rendering reads only the snapshot: a scrape never touches a bus.
 #pragma once
 
 #include <atomic>

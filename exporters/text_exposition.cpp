@@ -135,8 +135,6 @@ void append_sample_value(std::string& out, double value) {
 
 namespace {
 
-void append_value(std::string& out, double value) { append_sample_value(out, value); }
-
 void append_count(std::string& out, std::uint64_t value) {
   char buf[24];
   const auto r = std::to_chars(buf, buf + sizeof buf, value);
@@ -166,25 +164,30 @@ void append_label(std::string& out, const char*& separator, std::string_view nam
   separator = ",";
 }
 
-// "name_suffix{labels[,extra]} " — the line up to its value. Labels: ClientMetric::Label or
-// LabelView.
+// name="escaped value" for each label, each after `separator` (then ","). Labels:
+// ClientMetric::Label or LabelView.
 template <typename LabelRange>
-void append_head(std::string& out, std::string_view name, const LabelRange& labels,
+void append_label_list(std::string& out, const char*& separator, const LabelRange& labels) {
+  for (const auto& l : labels) {
+    append_label(out, separator, l.name);
+    append_escaped(out, l.value);
+    out += '"';
+  }
+}
+
+// "name_suffix{labels[,extra]} " — the line up to its value.
+void append_head(std::string& out, std::string_view name, const std::vector<ClientMetric::Label>& labels,
                  std::string_view suffix = {}, std::string_view extra_name = {},
                  const double* extra_value = nullptr) {
   out += name;
   out += suffix;
-  if (!std::empty(labels) || !extra_name.empty()) {
+  if (!labels.empty() || !extra_name.empty()) {
     out += '{';
     const char* separator = "";
-    for (const auto& l : labels) {
-      append_label(out, separator, l.name);
-      append_escaped(out, l.value);
-      out += '"';
-    }
+    append_label_list(out, separator, labels);
     if (!extra_name.empty()) {
       append_label(out, separator, extra_name);
-      if (extra_value) append_value(out, *extra_value);
+      if (extra_value) append_sample_value(out, *extra_value);
       else out += "+Inf";
       out += '"';
     }
@@ -208,7 +211,7 @@ void append_count_and_sum(std::string& out, std::string_view name, const ClientM
   append_count(out, count);
   append_tail(out, metric);
   append_head(out, name, metric.label, "_sum");
-  append_value(out, sum);
+  append_sample_value(out, sum);
   append_tail(out, metric);
 }
 
@@ -234,7 +237,7 @@ void append_summary(std::string& out, std::string_view name, const ClientMetric&
   append_count_and_sum(out, name, metric, s.sample_count, s.sample_sum);
   for (const auto& q : s.quantile) {
     append_head(out, name, metric.label, "", "quantile", &q.quantile);
-    append_value(out, q.value);
+    append_sample_value(out, q.value);
     append_tail(out, metric);
   }
 }
@@ -280,28 +283,21 @@ void append_family_header(std::string& out, std::string_view name, MetricType ty
 
 void append_labels(std::string& out, std::span<const LabelView> labels) {
   const char* separator = "";
-  for (const LabelView& l : labels) {
-    append_label(out, separator, l.name);
-    append_escaped(out, l.value);
-    out += '"';
-  }
+  append_label_list(out, separator, labels);
 }
 
 void append_sample(std::string& out, std::string_view name, std::string_view rendered,
                    std::span<const LabelView> labels, double value) {
-  if (rendered.empty()) {
-    append_head(out, name, labels);
-  } else {
-    out += name;
+  out += name;
+  if (!rendered.empty() || !labels.empty()) {
     out += '{';
     out += rendered;
-    if (!labels.empty()) {
-      out += ',';
-      append_labels(out, labels);
-    }
-    out += "} ";
+    const char* separator = rendered.empty() ? "" : ",";
+    append_label_list(out, separator, labels);
+    out += '}';
   }
-  append_value(out, value);
+  out += ' ';
+  append_sample_value(out, value);
   out += '\n';
 }
 
@@ -312,7 +308,7 @@ void append_metric(std::string& out, std::string_view name, MetricType type, con
     append_summary(out, name, m);
   } else {
     append_head(out, name, m.label);
-    append_value(out, simple_value(type, m));
+    append_sample_value(out, simple_value(type, m));
     append_tail(out, m);
   }
 }

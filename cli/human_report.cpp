@@ -4,6 +4,8 @@
 #include <cstdio>
 #include <sstream>
 
+#include "cmis/quantities.hpp"
+
 namespace xcvr::cli {
 namespace {
 
@@ -23,6 +25,16 @@ std::string coded(const cmis::Coded& c) {
 
 std::string temperature(double c) {
   return fmt("%.2f degrees C", c) + " / " + fmt("%.2f degrees F", c * 9 / 5 + 32);
+}
+
+// A value in its unit as `ethtool -m` writes it.
+std::string ethtool_text(std::string_view unit, double v) {
+  if (unit == "celsius") return temperature(v);
+  if (unit == "volts") return fmt("%.4f V", v);
+  if (unit == "amperes") return fmt("%.3f mA", v * 1e3);
+  if (unit == "watts") return format_power(v);
+  if (unit == "ratio") return fmt("%.2f %%", v * 100);
+  return fmt("%g", v);
 }
 
 class Writer {
@@ -53,24 +65,12 @@ std::optional<double> level(const cmis::Thresholds& t, const std::string& key) {
 }
 
 void thresholds(Writer& w, const ModuleReport& r) {
-  struct Group {
-    const char* key;
-    const char* label;
-    std::string (*render)(double);
-  };
-  static const Group groups[] = {
-      {"tx_bias_amperes", "Laser bias current", [](double a) { return fmt("%.3f mA", a * 1e3); }},
-      {"tx_power_watts", "Laser output power", format_power},
-      {"temperature_celsius", "Module temperature", temperature},
-      {"supply_voltage_volts", "Module voltage", [](double v) { return fmt("%.4f V", v); }},
-      {"rx_power_watts", "Laser rx power", format_power},
-  };
-  for (const Group& g : groups) {
-    const auto it = r.thresholds.find(g.key);
+  for (const cmis::QuantitySpec& q : cmis::kQuantities) {
+    const auto it = r.thresholds.find(q.key);
     if (it == r.thresholds.end()) continue;
     for (const auto& lv : kThresholdLevels) {
       if (auto v = level(it->second, lv[1])) {
-        w.line(std::string(g.label) + " " + lv[0] + " threshold", g.render(*v));
+        w.line(std::string(q.ethtool_label) + " " + lv[0] + " threshold", ethtool_text(q.unit, *v));
       }
     }
   }
@@ -118,11 +118,9 @@ std::string render_human(const ModuleReport& r) {
   w.opt("Power class", r.power_class, [](int c) { return std::to_string(c); });
   w.opt("Max power", r.max_power_watts, [](double p) { return fmt("%.2f W", p); });
   w.opt("Low power mode", r.low_power, [](bool on) { return std::string(on ? "on" : "off"); });
-  w.opt("Module temperature", r.temperature_celsius, temperature);
-  w.opt("Module voltage", r.supply_voltage_volts, [](double v) { return fmt("%.4f V", v); });
-  w.opt("Laser temperature", r.laser_temperature_celsius, temperature);
-  w.opt("TEC current", r.tec_current_ratio, [](double x) { return fmt("%.2f %%", x * 100); });
-  w.opt("Supply voltage 2", r.supply_voltage2_volts, [](double v) { return fmt("%.4f V", v); });
+  for (const cmis::QuantitySpec& q : cmis::kQuantities) {
+    if (!q.per_lane()) w.opt(std::string(q.ethtool_label), r.*q.module_value, [&](double v) { return ethtool_text(q.unit, v); });
+  }
   w.opt("Tx bias multiplier", r.tx_bias_multiplier, [](int m) { return "x" + std::to_string(m); });
   const std::string rx_kind = r.rx_power_type.value_or("average") == "oma" ? "OMA" : "avg";
   for (const cmis::LaneReport& l : r.lanes) {

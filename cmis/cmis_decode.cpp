@@ -10,6 +10,7 @@
 #include "cmis/codes.hpp"
 #include "cmis/decode.hpp"
 #include "cmis/decode_util.hpp"
+#include "cmis/quantities.hpp"
 
 namespace xcvr::cmis {
 namespace {
@@ -187,18 +188,18 @@ class CmisDecoder {
   }
 
   void decode_thresholds() {
-    auto group = [&](const char* key, F first, double multiplier = 1) {
+    auto group = [&](Quantity q, F first, double multiplier = 1) {
       const auto i = static_cast<uint16_t>(first);
       Thresholds t = read_thresholds(img_, cmis_fields()[i], cmis_fields()[i + 1],
                                      cmis_fields()[i + 2], cmis_fields()[i + 3], multiplier);
-      if (t.any()) r_.thresholds[key] = t;
+      if (t.any()) r_.thresholds[std::string(quantity(q).key)] = t;
     };
     const Implemented& im = r_.implemented;
-    if (!advertised_ || im.temperature) group("temperature_celsius", F::TempHighAlarm);
-    if (!advertised_ || im.supply_voltage) group("supply_voltage_volts", F::VccHighAlarm);
-    if (!advertised_ || im.tx_power) group("tx_power_watts", F::TxPowerHighAlarm);
-    if (!advertised_ || im.tx_bias) group("tx_bias_amperes", F::TxBiasHighAlarm, r_.tx_bias_multiplier.value_or(1));
-    if (!advertised_ || im.rx_power) group("rx_power_watts", F::RxPowerHighAlarm);
+    if (!advertised_ || im.temperature) group(Quantity::Temperature, F::TempHighAlarm);
+    if (!advertised_ || im.supply_voltage) group(Quantity::SupplyVoltage, F::VccHighAlarm);
+    if (!advertised_ || im.tx_power) group(Quantity::TxPower, F::TxPowerHighAlarm);
+    if (!advertised_ || im.tx_bias) group(Quantity::TxBias, F::TxBiasHighAlarm, r_.tx_bias_multiplier.value_or(1));
+    if (!advertised_ || im.rx_power) group(Quantity::RxPower, F::RxPowerHighAlarm);
     add_checksum(img_, r_, "02h", f(F::TempHighAlarm), f(F::Checksum02));
   }
 

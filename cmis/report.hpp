@@ -121,7 +121,7 @@ struct ModuleReport {
   std::optional<bool> low_power;  // CMIS ModuleLowPwr; SFF-8636 host-forced low power (93 bits 0-1)
   std::vector<std::string> module_flags;  // raised, e.g. "temperature_high_warning"
   std::vector<LaneReport> lanes;
-  std::map<std::string, Thresholds> thresholds;  // "temperature_celsius", "rx_power_watts", ...
+  std::map<std::string, Thresholds, std::less<>> thresholds;  // by cmis/quantities.hpp key
   std::vector<VdmObservable> vdm;
 
   std::vector<Checksum> checksums;

@@ -1,5 +1,7 @@
 #include "cmis/report_json.hpp"
 
+#include "cmis/quantities.hpp"
+
 namespace xcvr::cmis {
 namespace {
 
@@ -10,6 +12,9 @@ json coded(const Coded& c) { return json{{"code", c.code}, {"name", c.name}}; }
 template <typename T>
 void put(json& j, const char* key, const std::optional<T>& value) {
   if (value) j[key] = *value;
+}
+void put(json& j, std::string_view key, const std::optional<double>& value) {
+  if (value) j[std::string(key)] = *value;
 }
 void put(json& j, const char* key, const std::optional<Coded>& value) {
   if (value) j[key] = coded(*value);
@@ -41,11 +46,9 @@ json vendor(const Identity& id) {
 
 json module(const ModuleReport& r) {
   json j = json::object();
-  put(j, "temperature_celsius", r.temperature_celsius);
-  put(j, "supply_voltage_volts", r.supply_voltage_volts);
-  put(j, "laser_temperature_celsius", r.laser_temperature_celsius);
-  put(j, "tec_current_ratio", r.tec_current_ratio);
-  put(j, "supply_voltage2_volts", r.supply_voltage2_volts);
+  for (const QuantitySpec& q : kQuantities) {
+    if (!q.per_lane()) put(j, q.key, r.*q.module_value);
+  }
   if (r.module_state) j["state"] = r.module_state->name;
   put(j, "fault_cause", r.module_fault_cause);
   put(j, "low_power", r.low_power);
@@ -75,9 +78,9 @@ json module(const ModuleReport& r) {
 
 json lane(const LaneReport& l) {
   json j{{"lane", l.lane}};
-  put(j, "rx_power_watts", l.rx_power_watts);
-  put(j, "tx_power_watts", l.tx_power_watts);
-  put(j, "tx_bias_amperes", l.tx_bias_amperes);
+  for (const QuantitySpec& q : kQuantities) {
+    if (q.per_lane()) put(j, q.key, l.*q.lane_value);
+  }
   put(j, "data_path_state", l.data_path_state);
   put(j, "data_path", l.data_path);
   j["flags"] = l.flags;

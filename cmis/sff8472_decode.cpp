@@ -7,6 +7,7 @@
 #include "cmis/codes.hpp"
 #include "cmis/decode.hpp"
 #include "cmis/decode_util.hpp"
+#include "cmis/quantities.hpp"
 #include "cmis/sff8472_map.hpp"
 
 namespace xcvr::cmis {
@@ -18,19 +19,7 @@ const Field& f(F id) { return sff8472_field(id); }
 std::optional<uint32_t> get(const ModuleImage& image, F id) { return read_uint(image, f(id)); }
 bool is_set(const ModuleImage& image, F id) { return get(image, id).value_or(0) != 0; }
 
-// The five A2h quantities; each has its own external calibration constants.
-enum class Quantity { Temperature, SupplyVoltage, TxBias, TxPower, RxPower };
-
-const char* quantity_name(Quantity q) {
-  switch (q) {
-    case Quantity::Temperature: return "temperature";
-    case Quantity::SupplyVoltage: return "supply_voltage";
-    case Quantity::TxBias: return "tx_bias";
-    case Quantity::TxPower: return "tx_power";
-    case Quantity::RxPower: return "rx_power";
-  }
-  return "";
-}
+// The five A2h quantities (cmis/quantities.hpp) each have their own external calibration constants.
 
 struct Linear {
   F slope, offset;
@@ -42,6 +31,9 @@ Linear linear_constants(Quantity q) {
     case Quantity::TxBias: return {F::TxBiasSlope, F::TxBiasOffset};
     case Quantity::TxPower: break;
     case Quantity::RxPower: break;  // polynomial, see external_raw()
+    case Quantity::LaserTemperature:
+    case Quantity::TecCurrent:
+    case Quantity::SupplyVoltage2: break;  // not SFF-8472 A2h quantities
   }
   return {F::TxPowerSlope, F::TxPowerOffset};
 }
@@ -84,7 +76,7 @@ std::optional<double> diagnostic(const ModuleImage& image, const Field& field, Q
   if (!external) return read_scaled(image, field);
   auto value = external_raw(image, field, q);
   if (!value) return std::nullopt;
-  const std::string name = quantity_name(q);
+  const std::string name(quantity(q).stem);
   if (!std::isfinite(*value)) {
     add_problem(r, "external calibration of " + name + " gives a non-finite value");
     return std::nullopt;
@@ -154,25 +146,25 @@ void decode_media(const ModuleImage& image, ModuleReport& r) {
   decode_lengths(image, copper, r);
 }
 
-void add_thresholds(const ModuleImage& image, ModuleReport& r, bool external, const char* key,
-                    Quantity q, F ha, F la, F hw, F lw) {
+void add_thresholds(const ModuleImage& image, ModuleReport& r, bool external, Quantity q, F ha, F la, F hw,
+                    F lw) {
   // Thresholds are stored like the readings, so external calibration applies to them too.
   const Thresholds t = read_thresholds(f(ha), f(la), f(hw), f(lw), [&](const Field& field) {
     return diagnostic(image, field, q, external, r);
   });
-  if (t.any()) r.thresholds[key] = t;
+  if (t.any()) r.thresholds[std::string(quantity(q).key)] = t;
 }
 
 void decode_thresholds(const ModuleImage& image, bool external, ModuleReport& r) {
-  add_thresholds(image, r, external, "temperature_celsius", Quantity::Temperature,
+  add_thresholds(image, r, external, Quantity::Temperature,
                  F::TempHighAlarm, F::TempLowAlarm, F::TempHighWarning, F::TempLowWarning);
-  add_thresholds(image, r, external, "supply_voltage_volts", Quantity::SupplyVoltage,
+  add_thresholds(image, r, external, Quantity::SupplyVoltage,
                  F::VccHighAlarm, F::VccLowAlarm, F::VccHighWarning, F::VccLowWarning);
-  add_thresholds(image, r, external, "tx_bias_amperes", Quantity::TxBias, F::TxBiasHighAlarm,
+  add_thresholds(image, r, external, Quantity::TxBias, F::TxBiasHighAlarm,
                  F::TxBiasLowAlarm, F::TxBiasHighWarning, F::TxBiasLowWarning);
-  add_thresholds(image, r, external, "tx_power_watts", Quantity::TxPower, F::TxPowerHighAlarm,
+  add_thresholds(image, r, external, Quantity::TxPower, F::TxPowerHighAlarm,
                  F::TxPowerLowAlarm, F::TxPowerHighWarning, F::TxPowerLowWarning);
-  add_thresholds(image, r, external, "rx_power_watts", Quantity::RxPower, F::RxPowerHighAlarm,
+  add_thresholds(image, r, external, Quantity::RxPower, F::RxPowerHighAlarm,
                  F::RxPowerLowAlarm, F::RxPowerHighWarning, F::RxPowerLowWarning);
 }
 

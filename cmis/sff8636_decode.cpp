@@ -3,6 +3,7 @@
 #include "cmis/codes.hpp"
 #include "cmis/decode.hpp"
 #include "cmis/decode_util.hpp"
+#include "cmis/quantities.hpp"
 #include "cmis/sff8636_map.hpp"
 
 namespace xcvr::cmis {
@@ -140,24 +141,24 @@ void decode_monitors(const ModuleImage& image, const Kind& kind, ModuleReport& r
   }
 }
 
-void add_thresholds(const ModuleImage& image, ModuleReport& r, const char* key, bool implemented,
+void add_thresholds(const ModuleImage& image, ModuleReport& r, Quantity q, bool implemented,
                     F ha, F la, F hw, F lw) {
   if (!implemented) return;
   const Thresholds t = read_thresholds(image, f(ha), f(la), f(hw), f(lw));
-  if (t.any()) r.thresholds[key] = t;
+  if (t.any()) r.thresholds[std::string(quantity(q).key)] = t;
 }
 
 void decode_thresholds(const ModuleImage& image, ModuleReport& r) {
   const Implemented& m = r.implemented;
-  add_thresholds(image, r, "temperature_celsius", m.temperature, F::TempHighAlarm,
+  add_thresholds(image, r, Quantity::Temperature, m.temperature, F::TempHighAlarm,
                  F::TempLowAlarm, F::TempHighWarning, F::TempLowWarning);
-  add_thresholds(image, r, "supply_voltage_volts", m.supply_voltage, F::VccHighAlarm,
+  add_thresholds(image, r, Quantity::SupplyVoltage, m.supply_voltage, F::VccHighAlarm,
                  F::VccLowAlarm, F::VccHighWarning, F::VccLowWarning);
-  add_thresholds(image, r, "rx_power_watts", m.rx_power, F::RxPowerHighAlarm, F::RxPowerLowAlarm,
+  add_thresholds(image, r, Quantity::RxPower, m.rx_power, F::RxPowerHighAlarm, F::RxPowerLowAlarm,
                  F::RxPowerHighWarning, F::RxPowerLowWarning);
-  add_thresholds(image, r, "tx_power_watts", m.tx_power, F::TxPowerHighAlarm, F::TxPowerLowAlarm,
+  add_thresholds(image, r, Quantity::TxPower, m.tx_power, F::TxPowerHighAlarm, F::TxPowerLowAlarm,
                  F::TxPowerHighWarning, F::TxPowerLowWarning);
-  add_thresholds(image, r, "tx_bias_amperes", m.tx_bias, F::TxBiasHighAlarm, F::TxBiasLowAlarm,
+  add_thresholds(image, r, Quantity::TxBias, m.tx_bias, F::TxBiasHighAlarm, F::TxBiasLowAlarm,
                  F::TxBiasHighWarning, F::TxBiasLowWarning);
 }
 

@@ -21,15 +21,11 @@ namespace {
 namespace fs = std::filesystem;
 
 
-struct Invalid {
-  toml::source_region where;
-  std::string message;
-};
+using Invalid = drivers::TomlInvalid;
+using Table = drivers::TomlTable;
 
 std::string location_of(const toml::source_region& r, const std::string& origin) {
-  std::ostringstream s;
-  s << (r.path ? *r.path : origin) << ':' << r.begin.line << ':' << r.begin.column;
-  return s.str();
+  return drivers::toml_location(r, origin);
 }
 
 std::string upper(std::string_view s) {
@@ -52,124 +48,42 @@ bool field_name_known(std::string_view name) {
   return in(cmis::cmis_fields()) || in(cmis::sff8636_fields()) || in(cmis::sff8472_fields());
 }
 
-// Reads one table with its allowed keys; every accessor throws Invalid at the node's position.
-class Table {
- public:
-  Table(const toml::table& t, std::string name) : t_(t), name_(std::move(name)) {}
-
-  void allow(std::initializer_list<std::string_view> keys) const {
-    for (const auto& [key, node] : t_) {
-      if (std::find(keys.begin(), keys.end(), key.str()) == keys.end()) {
-        throw Invalid{key.source(), "unknown key '" + std::string(key.str()) + "' in " + name_};
-      }
-    }
+// A code byte or an array of them (0-255).
+std::vector<uint32_t> codes(Table& t, std::string_view key) {
+  std::vector<uint32_t> out;
+  const toml::node* n = t.node(key);
+  if (n == nullptr) return out;
+  auto one = [&](const toml::node& e) {
+    const auto v = e.value<int64_t>();
+    if (!e.is_integer() || !v || *v < 0 || *v > 255) t.fail(&e, key, "expected a code 0-255 (e.g. 0x19) or an array of codes");
+    out.push_back(static_cast<uint32_t>(*v));
+  };
+  if (const toml::array* a = n->as_array()) {
+    if (a->empty()) t.fail(n, key, "empty array");
+    for (const toml::node& e : *a) one(e);
+  } else {
+    one(*n);
   }
+  return out;
+}
 
-  std::optional<std::string> str(std::string_view key) const {
-    const toml::node* n = t_.get(key);
-    if (n == nullptr) return std::nullopt;
-    const auto v = n->value<std::string>();
-    if (!v) throw Invalid{n->source(), name_ + "." + std::string(key) + ": expected a string"};
-    return *v;
+std::vector<const toml::table*> array_of_tables(Table& t, std::string_view key) {
+  std::vector<const toml::table*> out;
+  if (const toml::array* a = t.tables(key)) {
+    for (const toml::node& e : *a) out.push_back(e.as_table());
   }
+  return out;
+}
 
-  std::optional<bool> boolean(std::string_view key) const {
-    const toml::node* n = t_.get(key);
-    if (n == nullptr) return std::nullopt;
-    if (!n->is_boolean()) throw Invalid{n->source(), name_ + "." + std::string(key) + ": expected true or false"};
-    return n->as_boolean()->get();
-  }
+int lane_count(Table& t, std::string_view key) {
+  const toml::node* n = t.node(key);
+  if (n == nullptr) return 0;
+  const auto v = n->value<int64_t>();
+  if (!v || *v < 1 || *v > 16) t.fail(n, key, "expected a lane count 1-16");
+  return static_cast<int>(*v);
+}
 
-  int count(std::string_view key) const {
-    const toml::node* n = t_.get(key);
-    if (n == nullptr) return 0;
-    const auto v = n->value<int64_t>();
-    if (!v || *v < 1 || *v > 16) {
-      throw Invalid{n->source(), name_ + "." + std::string(key) + ": expected a lane count 1-16"};
-    }
-    return static_cast<int>(*v);
-  }
-
-  // A code byte or an array of them (0-255).
-  std::vector<uint32_t> codes(std::string_view key) const {
-    std::vector<uint32_t> out;
-    const toml::node* n = t_.get(key);
-    if (n == nullptr) return out;
-    auto one = [&](const toml::node& e) {
-      const auto v = e.value<int64_t>();
-      if (!e.is_integer() || !v || *v < 0 || *v > 255) {
-        throw Invalid{e.source(), name_ + "." + std::string(key) + ": expected a code 0-255 (e.g. 0x19) or an array of codes"};
-      }
-      out.push_back(static_cast<uint32_t>(*v));
-    };
-    if (const toml::array* a = n->as_array()) {
-      if (a->empty()) throw Invalid{n->source(), name_ + "." + std::string(key) + ": empty array"};
-      for (const toml::node& e : *a) one(e);
-    } else {
-      one(*n);
-    }
-    return out;
-  }
-
-  std::vector<std::string> strings(std::string_view key) const {
-    std::vector<std::string> out;
-    const toml::node* n = t_.get(key);
-    if (n == nullptr) return out;
-    const toml::array* a = n->as_array();
-    if (a == nullptr) throw Invalid{n->source(), name_ + "." + std::string(key) + ": expected an array of strings"};
-    for (const toml::node& e : *a) {
-      const auto v = e.value<std::string>();
-      if (!e.is_string() || !v) throw Invalid{e.source(), name_ + "." + std::string(key) + ": expected an array of strings"};
-      out.push_back(*v);
-    }
-    return out;
-  }
-
-  std::optional<std::pair<double, double>> range(std::string_view key, double lo, double hi) const {
-    const toml::node* n = t_.get(key);
-    if (n == nullptr) return std::nullopt;
-    const toml::array* a = n->as_array();
-    const std::string what = name_ + "." + std::string(key);
-    if (a == nullptr || a->size() != 2 || !(*a)[0].is_number() || !(*a)[1].is_number()) {
-      throw Invalid{n->source(), what + ": expected [min, max]"};
-    }
-    const double a0 = (*a)[0].value<double>().value_or(0), a1 = (*a)[1].value<double>().value_or(0);
-    if (!(a0 >= lo && a1 <= hi && a0 <= a1)) {  // written so NaN fails too
-      throw Invalid{n->source(), what + ": expected min <= max within " + std::to_string(lo) + "-" +
-                                     std::to_string(hi)};
-    }
-    return std::pair{a0, a1};
-  }
-
-  const toml::table* subtable(std::string_view key) const {
-    const toml::node* n = t_.get(key);
-    if (n == nullptr) return nullptr;
-    if (!n->is_table()) throw Invalid{n->source(), name_ + "." + std::string(key) + ": expected a table"};
-    return n->as_table();
-  }
-
-  std::vector<const toml::table*> array_of_tables(std::string_view key) const {
-    std::vector<const toml::table*> out;
-    const toml::node* n = t_.get(key);
-    if (n == nullptr) return out;
-    const toml::array* a = n->as_array();
-    if (a == nullptr) throw Invalid{n->source(), name_ + "." + std::string(key) + ": expected [[" + std::string(key) + "]] tables"};
-    for (const toml::node& e : *a) {
-      if (!e.is_table()) throw Invalid{e.source(), name_ + "." + std::string(key) + ": expected tables"};
-      out.push_back(e.as_table());
-    }
-    return out;
-  }
-
-  const toml::source_region& where() const { return t_.source(); }
-  const std::string& name() const { return name_; }
-
- private:
-  const toml::table& t_;
-  std::string name_;
-};
-
-std::vector<std::string> ouis(const Table& t, std::string_view key) {
+std::vector<std::string> ouis(Table& t, std::string_view key) {
   std::vector<std::string> out;
   for (const std::string& s : t.strings(key)) {
     const auto oui = normalize_oui(s);
@@ -193,32 +107,32 @@ CatalogEntry parse_entry(const toml::table& t, const std::string& key, bool gene
   e.description = tb.str("description").value_or("");
   e.source = tb.str("source").value_or("");
   e.form_factor = tb.str("form_factor").value_or("");
-  e.identifier = tb.codes("identifier");
+  e.identifier = codes(tb, "identifier");
   if (auto style = tb.str("style")) {
     if (*style != "flat-top" && *style != "finned-top") {
       throw Invalid{t.get("style")->source(), name + ".style: expected \"flat-top\" or \"finned-top\""};
     }
     e.style = *style;
   }
-  e.media_type = tb.codes("media_type");
-  e.connector = tb.codes("connector");
-  e.media_interface_technology = tb.codes("media_interface_technology");
-  e.extended_compliance = tb.codes("extended_compliance");
+  e.media_type = codes(tb, "media_type");
+  e.connector = codes(tb, "connector");
+  e.media_interface_technology = codes(tb, "media_interface_technology");
+  e.extended_compliance = codes(tb, "extended_compliance");
   e.wavelength_nm = tb.range("wavelength_nm", 600, 1700);
   e.max_power_watts = tb.range("max_power_watts", 0, 64);
-  for (const toml::table* a : tb.array_of_tables("application")) {
+  for (const toml::table* a : array_of_tables(tb, "application")) {
     Table at(*a, name + ".application");
     at.allow({"host_interface", "media_interface", "host_lanes", "media_lanes"});
     CatalogApplication app;
-    app.host_interface = at.codes("host_interface");
-    app.media_interface = at.codes("media_interface");
-    app.host_lanes = at.count("host_lanes");
-    app.media_lanes = at.count("media_lanes");
+    app.host_interface = codes(at, "host_interface");
+    app.media_interface = codes(at, "media_interface");
+    app.host_lanes = lane_count(at, "host_lanes");
+    app.media_lanes = lane_count(at, "media_lanes");
     e.applications.push_back(std::move(app));
   }
   e.vendor_names = tb.strings("vendor_names");
   e.vendor_ouis = ouis(tb, "vendor_ouis");
-  for (const toml::table* r : tb.array_of_tables("rule")) {
+  for (const toml::table* r : array_of_tables(tb, "rule")) {
     Table rt(*r, name + ".rule");
     rt.allow({"field", "one_of", "nonblank", "why"});
     CatalogRule rule;
@@ -242,9 +156,9 @@ CatalogEntry parse_entry(const toml::table& t, const std::string& key, bool gene
     if (match == nullptr) throw Invalid{t.source(), name + ": a generic profile needs a [match] table"};
     Table mt(*match, name + ".match");
     mt.allow({"identifier", "media_interface", "extended_compliance"});
-    e.match_identifier = mt.codes("identifier");
-    e.match_media_interface = mt.codes("media_interface");
-    e.match_extended_compliance = mt.codes("extended_compliance");
+    e.match_identifier = codes(mt, "identifier");
+    e.match_media_interface = codes(mt, "media_interface");
+    e.match_extended_compliance = codes(mt, "extended_compliance");
     if (e.match_identifier.empty() ||
         (e.match_media_interface.empty() && e.match_extended_compliance.empty())) {
       throw Invalid{match->source(), name + ".match: needs identifier and media_interface or extended_compliance"};

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <map>
 
+#include "cmis/quantities.hpp"
 #include "daemon/coding.hpp"
 
 namespace xcvr::daemon::coding_internal {
@@ -14,32 +15,37 @@ namespace {
 // ----- thresholds --------------------------------------------------------------------------------
 
 struct Group {
-  const char* key;    // ModuleReport::thresholds key
-  const char* label;  // for messages
+  const cmis::QuantitySpec& q;
   const Field* first; // high alarm row (first of the four)
   const Field* last;  // low warning row (last of the four)
 };
 
+constexpr const cmis::QuantitySpec& T = cmis::quantity(cmis::Quantity::Temperature);
+constexpr const cmis::QuantitySpec& V = cmis::quantity(cmis::Quantity::SupplyVoltage);
+constexpr const cmis::QuantitySpec& Rx = cmis::quantity(cmis::Quantity::RxPower);
+constexpr const cmis::QuantitySpec& Tx = cmis::quantity(cmis::Quantity::TxPower);
+constexpr const cmis::QuantitySpec& B = cmis::quantity(cmis::Quantity::TxBias);
+
 std::vector<Group> threshold_groups(Spec spec) {
   switch (spec) {
     case Spec::Cmis:
-      return {{"temperature_celsius", "temperature", &cf(CmisField::TempHighAlarm), &cf(CmisField::TempLowWarning)},
-              {"supply_voltage_volts", "supply voltage", &cf(CmisField::VccHighAlarm), &cf(CmisField::VccLowWarning)},
-              {"tx_power_watts", "tx power", &cf(CmisField::TxPowerHighAlarm), &cf(CmisField::TxPowerLowWarning)},
-              {"tx_bias_amperes", "tx bias", &cf(CmisField::TxBiasHighAlarm), &cf(CmisField::TxBiasLowWarning)},
-              {"rx_power_watts", "rx power", &cf(CmisField::RxPowerHighAlarm), &cf(CmisField::RxPowerLowWarning)}};
+      return {{T, &cf(CmisField::TempHighAlarm), &cf(CmisField::TempLowWarning)},
+              {V, &cf(CmisField::VccHighAlarm), &cf(CmisField::VccLowWarning)},
+              {Tx, &cf(CmisField::TxPowerHighAlarm), &cf(CmisField::TxPowerLowWarning)},
+              {B, &cf(CmisField::TxBiasHighAlarm), &cf(CmisField::TxBiasLowWarning)},
+              {Rx, &cf(CmisField::RxPowerHighAlarm), &cf(CmisField::RxPowerLowWarning)}};
     case Spec::Sff8636:
-      return {{"temperature_celsius", "temperature", &sf(Sff8636Field::TempHighAlarm), &sf(Sff8636Field::TempLowWarning)},
-              {"supply_voltage_volts", "supply voltage", &sf(Sff8636Field::VccHighAlarm), &sf(Sff8636Field::VccLowWarning)},
-              {"rx_power_watts", "rx power", &sf(Sff8636Field::RxPowerHighAlarm), &sf(Sff8636Field::RxPowerLowWarning)},
-              {"tx_bias_amperes", "tx bias", &sf(Sff8636Field::TxBiasHighAlarm), &sf(Sff8636Field::TxBiasLowWarning)},
-              {"tx_power_watts", "tx power", &sf(Sff8636Field::TxPowerHighAlarm), &sf(Sff8636Field::TxPowerLowWarning)}};
+      return {{T, &sf(Sff8636Field::TempHighAlarm), &sf(Sff8636Field::TempLowWarning)},
+              {V, &sf(Sff8636Field::VccHighAlarm), &sf(Sff8636Field::VccLowWarning)},
+              {Rx, &sf(Sff8636Field::RxPowerHighAlarm), &sf(Sff8636Field::RxPowerLowWarning)},
+              {B, &sf(Sff8636Field::TxBiasHighAlarm), &sf(Sff8636Field::TxBiasLowWarning)},
+              {Tx, &sf(Sff8636Field::TxPowerHighAlarm), &sf(Sff8636Field::TxPowerLowWarning)}};
     case Spec::Sff8472:
-      return {{"temperature_celsius", "temperature", &pf(Sff8472Field::TempHighAlarm), &pf(Sff8472Field::TempLowWarning)},
-              {"supply_voltage_volts", "supply voltage", &pf(Sff8472Field::VccHighAlarm), &pf(Sff8472Field::VccLowWarning)},
-              {"tx_bias_amperes", "tx bias", &pf(Sff8472Field::TxBiasHighAlarm), &pf(Sff8472Field::TxBiasLowWarning)},
-              {"tx_power_watts", "tx power", &pf(Sff8472Field::TxPowerHighAlarm), &pf(Sff8472Field::TxPowerLowWarning)},
-              {"rx_power_watts", "rx power", &pf(Sff8472Field::RxPowerHighAlarm), &pf(Sff8472Field::RxPowerLowWarning)}};
+      return {{T, &pf(Sff8472Field::TempHighAlarm), &pf(Sff8472Field::TempLowWarning)},
+              {V, &pf(Sff8472Field::VccHighAlarm), &pf(Sff8472Field::VccLowWarning)},
+              {B, &pf(Sff8472Field::TxBiasHighAlarm), &pf(Sff8472Field::TxBiasLowWarning)},
+              {Tx, &pf(Sff8472Field::TxPowerHighAlarm), &pf(Sff8472Field::TxPowerLowWarning)},
+              {Rx, &pf(Sff8472Field::RxPowerHighAlarm), &pf(Sff8472Field::RxPowerLowWarning)}};
   }
   return {};
 }
@@ -47,18 +53,11 @@ std::vector<Group> threshold_groups(Spec spec) {
 std::string group_at(const Group& g, Spec spec) {
   const auto a = cmis::locate(*g.first);
   const auto z = cmis::locate(*g.last);
-  if (!a || !z) return g.label;
+  if (!a || !z) return std::string(g.q.label);
   std::string page = where(*g.first, spec);
   page = page.substr(0, page.find(" byte "));
   return page + " bytes " + std::to_string(a->offset) + "-" + std::to_string(z->offset + g.last->size - 1) + " (" +
-         g.label + " thresholds)";
-}
-
-std::string value_text(const std::string& key, double v) {
-  if (key == "temperature_celsius") return fmt(v, "%.2f") + " C";
-  if (key == "supply_voltage_volts") return fmt(v, "%.4f") + " V";
-  if (key == "tx_bias_amperes") return fmt(v * 1e3, "%.3f") + " mA";
-  return fmt(v * 1e3, "%.4f") + " mW";  // optical power
+         std::string(g.q.label) + " thresholds)";
 }
 
 bool all_zero(const cmis::Thresholds& t) {
@@ -84,11 +83,12 @@ CheckResult check_thresholds_ordered(const Subject& s) {
   Builder b("thresholds_ordered");
   int checked = 0;
   for (const Group& g : threshold_groups(s.spec)) {
-    const auto it = s.report.thresholds.find(g.key);
+    const auto it = s.report.thresholds.find(g.q.key);
     if (it == s.report.thresholds.end() || !complete(it->second) || all_zero(it->second)) continue;
     const cmis::Thresholds& t = it->second;
     ++checked;
     const std::string at = group_at(g, s.spec);
+    const auto text = [&](double v) { return cmis::plain_text(g.q.unit, v); };
     const std::array<std::pair<const char*, double>, 4> lv = {{{"high alarm", *t.high_alarm},
                                                                 {"high warning", *t.high_warning},
                                                                 {"low warning", *t.low_warning},
@@ -97,9 +97,9 @@ CheckResult check_thresholds_ordered(const Subject& s) {
       const auto& [an, av] = lv[i];
       const auto& [bn, bv] = lv[i + 1];
       if (av < bv) {
-        b.fail(at + ": " + an + " " + value_text(g.key, av) + " is below " + bn + " " + value_text(g.key, bv));
+        b.fail(at + ": " + an + " " + text(av) + " is below " + bn + " " + text(bv));
       } else if (av == bv) {
-        b.warn(at + ": " + an + " equals " + bn + " (" + value_text(g.key, av) + "): no warning before the alarm");
+        b.warn(at + ": " + an + " equals " + bn + " (" + text(av) + "): no warning before the alarm");
       }
     }
   }
@@ -108,27 +108,14 @@ CheckResult check_thresholds_ordered(const Subject& s) {
   return b.done();
 }
 
-struct Window {
-  double high_min, high_max, low_min, low_max;  // allowed ranges for the high alarm and low alarm
-};
-
-std::optional<Window> window_for(const std::string& key) {
-  // Physical ranges any module of its kind respects; outside them the alarms cannot fire usefully.
-  if (key == "temperature_celsius") return Window{40, 130, -60, 25};
-  if (key == "supply_voltage_volts") return Window{3.3, 4.0, 2.5, 3.3};
-  if (key == "tx_bias_amperes") return Window{1e-4, 0.3, 0, 0.3};
-  if (key == "tx_power_watts" || key == "rx_power_watts") return Window{1e-6, 0.02, 0, 0.02};  // up to +13 dBm
-  return std::nullopt;
-}
-
 CheckResult check_thresholds_plausible(const Subject& s) {
   Builder b("thresholds_plausible");
   const auto inverted = inverted_groups(s);
   int checked = 0;
   for (const Group& g : threshold_groups(s.spec)) {
-    const auto it = s.report.thresholds.find(g.key);
+    const auto it = s.report.thresholds.find(g.q.key);
     if (it == s.report.thresholds.end() || !complete(it->second)) continue;
-    if (std::find(inverted.begin(), inverted.end(), g.key) != inverted.end()) continue;
+    if (std::find(inverted.begin(), inverted.end(), g.q.key) != inverted.end()) continue;
     ++checked;
     const cmis::Thresholds& t = it->second;
     const std::string at = group_at(g, s.spec);
@@ -136,15 +123,15 @@ CheckResult check_thresholds_plausible(const Subject& s) {
       b.warn(at + " are all zero: the module does not implement them, so no alarm or warning can rise");
       continue;
     }
-    const auto w = window_for(g.key);
+    const auto& w = g.q.plausible;
     if (!w) continue;
+    const auto text = [&](double v) { return cmis::plain_text(g.q.unit, v); };
     if (!std::isfinite(*t.high_alarm) || *t.high_alarm < w->high_min || *t.high_alarm > w->high_max) {
-      b.fail(at + ": high alarm " + value_text(g.key, *t.high_alarm) + " is outside " + value_text(g.key, w->high_min) +
-             " .. " + value_text(g.key, w->high_max));
+      b.fail(at + ": high alarm " + text(*t.high_alarm) + " is outside " + text(w->high_min) + " .. " +
+             text(w->high_max));
     }
     if (!std::isfinite(*t.low_alarm) || *t.low_alarm < w->low_min || *t.low_alarm > w->low_max) {
-      b.fail(at + ": low alarm " + value_text(g.key, *t.low_alarm) + " is outside " + value_text(g.key, w->low_min) +
-             " .. " + value_text(g.key, w->low_max));
+      b.fail(at + ": low alarm " + text(*t.low_alarm) + " is outside " + text(w->low_min) + " .. " + text(w->low_max));
     }
   }
   if (checked == 0) b.skip("no threshold group to judge");

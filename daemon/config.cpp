@@ -19,103 +19,12 @@
 namespace xcvr::daemon {
 namespace {
 
-struct Invalid {  // thrown inside this file only, turned into ConfigError at the boundary
-  toml::source_region where;
-  std::string message;
-};
+using Invalid = drivers::TomlInvalid;  // thrown inside this file only, turned into ConfigError at the boundary
+using Table = drivers::TomlTable;
 
 const std::set<std::string> kSourceTypes = {"emulator", "file", "i2c", "optoe", "netlink", "ib"};
 
-// A table whose keys are checked off as they are read; leftovers are unknown keys.
-class Table {
- public:
-  Table(const toml::table& t, std::string name) : t_(t), name_(std::move(name)) {}
-
-  const toml::node* node(const std::string& key) {
-    seen_.insert(key);
-    return t_.get(key);
-  }
-  template <typename T>
-  std::optional<T> get(const std::string& key, const char* type_name) {
-    const toml::node* n = node(key);
-    if (n == nullptr) return std::nullopt;
-    auto v = n->value<T>();
-    if (!v) throw Invalid{n->source(), name_ + "." + key + ": expected " + type_name};
-    return *v;
-  }
-  std::optional<std::string> str(const std::string& key) { return get<std::string>(key, "a string"); }
-  std::optional<bool> boolean(const std::string& key) { return get<bool>(key, "true or false"); }
-  std::optional<double> number(const std::string& key) {
-    const toml::node* n = node(key);
-    if (n == nullptr) return std::nullopt;
-    if (auto i = n->value_exact<int64_t>()) return static_cast<double>(*i);
-    if (auto d = n->value_exact<double>()) return *d;
-    throw Invalid{n->source(), name_ + "." + key + ": expected a number"};
-  }
-  // A duration: a number of seconds or a string like "500ms", "5s", "2m".
-  std::optional<double> duration(const std::string& key) {
-    const toml::node* n = node(key);
-    if (n == nullptr) return std::nullopt;
-    std::optional<double> d;
-    if (auto s = n->value_exact<std::string>()) d = drivers::parse_duration(*s);
-    else if (auto i = n->value_exact<int64_t>()) d = static_cast<double>(*i);
-    else if (auto f = n->value_exact<double>()) d = *f;
-    if (!d || *d < 0 || !std::isfinite(*d)) {
-      throw Invalid{n->source(), name_ + "." + key + ": expected a duration such as \"5s\" or \"500ms\""};
-    }
-    return d;
-  }
-  std::vector<std::string> strings(const std::string& key) {
-    std::vector<std::string> out;
-    const toml::node* n = node(key);
-    if (n == nullptr) return out;
-    const toml::array* a = n->as_array();
-    if (a == nullptr) throw Invalid{n->source(), name_ + "." + key + ": expected an array of strings"};
-    for (const toml::node& e : *a) {
-      auto s = e.value_exact<std::string>();
-      if (!s) throw Invalid{e.source(), name_ + "." + key + ": expected an array of strings"};
-      out.push_back(*s);
-    }
-    return out;
-  }
-  const toml::table* subtable(const std::string& key) {
-    const toml::node* n = node(key);
-    if (n == nullptr) return nullptr;
-    if (!n->is_table()) throw Invalid{n->source(), name_ + "." + key + ": expected a table"};
-    return n->as_table();
-  }
-  const toml::array* tables(const std::string& key) {
-    const toml::node* n = node(key);
-    if (n == nullptr) return nullptr;
-    const toml::array* a = n->as_array();
-    if (a == nullptr || !a->is_array_of_tables()) {
-      throw Invalid{n->source(), name_ + "." + key + ": expected an array of tables ([[" + key + "]])"};
-    }
-    return a;
-  }
-  // Call after reading: any key not read is unknown.
-  void finish() const {
-    for (const auto& [key, value] : t_) {
-      if (!seen_.count(std::string(key.str()))) {
-        throw Invalid{key.source(), "unknown key '" + std::string(key.str()) + "' in " + name_};
-      }
-    }
-  }
-  const toml::source_region& where() const { return t_.source(); }
-  const toml::table& raw() const { return t_; }
-  const std::string& name() const { return name_; }
-
- private:
-  const toml::table& t_;
-  std::string name_;
-  std::set<std::string> seen_;
-};
-
-std::string location(const toml::source_region& r) {
-  std::ostringstream s;
-  s << (r.path ? *r.path : "") << ':' << r.begin.line << ':' << r.begin.column;
-  return s.str();
-}
+std::string location(const toml::source_region& r) { return drivers::toml_location(r); }
 
 void require(bool ok, const toml::source_region& where, const std::string& message) {
   if (!ok) throw Invalid{where, message};

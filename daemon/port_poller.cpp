@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "cmis/decode.hpp"
+#include "cmis/quantities.hpp"
 #include "daemon/coding_setup.hpp"
 
 namespace xcvr::daemon {
@@ -377,7 +378,7 @@ PortSnapshot PortPoller::snapshot(double now, uint64_t scrape_epoch) {
   s.stale = age > poll_.stale_after_intervals * interval() + 1e-9;
   if (s.stale) s.state = "stale";
   if (report_ && !s.stale && report_->temperature_celsius) {
-    const auto t = report_->thresholds.find("temperature_celsius");
+    const auto t = report_->thresholds.find(cmis::quantity(cmis::Quantity::Temperature).key);
     if (t != report_->thresholds.end() && t->second.high_warning) {
       s.temperature_headroom_celsius = *t->second.high_warning - *report_->temperature_celsius;
     }

@@ -1,6 +1,8 @@
 #include "drivers/toml_input.hpp"
 
+#include <algorithm>
 #include <cctype>
+#include <cmath>
 #include <memory>
 #include <string>
 #include <vector>
@@ -222,6 +224,113 @@ std::optional<double> parse_duration(std::string_view text) {
   if (unit == "m") return value * 60;
   if (unit == "h") return value * 3600;
   return std::nullopt;
+}
+
+std::string toml_location(const toml::source_region& where, std::string_view origin) {
+  const std::string path = where.path ? *where.path : std::string(origin);
+  return path + ':' + std::to_string(where.begin.line) + ':' + std::to_string(where.begin.column);
+}
+
+const toml::node* TomlTable::node(std::string_view key) {
+  seen_.emplace(key);
+  return t_.get(key);
+}
+
+void TomlTable::fail(const toml::node* at, std::string_view key, const std::string& expected) const {
+  throw TomlInvalid{at != nullptr ? at->source() : t_.source(), name_ + "." + std::string(key) + ": " + expected};
+}
+
+std::optional<std::string> TomlTable::str(std::string_view key) {
+  const toml::node* n = node(key);
+  if (n == nullptr) return std::nullopt;
+  if (!n->is_string()) fail(n, key, "expected a string");
+  return n->as_string()->get();
+}
+
+std::optional<bool> TomlTable::boolean(std::string_view key) {
+  const toml::node* n = node(key);
+  if (n == nullptr) return std::nullopt;
+  if (!n->is_boolean()) fail(n, key, "expected true or false");
+  return n->as_boolean()->get();
+}
+
+std::optional<double> TomlTable::number(std::string_view key) {
+  const toml::node* n = node(key);
+  if (n == nullptr) return std::nullopt;
+  if (auto i = n->value_exact<int64_t>()) return static_cast<double>(*i);
+  if (auto d = n->value_exact<double>()) return *d;
+  fail(n, key, "expected a number");
+}
+
+std::optional<double> TomlTable::duration(std::string_view key) {
+  const toml::node* n = node(key);
+  if (n == nullptr) return std::nullopt;
+  std::optional<double> d;
+  if (auto s = n->value_exact<std::string>()) d = parse_duration(*s);
+  else if (auto i = n->value_exact<int64_t>()) d = static_cast<double>(*i);
+  else if (auto f = n->value_exact<double>()) d = *f;
+  if (!d || *d < 0 || !std::isfinite(*d)) fail(n, key, "expected a duration such as \"5s\" or \"500ms\"");
+  return d;
+}
+
+std::vector<std::string> TomlTable::strings(std::string_view key) {
+  std::vector<std::string> out;
+  const toml::node* n = node(key);
+  if (n == nullptr) return out;
+  const toml::array* a = n->as_array();
+  if (a == nullptr) fail(n, key, "expected an array of strings");
+  for (const toml::node& e : *a) {
+    if (!e.is_string()) fail(&e, key, "expected an array of strings");
+    out.push_back(e.as_string()->get());
+  }
+  return out;
+}
+
+std::optional<std::pair<double, double>> TomlTable::range(std::string_view key, double lo, double hi) {
+  const toml::node* n = node(key);
+  if (n == nullptr) return std::nullopt;
+  const toml::array* a = n->as_array();
+  if (a == nullptr || a->size() != 2 || !(*a)[0].is_number() || !(*a)[1].is_number()) {
+    fail(n, key, "expected [min, max]");
+  }
+  const double a0 = (*a)[0].value<double>().value_or(0), a1 = (*a)[1].value<double>().value_or(0);
+  if (!(a0 >= lo && a1 <= hi && a0 <= a1)) {  // written so NaN fails too
+    fail(n, key, "expected min <= max within " + std::to_string(lo) + "-" + std::to_string(hi));
+  }
+  return std::pair{a0, a1};
+}
+
+const toml::table* TomlTable::subtable(std::string_view key) {
+  const toml::node* n = node(key);
+  if (n == nullptr) return nullptr;
+  if (!n->is_table()) fail(n, key, "expected a table");
+  return n->as_table();
+}
+
+const toml::array* TomlTable::tables(std::string_view key) {
+  const toml::node* n = node(key);
+  if (n == nullptr) return nullptr;
+  const toml::array* a = n->as_array();
+  if (a == nullptr || (!a->empty() && !a->is_array_of_tables())) {
+    fail(n, key, "expected an array of tables ([[" + std::string(key) + "]])");
+  }
+  return a;
+}
+
+void TomlTable::allow(std::initializer_list<std::string_view> keys) const {
+  for (const auto& [key, value] : t_) {
+    if (std::find(keys.begin(), keys.end(), key.str()) == keys.end()) {
+      throw TomlInvalid{key.source(), "unknown key '" + std::string(key.str()) + "' in " + name_};
+    }
+  }
+}
+
+void TomlTable::finish() const {
+  for (const auto& [key, value] : t_) {
+    if (!seen_.contains(key.str())) {
+      throw TomlInvalid{key.source(), "unknown key '" + std::string(key.str()) + "' in " + name_};
+    }
+  }
 }
 
 }  // namespace xcvr::drivers

@@ -6,8 +6,14 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
+#include <initializer_list>
 #include <optional>
+#include <set>
+#include <string>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 #include <toml++/toml.h>
 
@@ -25,5 +31,45 @@ toml::table parse_toml(std::string_view text, std::string_view origin);
 // dots) with an optional unit ns, us, ms, s (the default), m or h -> seconds. nullopt otherwise
 // ("5 s", "5d", "", "s").
 std::optional<double> parse_duration(std::string_view text);
+
+// What TomlTable throws: the node's position and a message naming the key ("poll.interval: ...").
+struct TomlInvalid {
+  toml::source_region where;
+  std::string message;
+};
+
+// "file:line:column" of a position; `origin` when toml++ recorded no path.
+std::string toml_location(const toml::source_region& where, std::string_view origin = {});
+
+// The one strict reader of a TOML table (config, catalog): typed accessors that throw
+// TomlInvalid at the offending node, and unknown keys refused — either up front with allow()
+// or, after reading, with finish() (every key an accessor asked for counts as known).
+class TomlTable {
+ public:
+  TomlTable(const toml::table& t, std::string name) : t_(t), name_(std::move(name)) {}
+
+  const toml::node* node(std::string_view key);  // nullptr when absent; marks the key read
+  std::optional<std::string> str(std::string_view key);
+  std::optional<bool> boolean(std::string_view key);
+  std::optional<double> number(std::string_view key);  // an integer or a float
+  std::optional<double> duration(std::string_view key);  // seconds, or a parse_duration() string
+  std::vector<std::string> strings(std::string_view key);  // an array of strings; {} when absent
+  std::optional<std::pair<double, double>> range(std::string_view key, double lo, double hi);  // [min, max]
+  const toml::table* subtable(std::string_view key);
+  const toml::array* tables(std::string_view key);  // [[key]]: an array of tables
+
+  void allow(std::initializer_list<std::string_view> keys) const;  // refuses any other key
+  void finish() const;                                             // refuses any key not read
+  [[noreturn]] void fail(const toml::node* at, std::string_view key, const std::string& expected) const;
+
+  const toml::source_region& where() const { return t_.source(); }
+  const toml::table& raw() const { return t_; }
+  const std::string& name() const { return name_; }
+
+ private:
+  const toml::table& t_;
+  std::string name_;
+  std::set<std::string, std::less<>> seen_;
+};
 
 }  // namespace xcvr::drivers

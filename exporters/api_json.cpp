@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "cmis/quantities.hpp"
 #include "cmis/report_json.hpp"
 #include "exporters/format.hpp"
 
@@ -27,18 +28,20 @@ json time_json(double unix_seconds) {
 
 // Removes live values (monitors, states, raised flags, VDM) from a to_json() module object.
 void withhold_monitors(json& module) {
-  static const char* kModuleKeys[] = {"temperature_celsius", "supply_voltage_volts",
-                                      "laser_temperature_celsius", "tec_current_ratio",
-                                      "supply_voltage2_volts", "state", "fault_cause", "low_power"};
+  static const char* kModuleStates[] = {"state", "fault_cause", "low_power"};
   if (auto m = module.find("module"); m != module.end() && m->is_object()) {
-    for (const char* k : kModuleKeys) m->erase(k);
+    for (const cmis::QuantitySpec& q : cmis::kQuantities) {
+      if (!q.per_lane()) m->erase(std::string(q.key));
+    }
+    for (const char* k : kModuleStates) m->erase(k);
     (*m)["flags"] = json::array();
   }
   if (auto lanes = module.find("lanes"); lanes != module.end() && lanes->is_array()) {
     for (json& lane : *lanes) {
-      for (const char* k : {"rx_power_watts", "tx_power_watts", "tx_bias_amperes", "data_path_state"}) {
-        lane.erase(k);
+      for (const cmis::QuantitySpec& q : cmis::kQuantities) {
+        if (q.per_lane()) lane.erase(std::string(q.key));
       }
+      lane.erase("data_path_state");
       lane["flags"] = json::array();
     }
   }

@@ -18,7 +18,7 @@ constexpr MetricType H = MetricType::Histogram;
 
 // HELP texts say "(cached ...)" where values come from the background poller, as the
 // exporter guidelines ask for cached metrics.
-const std::vector<FamilySpec> kSpecs = {
+const FamilySpec kFixedSpecs[] = {
     {Fam::ModulePresent, "transceiver_module_present", G,
      "1 if a module is seated in the cage, 0 if the cage is empty."},
     {Fam::ModuleInfo, "transceiver_module_info", G,
@@ -37,38 +37,12 @@ const std::vector<FamilySpec> kSpecs = {
     {Fam::PortHealth, "transceiver_port_health", G,
      "1 for the port's health verdict (ok, warning, alarm, down, hot, miscoded, misconfigured, stale, empty, "
      "unused): one series per port, the landing page's verdict."},
-    {Fam::Temperature, "transceiver_temperature_celsius", G,
-     "Module case temperature (cached from the last good poll)."},
-    {Fam::SupplyVoltage, "transceiver_supply_voltage_volts", G,
-     "Module supply voltage Vcc (cached from the last good poll)."},
-    {Fam::LaserTemperature, "transceiver_laser_temperature_celsius", G,
-     "Laser temperature where the module reports it (cached from the last good poll)."},
-    {Fam::TecCurrent, "transceiver_tec_current_ratio", G,
-     "Module TEC current as a signed fraction of its maximum, where the module reports it (cached)."},
-    {Fam::SupplyVoltage2, "transceiver_supply_voltage2_volts", G,
-     "Module second supply voltage Vcc2, where the module reports it (cached)."},
     {Fam::ModuleFaultCause, "transceiver_module_fault_cause", G,
      "1 with the cause a CMIS module in ModuleFault gives (absent while it is not in fault)."},
     {Fam::ModuleLowPower, "transceiver_module_low_power", G,
      "1 while the module is in low power mode (CMIS ModuleLowPwr, SFF-8636 host low power), else 0."},
-    {Fam::LaneRxPower, "transceiver_lane_rx_power_watts", G,
-     "Received optical power per lane; 0 means no light (cached from the last good poll)."},
-    {Fam::LaneTxPower, "transceiver_lane_tx_power_watts", G,
-     "Transmitted optical power per lane (cached from the last good poll)."},
-    {Fam::LaneTxBias, "transceiver_lane_tx_bias_amperes", G,
-     "Laser bias current per lane, CMIS multiplier applied (cached from the last good poll)."},
     {Fam::LaneDataPathState, "transceiver_lane_data_path_state", G,
      "1 for the current CMIS data path state of the lane (activated, deactivated, init, ...)."},
-    {Fam::TemperatureThreshold, "transceiver_temperature_threshold_celsius", G,
-     "Module's own temperature alarm/warning thresholds, by level."},
-    {Fam::SupplyVoltageThreshold, "transceiver_supply_voltage_threshold_volts", G,
-     "Module's own supply voltage alarm/warning thresholds, by level."},
-    {Fam::RxPowerThreshold, "transceiver_rx_power_threshold_watts", G,
-     "Module's own rx power alarm/warning thresholds (apply to every lane), by level."},
-    {Fam::TxPowerThreshold, "transceiver_tx_power_threshold_watts", G,
-     "Module's own tx power alarm/warning thresholds (apply to every lane), by level."},
-    {Fam::TxBiasThreshold, "transceiver_tx_bias_threshold_amperes", G,
-     "Module's own laser bias alarm/warning thresholds (apply to every lane), by level."},
     {Fam::TemperatureHeadroom, "transceiver_temperature_headroom_celsius", G,
      "Module's high-warning temperature threshold minus its temperature."},
     {Fam::LaneTxBiasDrift, "transceiver_lane_tx_bias_drift_ratio", G,
@@ -197,6 +171,25 @@ const std::vector<FamilySpec> kSpecs = {
     {Fam::StateWriteFailuresTotal, "transceiver_exporter_state_write_failures_total", C,
      "Writes of the state directory (aging baselines) that failed; the state is kept in memory and retried."},
 };
+
+// The fixed rows with the quantity rows' families (cmis/quantities.hpp) in their places.
+std::vector<FamilySpec> all_specs() {
+  std::vector<FamilySpec> specs;
+  for (const FamilySpec& fixed : kFixedSpecs) {
+    if (fixed.id == Fam::ModuleFaultCause) {
+      for (const cmis::QuantitySpec& q : cmis::kQuantities) specs.push_back({quantity_family(q.id), q.metric, G, q.help});
+    }
+    if (fixed.id == Fam::TemperatureHeadroom) {
+      for (const cmis::QuantitySpec& q : cmis::kQuantities) {
+        if (q.has_thresholds()) specs.push_back({quantity_threshold_family(q.id), q.threshold_metric, G, q.threshold_help});
+      }
+    }
+    specs.push_back(fixed);
+  }
+  return specs;
+}
+
+const std::vector<FamilySpec> kSpecs = all_specs();
 
 bool table_is_consistent() {
   if (kSpecs.size() != static_cast<std::size_t>(Fam::Count_)) return false;

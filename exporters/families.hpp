@@ -15,6 +15,7 @@
 #include <prometheus/client_metric.h>
 #include <prometheus/metric_family.h>
 
+#include "cmis/quantities.hpp"
 #include "exporters/text_exposition.hpp"
 
 namespace xcvr::exporters {
@@ -28,23 +29,12 @@ enum class Fam : std::size_t {
   PortLifecycleState,
   PortMisconfigured,
   PortHealth,
-  Temperature,
-  SupplyVoltage,
-  LaserTemperature,
-  TecCurrent,
-  SupplyVoltage2,
-  ModuleFaultCause,
+  Quantity_,  // one family per cmis::kQuantities row, in row order: quantity_family()
+  ModuleFaultCause = Quantity_ + cmis::kQuantities.size(),
   ModuleLowPower,
-  LaneRxPower,
-  LaneTxPower,
-  LaneTxBias,
   LaneDataPathState,
-  TemperatureThreshold,
-  SupplyVoltageThreshold,
-  RxPowerThreshold,
-  TxPowerThreshold,
-  TxBiasThreshold,
-  TemperatureHeadroom,
+  QuantityThreshold_,  // one per row with thresholds, in row order: quantity_threshold_family()
+  TemperatureHeadroom = QuantityThreshold_ + cmis::kThresholdQuantityCount,
   LaneTxBiasDrift,
   LaneTxPowerDrift,
   // VDM (exporters/metrics_vdm.cpp: one row per quantity)
@@ -120,6 +110,14 @@ struct FamilySpec {
   prometheus::MetricType type;
   std::string_view help;  // one line, no backslash (prometheus-cpp writes HELP raw)
 };
+
+constexpr Fam quantity_family(cmis::Quantity q) {
+  return static_cast<Fam>(static_cast<std::size_t>(Fam::Quantity_) + static_cast<std::size_t>(q));
+}
+// Only for a row that has_thresholds().
+constexpr Fam quantity_threshold_family(cmis::Quantity q) {
+  return static_cast<Fam>(static_cast<std::size_t>(Fam::QuantityThreshold_) + cmis::threshold_index(q));
+}
 
 // All families, in output order.
 const std::vector<FamilySpec>& family_specs();

@@ -1,5 +1,7 @@
 #include "exporters/health.hpp"
 
+#include "cmis/quantities.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <set>
@@ -72,7 +74,7 @@ std::optional<double> temperature_headroom(const daemon::PortSnapshot& port) {
   if (!monitors_visible(port)) return std::nullopt;
   if (port.temperature_headroom_celsius) return port.temperature_headroom_celsius;
   const auto& r = *port.report;
-  const auto t = r.thresholds.find("temperature_celsius");
+  const auto t = r.thresholds.find(cmis::quantity(cmis::Quantity::Temperature).key);
   if (!r.temperature_celsius || t == r.thresholds.end() || !t->second.high_warning) {
     return std::nullopt;
   }

@@ -9,6 +9,7 @@
 #include <set>
 
 #include "cmis/codes.hpp"
+#include "cmis/quantities.hpp"
 #include "exporters/format.hpp"
 #include "exporters/health_internal.hpp"
 
@@ -17,21 +18,7 @@ namespace {
 
 using daemon::PortSnapshot;
 
-struct Monitor {
-  std::string_view key;     // thresholds key and SI unit suffix: "rx_power_watts"
-  std::string_view prefix;  // flag prefix: "rx_power"
-  std::string_view unit;    // "watts"
-  std::string_view label;   // cage label stem: "RX"
-  bool per_lane;
-};
-
-constexpr std::array kMonitors = {
-    Monitor{"temperature_celsius", "temperature", "celsius", "TEMP", false},
-    Monitor{"supply_voltage_volts", "supply_voltage", "volts", "VCC", false},
-    Monitor{"rx_power_watts", "rx_power", "watts", "RX", true},
-    Monitor{"tx_power_watts", "tx_power", "watts", "TX", true},
-    Monitor{"tx_bias_amperes", "tx_bias", "amperes", "BIAS", true},
-};
+using Monitor = cmis::QuantitySpec;  // a monitored quantity judged against the module's thresholds
 
 // Threshold levels, in the order a value is checked against them (alarm before warning).
 enum Level { HighAlarm, HighWarning, LowAlarm, LowWarning };
@@ -70,31 +57,18 @@ std::optional<Level> crossing(double v, const cmis::Thresholds& t) {
   return std::nullopt;
 }
 
-std::optional<double> value_of(const cmis::ModuleReport& r, const Monitor& m, int lane) {
-  if (!m.per_lane) {
-    return m.prefix == "temperature" ? r.temperature_celsius : r.supply_voltage_volts;
-  }
-  for (const auto& l : r.lanes) {
-    if (l.lane != lane) continue;
-    if (m.prefix == "rx_power") return l.rx_power_watts;
-    if (m.prefix == "tx_power") return l.tx_power_watts;
-    return l.tx_bias_amperes;
-  }
-  return std::nullopt;
-}
-
 struct MonitorLevel {
   const Monitor* monitor;
   Level level;
 };
 
 std::optional<MonitorLevel> monitor_level(std::string_view condition) {
-  for (const auto& m : kMonitors) {
-    if (condition.size() <= m.prefix.size() || !condition.starts_with(m.prefix) ||
-        condition[m.prefix.size()] != '_') {
+  for (const Monitor& m : cmis::kQuantities) {
+    if (condition.size() <= m.stem.size() || !condition.starts_with(m.stem) ||
+        condition[m.stem.size()] != '_') {
       continue;
     }
-    const auto rest = condition.substr(m.prefix.size() + 1);
+    const auto rest = condition.substr(m.stem.size() + 1);
     for (std::size_t i = 0; i < kLevelNames.size(); ++i) {
       if (rest == kLevelNames[i]) return MonitorLevel{&m, static_cast<Level>(i)};
     }
@@ -114,7 +88,7 @@ std::string upper(std::string_view s) {
 }
 
 std::string label_of(std::string_view flag, const std::optional<MonitorLevel>& ml) {
-  if (ml) return std::string(ml->monitor->label) + (is_high(ml->level) ? " HI" : " LO");
+  if (ml) return std::string(ml->monitor->cage_label) + (is_high(ml->level) ? " HI" : " LO");
   static const std::map<std::string_view, std::string_view> kLabels = {
       {"rx_los", "RX LOS"},        {"tx_los", "TX LOS"},        {"tx_fault", "TX FLT"},
       {"rx_cdr_lol", "RX LOL"},    {"tx_cdr_lol", "TX LOL"},    {"tx_adaptive_eq_fault", "EQ FLT"},
@@ -141,11 +115,11 @@ Reason make_reason(const PortSnapshot& p, const std::string& name, const Conditi
   if (!ml) return r;
   const Monitor& m = *ml->monitor;
   r.unit = std::string(m.unit);
-  const auto t = p.report->thresholds.find(std::string(m.key));
+  const auto t = p.report->thresholds.find(m.key);
   if (t != p.report->thresholds.end()) r.threshold = level_value(t->second, ml->level);
   const bool high = is_high(ml->level);
   for (int lane : c.lanes) {  // the worst lane: highest for a high condition, lowest for a low one
-    const auto v = value_of(*p.report, m, lane);
+    const auto v = cmis::value_of(m, *p.report, lane);
     if (v && (!r.value || (high ? *v > *r.value : *v < *r.value))) {
       r.value = v;
       r.worst_lane = lane > 0 ? std::optional<int>(lane) : std::nullopt;
@@ -190,27 +164,27 @@ void add_condition_reasons(const PortSnapshot& p, const std::vector<RaisedFlag>&
     c.flagged = true;
   }
   const cmis::ModuleReport& r = *p.report;
-  for (const auto& m : kMonitors) {
-    const auto t = r.thresholds.find(std::string(m.key));
+  for (const Monitor& m : cmis::kQuantities) {
+    const auto t = r.thresholds.find(m.key);
     if (t == r.thresholds.end() || !usable(t->second)) continue;
     std::vector<int> lanes{0};
-    if (m.per_lane) {
+    if (m.per_lane()) {
       lanes.clear();
       for (const auto& l : r.lanes) {
         if (l.lane > 0 && lane_in_service(p, l.lane) && lane_live(r, l)) lanes.push_back(l.lane);
       }
     }
     for (int lane : lanes) {
-      const auto v = value_of(r, m, lane);
+      const auto v = cmis::value_of(m, r, lane);
       const auto level = v ? crossing(*v, t->second) : std::nullopt;
-      if (level) conditions[std::string(m.prefix) + "_" + std::string(kLevelNames[*level])].lanes.insert(lane);
+      if (level) conditions[std::string(m.stem) + "_" + std::string(kLevelNames[*level])].lanes.insert(lane);
     }
   }
   // The alarm of a direction covers its warning on the same lanes.
-  for (const auto& m : kMonitors) {
+  for (const Monitor& m : cmis::kQuantities) {
     for (auto [alarm, warning] : {std::pair{HighAlarm, HighWarning}, std::pair{LowAlarm, LowWarning}}) {
-      const auto a = conditions.find(std::string(m.prefix) + "_" + std::string(kLevelNames[alarm]));
-      const auto w = conditions.find(std::string(m.prefix) + "_" + std::string(kLevelNames[warning]));
+      const auto a = conditions.find(std::string(m.stem) + "_" + std::string(kLevelNames[alarm]));
+      const auto w = conditions.find(std::string(m.stem) + "_" + std::string(kLevelNames[warning]));
       if (a == conditions.end() || w == conditions.end()) continue;
       for (int lane : a->second.lanes) w->second.lanes.erase(lane);
       if (w->second.lanes.empty()) conditions.erase(w);

@@ -108,16 +108,10 @@ void add_info(FamilySet& out, const Labels& base, const cmis::ModuleReport& r) {
 }
 
 void add_thresholds(FamilySet& out, const Labels& base, const cmis::ModuleReport& r) {
-  static const std::pair<const char*, Fam> kFamilies[] = {
-      {"temperature_celsius", Fam::TemperatureThreshold},
-      {"supply_voltage_volts", Fam::SupplyVoltageThreshold},
-      {"rx_power_watts", Fam::RxPowerThreshold},
-      {"tx_power_watts", Fam::TxPowerThreshold},
-      {"tx_bias_amperes", Fam::TxBiasThreshold},
-  };
-  for (const auto& [key, fam] : kFamilies) {
-    const auto it = r.thresholds.find(key);
-    if (it != r.thresholds.end()) add_levels(out, fam, base, it->second);
+  for (const cmis::QuantitySpec& q : cmis::kQuantities) {
+    if (!q.has_thresholds()) continue;
+    const auto it = r.thresholds.find(q.key);
+    if (it != r.thresholds.end()) add_levels(out, quantity_threshold_family(q.id), base, it->second);
   }
 }
 
@@ -126,9 +120,9 @@ void add_lanes(FamilySet& out, const Labels& base, const cmis::ModuleReport& r) 
   for (const cmis::LaneReport& lane : r.lanes) {
     if (lane.lane <= 0 || !seen.insert(lane.lane).second) continue;  // never a duplicate series
     const Labels l = live_lane_labels(base, lane.lane, lane.data_path);
-    gauge_if(out, Fam::LaneRxPower, l, lane.rx_power_watts);
-    gauge_if(out, Fam::LaneTxPower, l, lane.tx_power_watts);
-    gauge_if(out, Fam::LaneTxBias, l, lane.tx_bias_amperes);
+    for (const cmis::QuantitySpec& q : cmis::kQuantities) {
+      if (q.per_lane()) gauge_if(out, quantity_family(q.id), l, lane.*q.lane_value);
+    }
     if (lane.data_path_state) {
       out.gauge(Fam::LaneDataPathState, plus(l, "state", data_path_state_label(*lane.data_path_state)),
                 1);
@@ -157,11 +151,9 @@ void add_live(FamilySet& out, const Labels& base, const PortSnapshot& p) {
   if (r.module_state) {
     out.gauge(Fam::ModuleState, plus(base, "state", module_state_label(r.module_state->name)), 1);
   }
-  gauge_if(out, Fam::Temperature, base, r.temperature_celsius);
-  gauge_if(out, Fam::SupplyVoltage, base, r.supply_voltage_volts);
-  gauge_if(out, Fam::LaserTemperature, base, r.laser_temperature_celsius);
-  gauge_if(out, Fam::TecCurrent, base, r.tec_current_ratio);
-  gauge_if(out, Fam::SupplyVoltage2, base, r.supply_voltage2_volts);
+  for (const cmis::QuantitySpec& q : cmis::kQuantities) {
+    if (!q.per_lane()) gauge_if(out, quantity_family(q.id), base, r.*q.module_value);
+  }
   if (r.module_fault_cause && r.module_fault_cause->code != 0) {
     out.gauge(Fam::ModuleFaultCause, plus(base, "cause", module_fault_cause_label(r.module_fault_cause->name)), 1);
   }

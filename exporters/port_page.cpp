@@ -4,6 +4,7 @@
 #include <map>
 #include <string>
 
+#include "cmis/quantities.hpp"
 #include "exporters/api_json.hpp"
 #include "exporters/format.hpp"
 #include "exporters/landing_page.hpp"
@@ -56,10 +57,12 @@ std::string monitors_table(const PortSnapshot& p, const Verdict& v) {
   std::string t = "<h2>Monitors</h2><table>";
   if (r.module_state) t += row("module state", html_escape(r.module_state->name));
   if (r.module_fault_cause) t += row("module fault cause", html_escape(r.module_fault_cause->name));
-  if (r.temperature_celsius) t += row("temperature", monitor_text("celsius", *r.temperature_celsius));
-  if (const auto h = temperature_headroom(p)) t += row("headroom to high warning", monitor_text("celsius", *h));
-  if (r.supply_voltage_volts) t += row("supply voltage", monitor_text("volts", *r.supply_voltage_volts));
-  if (r.laser_temperature_celsius) t += row("laser temperature", monitor_text("celsius", *r.laser_temperature_celsius));
+  for (const cmis::QuantitySpec& q : cmis::kQuantities) {
+    if (q.per_lane()) continue;
+    if (const auto& value = r.*q.module_value) t += row(q.label, monitor_text(q.unit, *value));
+    if (q.id != cmis::Quantity::Temperature) continue;
+    if (const auto h = temperature_headroom(p)) t += row("headroom to high warning", monitor_text("celsius", *h));
+  }
   if (const auto& m = v.worst_rx_margin) {
     t += row("worst-lane rx margin", fixed(m->margin_db, 2) + " dB to the rx-power low warning (lane " +
                                          std::to_string(m->lane) + ")");
@@ -67,45 +70,45 @@ std::string monitors_table(const PortSnapshot& p, const Verdict& v) {
   return t + "</table>";
 }
 
+// One column per lane quantity (cmis/quantities.hpp), the rx margin beside rx power.
 std::string lanes_table(const PortSnapshot& p) {
   const auto& r = *p.report;
-  const auto th = r.thresholds.find("rx_power_watts");
+  const auto th = r.thresholds.find(cmis::quantity(cmis::Quantity::RxPower).key);
   const double* low_warning = th != r.thresholds.end() && th->second.low_warning ? &*th->second.low_warning : nullptr;
-  std::string t = "<h2>Lanes</h2><table><tr><th>lane</th><th>rx power</th><th>rx margin</th><th>tx power</th>"
-                  "<th>tx bias</th><th>data path</th><th>raised flags</th></tr>";
+  std::string t = "<h2>Lanes</h2><table><tr><th>lane</th>";
+  for (const cmis::QuantitySpec& q : cmis::kQuantities) {
+    if (!q.per_lane()) continue;
+    t += "<th>" + std::string(q.label) + "</th>";
+    if (q.id == cmis::Quantity::RxPower) t += "<th>rx margin</th>";
+  }
+  t += "<th>data path</th><th>raised flags</th></tr>";
   for (const auto& l : r.lanes) {
     std::string flags;
     for (const auto& f : l.flags) flags += html_escape(f) + " ";
     if (!lane_in_service(p, l.lane)) flags = "<i>out of service</i> " + flags;
-    std::string margin = "\u2014";
-    if (l.rx_power_watts && low_warning) {
-      if (const auto m = power_margin_db(*l.rx_power_watts, *low_warning, false)) margin = fixed(*m, 2) + " dB";
-    }
     std::string path = opt_text(l.data_path_state);
     if (l.data_path) path += " (host port " + std::to_string(*l.data_path) + ")";
-    t += "<tr><td class=\"num\">" + std::to_string(l.lane) + "</td><td class=\"num\">" +
-         power_cell(l.rx_power_watts) + "</td><td class=\"num\">" + margin + "</td><td class=\"num\">" +
-         power_cell(l.tx_power_watts) + "</td><td class=\"num\">" +
-         (l.tx_bias_amperes ? monitor_text("amperes", *l.tx_bias_amperes) : "\u2014") + "</td><td>" + path +
-         "</td><td>" + flags + "</td></tr>";
+    t += "<tr><td class=\"num\">" + std::to_string(l.lane) + "</td>";
+    for (const cmis::QuantitySpec& q : cmis::kQuantities) {
+      if (!q.per_lane()) continue;
+      const std::optional<double>& v = l.*q.lane_value;
+      t += "<td class=\"num\">" + (q.unit == "watts" ? power_cell(v) : v ? monitor_text(q.unit, *v) : "\u2014") + "</td>";
+      if (q.id != cmis::Quantity::RxPower) continue;
+      std::string margin = "\u2014";
+      if (v && low_warning) {
+        if (const auto m = power_margin_db(*v, *low_warning, false)) margin = fixed(*m, 2) + " dB";
+      }
+      t += "<td class=\"num\">" + margin + "</td>";
+    }
+    t += "<td>" + path + "</td><td>" + flags + "</td></tr>";
   }
   return t + "</table>";
 }
 
-std::string threshold_value(const std::string& key, const std::optional<double>& v) {
+std::string threshold_value(const cmis::QuantitySpec* q, const std::optional<double>& v) {
   if (!v) return "\u2014";
-  if (key == "rx_power_watts" || key == "tx_power_watts") return power_text(*v);
-  const auto unit = key.rfind('_');  // "tx_bias_amperes" -> "amperes"
-  return monitor_text(unit == std::string::npos ? "" : std::string_view(key).substr(unit + 1), *v);
-}
-
-std::string monitor_name(const std::string& key) {
-  static const std::map<std::string, std::string> kNames = {
-      {"temperature_celsius", "temperature"}, {"supply_voltage_volts", "supply voltage"},
-      {"rx_power_watts", "rx power"},         {"tx_power_watts", "tx power"},
-      {"tx_bias_amperes", "tx bias"}};
-  const auto it = kNames.find(key);
-  return it == kNames.end() ? key : it->second;
+  if (!q) return monitor_text("", *v);
+  return q->unit == "watts" ? power_text(*v) : monitor_text(q->unit, *v);
 }
 
 std::string thresholds_table(const cmis::ModuleReport& r) {
@@ -113,9 +116,10 @@ std::string thresholds_table(const cmis::ModuleReport& r) {
   std::string t = "<h2>Thresholds</h2><table><tr><th>monitor</th><th>high alarm</th>"
                   "<th>high warning</th><th>low warning</th><th>low alarm</th></tr>";
   for (const auto& [key, th] : r.thresholds) {
-    t += "<tr><td>" + html_escape(monitor_name(key)) + "</td>";
+    const cmis::QuantitySpec* q = cmis::quantity_by_key(key);
+    t += "<tr><td>" + html_escape(q ? std::string(q->label) : key) + "</td>";
     for (const auto* v : {&th.high_alarm, &th.high_warning, &th.low_warning, &th.low_alarm}) {
-      t += "<td class=\"num\">" + threshold_value(key, *v) + "</td>";
+      t += "<td class=\"num\">" + threshold_value(q, *v) + "</td>";
     }
     t += "</tr>";
   }

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "cmis/decode.hpp"
+#include "cmis/quantities.hpp"
 #include "cmis/report_json.hpp"
 #include "drivers/module_reader.hpp"
 
@@ -112,8 +113,12 @@ int show_ib_module(const std::string& ca_port, int lid, int module, bool json, D
         << "part number  : " << r.id.part_number << '\n'
         << "serial       : " << r.id.serial << '\n'
         << "revision     : " << r.spec_revision << '\n';
-    if (r.temperature_celsius) out << "temperature  : " << fmt("%.2f degrees C", *r.temperature_celsius) << '\n';
-    if (r.supply_voltage_volts) out << "supply       : " << fmt("%.4f V", *r.supply_voltage_volts) << '\n';
+    for (const cmis::QuantitySpec& q : cmis::kQuantities) {
+      if (q.per_lane() || !(r.*q.module_value)) continue;
+      std::string label(q.label);
+      label.resize(std::max<std::size_t>(label.size(), 13), ' ');
+      out << label << ": " << cmis::plain_text(q.unit, *(r.*q.module_value)) << '\n';
+    }
     if (r.module_state) out << "module state : " << r.module_state->name << '\n';
     for (const cmis::LaneReport& l : r.lanes) {
       out << "lane " << l.lane << "       : rx " << dbm(l.rx_power_watts) << ", tx " << dbm(l.tx_power_watts);

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cmath>
+#include <cstdio>
 #include <memory>
 #include <string>
 #include <vector>
@@ -231,6 +232,26 @@ std::string toml_location(const toml::source_region& where, std::string_view ori
   return path + ':' + std::to_string(where.begin.line) + ':' + std::to_string(where.begin.column);
 }
 
+namespace {
+std::string number_text(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%g", v);
+  return buf;
+}
+}  // namespace
+
+void toml_fail(const toml::node& at, std::string message) { throw TomlInvalid{at.source(), std::move(message)}; }
+
+std::string toml_error_text(std::string_view origin) {
+  try {
+    throw;
+  } catch (const TomlInvalid& e) {
+    return toml_location(e.where, origin) + ": " + e.message;
+  } catch (const toml::parse_error& e) {
+    return toml_location(e.source(), origin) + ": " + std::string(e.description());
+  }
+}
+
 const toml::node* TomlTable::node(std::string_view key) {
   seen_.emplace(key);
   return t_.get(key);
@@ -260,6 +281,21 @@ std::optional<double> TomlTable::number(std::string_view key) {
   if (auto i = n->value_exact<int64_t>()) return static_cast<double>(*i);
   if (auto d = n->value_exact<double>()) return *d;
   fail(n, key, "expected a number");
+}
+
+std::optional<double> TomlTable::number_in(std::string_view key, double lo, double hi) {
+  const auto v = number(key);
+  if (v && !(*v >= lo && *v <= hi)) fail(node(key), key, "expected " + number_text(lo) + " to " + number_text(hi));
+  return v;
+}
+
+std::optional<int64_t> TomlTable::integer(std::string_view key, int64_t lo, int64_t hi) {
+  const toml::node* n = node(key);
+  if (n == nullptr) return std::nullopt;
+  if (!n->is_integer()) fail(n, key, "expected an integer");
+  const int64_t v = n->as_integer()->get();
+  if (v < lo || v > hi) fail(n, key, "expected " + std::to_string(lo) + " to " + std::to_string(hi));
+  return v;
 }
 
 std::optional<double> TomlTable::duration(std::string_view key) {

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstddef>
+#include <climits>
 #include <cstdint>
 #include <initializer_list>
 #include <optional>
@@ -41,6 +42,13 @@ struct TomlInvalid {
 // "file:line:column" of a position; `origin` when toml++ recorded no path.
 std::string toml_location(const toml::source_region& where, std::string_view origin = {});
 
+// Throws TomlInvalid at `at`: for checks beyond a value's type (a range, a name that must exist).
+[[noreturn]] void toml_fail(const toml::node& at, std::string message);
+
+// "file:line:column: message" of what parse_toml or TomlTable threw (any other exception
+// propagates): for loaders whose callers want one error line.
+std::string toml_error_text(std::string_view origin);  // call inside a catch block
+
 // The one strict reader of a TOML table (config, catalog): typed accessors that throw
 // TomlInvalid at the offending node, and unknown keys refused — either up front with allow()
 // or, after reading, with finish() (every key an accessor asked for counts as known).
@@ -52,6 +60,8 @@ class TomlTable {
   std::optional<std::string> str(std::string_view key);
   std::optional<bool> boolean(std::string_view key);
   std::optional<double> number(std::string_view key);  // an integer or a float
+  std::optional<double> number_in(std::string_view key, double lo, double hi);  // NaN is outside
+  std::optional<int64_t> integer(std::string_view key, int64_t lo = INT64_MIN, int64_t hi = INT64_MAX);
   std::optional<double> duration(std::string_view key);  // seconds, or a parse_duration() string
   std::vector<std::string> strings(std::string_view key);  // an array of strings; {} when absent
   std::optional<std::pair<double, double>> range(std::string_view key, double lo, double hi);  // [min, max]

@@ -5,26 +5,13 @@
 
 #include "drivers/emulator/catalog.hpp"
 #include "drivers/emulator/toml_support.hpp"
+#include "drivers/toml_input.hpp"
 #include "drivers/safe_file.hpp"
 
 namespace xcvr::emulator {
 
-using toml_support::fail;
-using toml_support::get_int;
-using toml_support::get_number;
-
-// A number within [lo, hi] (NaN and infinities are outside): environment values reach the
-// module's integer encoders.
-static std::optional<double> number_in(const toml::table& t, std::string_view key, double lo, double hi,
-                                std::string_view source) {
-  const auto v = get_number(t, key, source);
-  if (v && !(*v >= lo && *v <= hi)) {
-    toml_support::fail(source, *t.get(key), "'" + std::string(key) + "' must be " + std::to_string(lo) +
-                                                " to " + std::to_string(hi));
-  }
-  return v;
-}
-using toml_support::get_string;
+using drivers::toml_fail;
+using Table = drivers::TomlTable;
 
 namespace {
 
@@ -46,39 +33,25 @@ uint64_t port_seed(uint64_t seed, std::size_t index) {
   return seed * 0x9E3779B97F4A7C15ull + index + 1;
 }
 
-const toml::array* array_of_tables(const toml::table& t, std::string_view key,
-                                   std::string_view source) {
-  const toml::node* n = t.get(key);
-  if (n == nullptr) return nullptr;
-  const toml::array* a = n->as_array();
-  if (a == nullptr || !a->is_array_of_tables()) {
-    fail(source, *n, "'" + std::string(key) + "' must be [[" + std::string(key) + "]] tables");
-  }
-  return a;
-}
 
 }  // namespace
 
 struct FleetBuilder {
-  std::string_view source;
   Fleet& fleet;
   uint64_t seed = 1;
   double ambient = 30.0;
   std::optional<ClockMode> clock_override;
 
-  void emulator_section(const toml::table& doc) {
-    const toml::node* n = doc.get("emulator");
-    const toml::table* t = n ? n->as_table() : nullptr;
-    if (n != nullptr && t == nullptr) fail(source, *n, "'emulator' must be a table");
+  void emulator_section(Table& root) {
+    const toml::table* section = root.subtable("emulator");
     std::string clock = "virtual";
-    if (t != nullptr) {
-      toml_support::expect_keys(*t, {"clock", "seed", "ambient_celsius"}, source);
-      clock = get_string(*t, "clock", source).value_or("virtual");
-      seed = static_cast<uint64_t>(get_int(*t, "seed", source).value_or(1));
-      ambient = number_in(*t, "ambient_celsius", -60, 150, source).value_or(30.0);
-      if (clock != "virtual" && clock != "realtime") {
-        fail(source, *t->get("clock"), "clock must be \"virtual\" or \"realtime\"");
-      }
+    if (section != nullptr) {
+      Table t(*section, "emulator");
+      t.allow({"clock", "seed", "ambient_celsius"});
+      clock = t.str("clock").value_or("virtual");
+      seed = static_cast<uint64_t>(t.integer("seed").value_or(1));
+      ambient = t.number_in("ambient_celsius", -60, 150).value_or(30.0);
+      if (clock != "virtual" && clock != "realtime") toml_fail(*t.node("clock"), "clock must be \"virtual\" or \"realtime\"");
     }
     ClockMode mode = clock == "virtual" ? ClockMode::Virtual : ClockMode::Realtime;
     if (clock_override) mode = *clock_override;
@@ -96,67 +69,60 @@ struct FleetBuilder {
   }
 
   void system(const toml::table& st) {
-    toml_support::expect_keys(st, {"name", "description", "port_prefix", "power_budget_watts",
-                                   "bus", "port"},
-                              source);
+    Table t(st, "system");
+    t.allow({"name", "description", "port_prefix", "power_budget_watts", "bus", "port"});
     FleetSystem sys;
-    const auto name = get_string(st, "name", source);
-    if (!name || name->empty()) fail(source, st, "system needs a 'name'");
+    const auto name = t.str("name");
+    if (!name || name->empty()) toml_fail(st, "system needs a 'name'");
     for (const FleetSystem& other : fleet.systems_) {
-      if (other.name == *name) fail(source, st, "duplicate system '" + *name + "'");
+      if (other.name == *name) toml_fail(st, "duplicate system '" + *name + "'");
     }
     sys.name = *name;
-    sys.description = get_string(st, "description", source).value_or("");
-    sys.power_budget_watts = number_in(st, "power_budget_watts", 0, 1e6, source).value_or(0);
-    const std::string prefix = get_string(st, "port_prefix", source).value_or("port");
-    const toml::array* buses = array_of_tables(st, "bus", source);
-    if (buses == nullptr) fail(source, st, "system '" + sys.name + "' has no [[system.bus]]");
+    sys.description = t.str("description").value_or("");
+    sys.power_budget_watts = t.number_in("power_budget_watts", 0, 1e6).value_or(0);
+    const std::string prefix = t.str("port_prefix").value_or("port");
+    const toml::array* buses = t.tables("bus");
+    if (buses == nullptr || buses->empty()) toml_fail(st, "system '" + sys.name + "' has no [[system.bus]]");
     int port_number = 1;
     for (const toml::node& b : *buses) {
       const int n = static_cast<int>(sys.buses.size());
       sys.buses.push_back(bus(*b.as_table(), sys.name, prefix, n, port_number));
     }
     fleet.systems_.push_back(std::move(sys));
-    if (const toml::array* ports = array_of_tables(st, "port", source)) {
+    if (const toml::array* ports = t.tables("port")) {
       for (const toml::node& p : *ports) port_settings(*p.as_table(), *name);
     }
   }
 
   EmulatedBus* bus(const toml::table& bt, const std::string& system, const std::string& prefix,
                    int bus_number, int& port_number) {
-    toml_support::expect_keys(bt, {"name", "clock_khz", "cage_form", "cage_forms", "modules",
-                                   "ports", "mux", "timeout_ms"},
-                              source);
+    Table t(bt, "bus");
+    t.allow({"name", "clock_khz", "cage_form", "cage_forms", "modules", "ports", "mux", "timeout_ms"});
     const toml::array* modules = bt.get_as<toml::array>("modules");
-    if (modules == nullptr || modules->empty()) {
-      fail(source, bt, "bus needs 'modules' = [catalog keys, \"\" for an empty cage]");
-    }
+    if (modules == nullptr || modules->empty()) toml_fail(bt, "bus needs 'modules' = [catalog keys, \"\" for an empty cage]");
     BusConfig cfg;
-    cfg.name = get_string(bt, "name", source).value_or(system + "/i2c-" + std::to_string(bus_number));
-    const int64_t khz = get_int(bt, "clock_khz", source).value_or(400);
-    if (khz != 100 && khz != 400 && khz != 1000) {
-      fail(source, *bt.get("clock_khz"), "clock_khz must be 100, 400 or 1000");
-    }
+    cfg.name = t.str("name").value_or(system + "/i2c-" + std::to_string(bus_number));
+    const int64_t khz = t.integer("clock_khz").value_or(400);
+    if (khz != 100 && khz != 400 && khz != 1000) toml_fail(*t.node("clock_khz"), "clock_khz must be 100, 400 or 1000");
     cfg.clock_hz = static_cast<uint32_t>(khz * 1000);
     cfg.cages = static_cast<int>(modules->size());
     if (const toml::node* mux = bt.get("mux"); mux != nullptr && !mux->value_or(true)) {
       cfg.mux_address.reset();
     }
-    const int64_t timeout_ms = get_int(bt, "timeout_ms", source).value_or(25);
-    if (timeout_ms < 1 || timeout_ms > 60'000) fail(source, *bt.get("timeout_ms"), "timeout_ms must be 1-60000");
+    const int64_t timeout_ms = t.integer("timeout_ms", 1, 60'000).value_or(25);
     cfg.timeout_ns = timeout_ms * kMillisecond;
     for (const auto& b : fleet.buses_) {
-      if (b->name() == cfg.name) fail(source, bt, "duplicate bus name '" + cfg.name + "'");
+      if (b->name() == cfg.name) toml_fail(bt, "duplicate bus name '" + cfg.name + "'");
     }
     fleet.buses_.push_back(std::make_unique<EmulatedBus>(cfg, *fleet.clock_));
     EmulatedBus& bus = *fleet.buses_.back();
     fleet.injectors_.push_back(std::make_unique<FaultInjector>(bus, DynamicsConfig{}));
-    const std::string form = get_string(bt, "cage_form", source).value_or("QSFP-DD");
+    const std::string form = t.str("cage_form").value_or("QSFP-DD");
     const toml::array* forms = bt.get_as<toml::array>("cage_forms");
     const toml::array* names = bt.get_as<toml::array>("ports");
     for (std::size_t c = 0; c < modules->size(); ++c) {
       const toml::node& m = *modules->get(c);
-      if (!m.is_string()) fail(source, m, "module entries must be catalog keys (strings)");
+      if (!m.is_string()) toml_fail(m, "module entries must be catalog keys (strings)");
       FleetPort port;
       port.system = system;
       port.cage_form = form;
@@ -165,22 +131,21 @@ struct FleetBuilder {
       }
       if (port.cage_form != "OSFP" && port.cage_form != "QSFP-DD" && port.cage_form != "QSFP112" &&
           port.cage_form != "QSFP28") {
-        fail(source, forms != nullptr && c < forms->size() ? *forms->get(c) : *bt.get("cage_form"),
-             "cage form must be \"OSFP\", \"QSFP-DD\", \"QSFP112\" or \"QSFP28\"");
+        toml_fail(forms != nullptr && c < forms->size() ? *forms->get(c) : *bt.get("cage_form"),
+                  "cage form must be \"OSFP\", \"QSFP-DD\", \"QSFP112\" or \"QSFP28\"");
       }
       std::string local = prefix + std::to_string(port_number++);
       if (names != nullptr && c < names->size()) local = names->get(c)->value_or(local);
       port.name = system + "/" + local;
-      if (fleet.find_port(port.name) != nullptr) fail(source, m, "duplicate port '" + port.name + "'");
+      if (fleet.find_port(port.name) != nullptr) toml_fail(m, "duplicate port '" + port.name + "'");
       port.bus = &bus;
       port.cage = static_cast<int>(c);
       port.model = *m.value<std::string>();
       if (!port.model.empty()) {
         const ModuleModel* model = find_model(port.model);
-        if (model == nullptr) fail(source, m, "unknown module model '" + port.model + "'");
+        if (model == nullptr) toml_fail(m, "unknown module model '" + port.model + "'");
         if (!fits(port.cage_form, model->identifier)) {
-          fail(source, m, "'" + port.model + "' does not fit the " + port.cage_form + " cage of " +
-                              port.name);
+          toml_fail(m, "'" + port.model + "' does not fit the " + port.cage_form + " cage of " + port.name);
         }
         DynamicsConfig dyn;
         dyn.seed = port_seed(seed, fleet.ports_.size());
@@ -196,45 +161,42 @@ struct FleetBuilder {
   }
 
   void port_settings(const toml::table& pt, const std::string& system) {
-    toml_support::expect_keys(pt, {"port", "airflow", "ambient_celsius", "bias_drift_per_hour",
-                                   "seed", "faults"},
-                              source);
-    const auto local = get_string(pt, "port", source);
-    if (!local) fail(source, pt, "[[system.port]] needs 'port' (its name within the system)");
+    Table t(pt, "port");
+    t.allow({"port", "airflow", "ambient_celsius", "bias_drift_per_hour", "seed", "faults"});
+    const auto local = t.str("port");
+    if (!local) toml_fail(pt, "[[system.port]] needs 'port' (its name within the system)");
     const FleetPort* port = fleet.find_port(system + "/" + *local);
-    if (port == nullptr) fail(source, *pt.get("port"), "no port '" + *local + "' in " + system);
-    const auto airflow = number_in(pt, "airflow", 0.01, 100, source);
-    const auto amb = number_in(pt, "ambient_celsius", -60, 150, source);
-    const auto drift = number_in(pt, "bias_drift_per_hour", -10, 10, source);
-    const auto port_seed_value = get_int(pt, "seed", source);
+    if (port == nullptr) toml_fail(*t.node("port"), "no port '" + *local + "' in " + system);
+    const auto airflow = t.number_in("airflow", 0.01, 100);
+    const auto amb = t.number_in("ambient_celsius", -60, 150);
+    const auto drift = t.number_in("bias_drift_per_hour", -10, 10);
+    const auto port_seed_value = t.integer("seed");
     const bool has_module = port->bus->with_module(port->cage, [&](EmulatedModule& m) {
       m.set_environment({amb.value_or(ambient), airflow.value_or(1.0)});
       if (drift) m.dynamics().bias_drift_per_hour = *drift;
       if (port_seed_value) m.dynamics().seed = static_cast<uint64_t>(*port_seed_value);
     });
     if (!has_module && (airflow || amb || drift)) {
-      fail(source, pt, "port '" + port->name + "' is an empty cage");
+      toml_fail(pt, "port '" + port->name + "' is an empty cage");
     }
     const toml::array* faults = pt.get_as<toml::array>("faults");
     if (faults == nullptr) return;
     for (const toml::node& f : *faults) {
       const toml::table* ft = f.as_table();
-      if (ft == nullptr) fail(source, f, "faults must be inline tables { kind = \"...\" }");
-      toml_support::ParsedFault p = toml_support::parse_fault(*ft, source);
+      if (ft == nullptr) toml_fail(f, "faults must be inline tables { kind = \"...\" }");
+      toml_support::ParsedFault p = toml_support::parse_fault(*ft);
       FaultInjector* inj = fleet.injector(*port->bus);
-      if (auto err = inj->apply(port->cage, p.event.fault)) fail(source, f, *err);
+      if (auto err = inj->apply(port->cage, p.event.fault)) toml_fail(f, *err);
     }
   }
 
-  void timeline(const toml::table& doc) {
-    const toml::array* faults = array_of_tables(doc, "fault", source);
+  void timeline(Table& root) {
+    const toml::array* faults = root.tables("fault");
     if (faults == nullptr) return;
     for (const toml::node& f : *faults) {
-      toml_support::ParsedFault p = toml_support::parse_fault(*f.as_table(), source);
-      if (p.event.port.empty()) fail(source, f, "timeline faults name their target with 'port'");
-      if (fleet.find_port(p.event.port) == nullptr) {
-        fail(source, *f.as_table()->get("port"), "no port '" + p.event.port + "'");
-      }
+      toml_support::ParsedFault p = toml_support::parse_fault(*f.as_table());
+      if (p.event.port.empty()) toml_fail(f, "timeline faults name their target with 'port'");
+      if (fleet.find_port(p.event.port) == nullptr) toml_fail(*f.as_table()->get("port"), "no port '" + p.event.port + "'");
       fleet.timeline_.add(std::move(p.event), p.duration_ns);
     }
   }
@@ -281,16 +243,23 @@ FleetLoad load_fleet(std::string_view toml_text, std::string_view source_name,
   FleetLoad result;
   auto fleet = std::unique_ptr<Fleet>(new Fleet());
   try {
-    const toml::table doc = toml_support::parse_document(toml_text, source_name);
-    toml_support::expect_keys(doc, {"emulator", "system", "fault"}, source_name);
-    FleetBuilder b{source_name, *fleet, 1, 30.0, clock_override};
-    b.emulator_section(doc);
-    const toml::array* systems = array_of_tables(doc, "system", source_name);
-    if (systems == nullptr) throw toml_support::TomlError(std::string(source_name) + ":1:1: no [[system]]");
+    const toml::table doc = drivers::parse_toml(toml_text, source_name);
+    Table root(doc, "fleet");
+    root.allow({"emulator", "system", "fault"});
+    FleetBuilder b{*fleet, 1, 30.0, clock_override};
+    b.emulator_section(root);
+    const toml::array* systems = root.tables("system");
+    if (systems == nullptr || systems->empty()) {
+      result.error = std::string(source_name) + ":1:1: no [[system]]";
+      return result;
+    }
     for (const toml::node& s : *systems) b.system(*s.as_table());
-    b.timeline(doc);
-  } catch (const toml_support::TomlError& e) {
-    result.error = e.what();
+    b.timeline(root);
+  } catch (const drivers::TomlInvalid&) {
+    result.error = drivers::toml_error_text(source_name);
+    return result;
+  } catch (const toml::parse_error&) {
+    result.error = drivers::toml_error_text(source_name);
     return result;
   }
   result.fleet = std::move(fleet);

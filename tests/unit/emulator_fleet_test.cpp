@@ -132,7 +132,7 @@ TEST(EmulatorFleet, ErrorsNameFileLineAndColumn) {
   EXPECT_EQ(error("[[system]]\nname = \"s\"\n[[system.bus]]\nclock_khz = 300\nmodules = [\"\"]\n")
                 .rfind("fleet.toml:4:13: clock_khz must be", 0),
             0u);
-  EXPECT_EQ(error("[emulator]\nclock = \"virtual\"\nsed = 3\n").rfind("fleet.toml:3:7: unknown key 'sed'", 0),
+  EXPECT_EQ(error("[emulator]\nclock = \"virtual\"\nsed = 3\n").rfind("fleet.toml:3:1: unknown key 'sed' in emulator", 0),
             0u);
   EXPECT_EQ(error("[[system]]\nname = \"s\"\n[[system.bus]]\nmodules = [\"\"]\n"
                   "[[fault]]\nport = \"s/port9\"\nkind = \"rx_los\"\n")

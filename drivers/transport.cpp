@@ -65,12 +65,6 @@ ErrorKind kind_of_errno(int err, bool present, bool opening) {
   }
 }
 
-std::string errno_text(int err) {
-  std::string s = std::strerror(err);
-  if (const char* name = strerrorname_np(err)) s += std::string(" (") + name + ")";
-  return s;
-}
-
 std::string describe_read(std::string source, uint8_t device, uint8_t bank, uint8_t page,
                           uint16_t offset) {
   auto hex = [](unsigned v) {

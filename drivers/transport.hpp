@@ -8,6 +8,7 @@
 #include <string>
 #include <variant>
 
+#include "drivers/files/files.hpp"
 #include "drivers/link_health.hpp"
 
 namespace xcvr::drivers {
@@ -30,8 +31,8 @@ bool is_retryable(ErrorKind kind);
 // EINVAL and ENXIO say that device or port is not on this host (Absent).
 ErrorKind kind_of_errno(int err, bool present, bool opening = false);
 // "No such device or address (ENXIO)": strerror with the symbolic name, for every message that
-// carries an errno.
-std::string errno_text(int err);
+// carries an errno (the one definition is the files layer's).
+using files::errno_text;
 
 // "<source> [device 51h] page 11h [bank 1] offset 136" (or "lower page"): where a read went,
 // for error messages that name the port and page.

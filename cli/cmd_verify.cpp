@@ -1,6 +1,6 @@
 // xcvrctl verify [--file DUMP | --i2c ... | --optoe ... | --netdev ...] [--catalog DIR]...
 //                [--json] [--style flat-top|finned-top] [--strict]
-// Checks one module's coding against its part number's promises (daemon/coding.hpp) and prints
+// Checks one module's coding against its part number's promises (coding/coding.hpp) and prints
 // pass / warn / fail per check with the bytes involved.
 // Exit: 0 clean (warnings alone are clean unless --strict), 1 problems found, 2 unreadable input.
 #include <unistd.h>
@@ -20,8 +20,8 @@
 #include "cli/module_read.hpp"
 #include "cmis/decode.hpp"
 #include "cmis/report_json.hpp"
-#include "daemon/catalog.hpp"
-#include "daemon/coding.hpp"
+#include "coding/catalog.hpp"
+#include "coding/coding.hpp"
 
 namespace xcvr::cli {
 namespace {
@@ -29,7 +29,7 @@ namespace {
 struct VerifyOptions {
   SourceArgs source;  // --file, --i2c, --optoe, --netdev
   std::vector<std::string> catalogs;
-  std::string oui_registry = daemon::kDefaultOuiRegistryDir;
+  std::string oui_registry = coding::kDefaultOuiRegistryDir;
   std::string style;
   std::string now;  // "YYYY-MM-DD" or unix seconds; default: the clock
   bool json = false;
@@ -64,12 +64,12 @@ double parse_now(const std::string& text) {
   return v;
 }
 
-const char* status_word(daemon::CheckStatus s) {
+const char* status_word(coding::CheckStatus s) {
   switch (s) {
-    case daemon::CheckStatus::Pass: return "PASS";
-    case daemon::CheckStatus::Warn: return "WARN";
-    case daemon::CheckStatus::Fail: return "FAIL";
-    case daemon::CheckStatus::Skip: return "skip";
+    case coding::CheckStatus::Pass: return "PASS";
+    case coding::CheckStatus::Warn: return "WARN";
+    case coding::CheckStatus::Fail: return "FAIL";
+    case coding::CheckStatus::Skip: return "skip";
   }
   return "?";
 }
@@ -78,20 +78,20 @@ struct Counts {
   int pass = 0, warn = 0, fail = 0, skip = 0;
 };
 
-Counts count(const daemon::ModuleVerdict& v) {
+Counts count(const coding::ModuleVerdict& v) {
   Counts c;
   for (const auto& r : v.results) {
     switch (r.status) {
-      case daemon::CheckStatus::Pass: ++c.pass; break;
-      case daemon::CheckStatus::Warn: ++c.warn; break;
-      case daemon::CheckStatus::Fail: ++c.fail; break;
-      case daemon::CheckStatus::Skip: ++c.skip; break;
+      case coding::CheckStatus::Pass: ++c.pass; break;
+      case coding::CheckStatus::Warn: ++c.warn; break;
+      case coding::CheckStatus::Fail: ++c.fail; break;
+      case coding::CheckStatus::Skip: ++c.skip; break;
     }
   }
   return c;
 }
 
-std::string render_text(const std::string& label, const cmis::ModuleReport& r, const daemon::ModuleVerdict& v,
+std::string render_text(const std::string& label, const cmis::ModuleReport& r, const coding::ModuleVerdict& v,
                          const VerifyOptions& o, const std::vector<std::string>& notes, const std::string& result) {
   std::ostringstream out;
   const auto& id = r.id;
@@ -109,7 +109,7 @@ std::string render_text(const std::string& label, const cmis::ModuleReport& r, c
                                 : (v.catalog_generic ? "generic profile '" : "part '") + v.catalog_key + "' (" +
                                       v.catalog_location + ")")
       << "\n";
-  if (!o.style.empty()) out << "Cage     : needs " << *daemon::parse_style(o.style) << " modules\n";
+  if (!o.style.empty()) out << "Cage     : needs " << *coding::parse_style(o.style) << " modules\n";
   for (const std::string& n : v.notes) out << "Note     : " << n << "\n";
   for (const std::string& n : notes) out << "Note     : " << n << "\n";
   out << "\n";
@@ -137,7 +137,7 @@ int run_verify(const VerifyOptions& o) {
   std::vector<std::string> notes;
   cmis::ModuleImage image;
   try {
-    if (!o.style.empty() && !daemon::parse_style(o.style)) throw Unreadable{"--style: expected flat-top or finned-top"};
+    if (!o.style.empty() && !coding::parse_style(o.style)) throw Unreadable{"--style: expected flat-top or finned-top"};
     std::string error;
     auto opened = open_source(o.source, error);
     if (!opened) throw Unreadable{error};
@@ -152,33 +152,33 @@ int run_verify(const VerifyOptions& o) {
     return kExitUnreadable;
   }
   std::string why;
-  if (!daemon::looks_like_module(image, &why)) {
+  if (!coding::looks_like_module(image, &why)) {
     std::cerr << "xcvrctl verify: " << label << ": " << why << '\n';
     return kExitUnreadable;
   }
 
   std::vector<std::string> catalog_paths = o.catalogs;
   if (catalog_paths.empty()) {
-    const std::string dir = daemon::default_catalog_dir(executable_dir());
+    const std::string dir = coding::default_catalog_dir(executable_dir());
     if (dir.empty()) {
-      notes.push_back("no catalog found (neither " + std::string(daemon::kInstalledCatalogDir) +
+      notes.push_back("no catalog found (neither " + std::string(coding::kInstalledCatalogDir) +
                       " nor a source tree's config/catalog): catalog checks skipped");
     } else {
       catalog_paths.push_back(dir);
     }
   }
-  std::optional<daemon::Catalog> catalog;
+  std::optional<coding::Catalog> catalog;
   if (!catalog_paths.empty()) {
-    auto loaded = daemon::load_catalog(catalog_paths);
-    if (auto* err = std::get_if<daemon::CatalogError>(&loaded)) {
+    auto loaded = coding::load_catalog(catalog_paths);
+    if (auto* err = std::get_if<coding::CatalogError>(&loaded)) {
       std::cerr << "xcvrctl verify: catalog: " << err->to_string() << '\n';
       return kExitUnreadable;
     }
-    catalog = std::move(std::get<daemon::Catalog>(loaded));
+    catalog = std::move(std::get<coding::Catalog>(loaded));
   }
-  const daemon::OuiRegistry registry = daemon::OuiRegistry::load(o.oui_registry);
+  const coding::OuiRegistry registry = coding::OuiRegistry::load(o.oui_registry);
 
-  daemon::VerifyContext ctx;
+  coding::VerifyContext ctx;
   try {
     ctx.now_unix = parse_now(o.now);
   } catch (const Unreadable& u) {
@@ -187,15 +187,15 @@ int run_verify(const VerifyOptions& o) {
   }
   ctx.catalog = catalog ? &*catalog : nullptr;
   ctx.oui = &registry;
-  if (!o.style.empty()) ctx.required_style = daemon::parse_style(o.style);
+  if (!o.style.empty()) ctx.required_style = coding::parse_style(o.style);
 
   const cmis::ModuleReport report = cmis::decode(image);
-  const daemon::ModuleVerdict verdict = daemon::verify_module_detailed(image, report, ctx);
-  const daemon::CheckStatus worst = verdict.worst();
-  const int code = worst == daemon::CheckStatus::Fail || (o.strict && worst == daemon::CheckStatus::Warn)
+  const coding::ModuleVerdict verdict = coding::verify_module_detailed(image, report, ctx);
+  const coding::CheckStatus worst = verdict.worst();
+  const int code = worst == coding::CheckStatus::Fail || (o.strict && worst == coding::CheckStatus::Warn)
                        ? kExitProblems
                        : kExitClean;
-  const std::string result = worst == daemon::CheckStatus::Fail ? "FAIL" : worst == daemon::CheckStatus::Warn ? "WARN" : "PASS";
+  const std::string result = worst == coding::CheckStatus::Fail ? "FAIL" : worst == coding::CheckStatus::Warn ? "WARN" : "PASS";
 
   if (o.json) {
     nlohmann::json j;
@@ -212,9 +212,9 @@ int run_verify(const VerifyOptions& o) {
     j["checks"] = nlohmann::json::array();
     for (const auto& r : verdict.results) {
       nlohmann::json details = nlohmann::json::array();
-      for (const auto& d : r.details) details.push_back({{"status", daemon::check_status_name(d.status)}, {"text", d.text}});
+      for (const auto& d : r.details) details.push_back({{"status", coding::check_status_name(d.status)}, {"text", d.text}});
       j["checks"].push_back({{"check", r.check},
-                             {"status", daemon::check_status_name(r.status)},
+                             {"status", coding::check_status_name(r.status)},
                              {"message", r.message()},
                              {"details", details}});
     }

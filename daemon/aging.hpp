@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "cmis/report.hpp"
+#include "coding/coding.hpp"
 #include "daemon/aging_file.hpp"
 #include "daemon/snapshot.hpp"
 #include "drivers/files/file_syscalls.hpp"
@@ -34,14 +35,14 @@ struct AgingLimits {
   double log_interval_s = 300;              // repeated write failures: one log line per interval
 };
 
-class AgingStore {
+class AgingStore : public coding::IdentityHistory {
  public:
   static constexpr const char* kFileName = "aging.json";
 
   // `path` "" keeps baselines in memory only (tests). Loads `path` if it exists.
   explicit AgingStore(std::string path = "", AgingLimits limits = {},
                       files::FileSyscalls& sys = files::real_file_syscalls());
-  ~AgingStore();  // writes unsaved changes
+  ~AgingStore() override;  // writes unsaved changes
   AgingStore(const AgingStore&) = delete;
   AgingStore& operator=(const AgingStore&) = delete;
 
@@ -59,7 +60,7 @@ class AgingStore {
   std::vector<LaneAging> observe(const cmis::ModuleReport& report, double wall);
 
   // The vendor/part number first recorded for `serial`, if different from the report's.
-  std::optional<std::string> recorded_identity_mismatch(const cmis::ModuleReport& report) const;
+  std::optional<std::string> recorded_identity_mismatch(const cmis::ModuleReport& report) const override;
 
   uint64_t write_failures() const { return write_failures_.load(std::memory_order_relaxed); }
   std::size_t size() const;

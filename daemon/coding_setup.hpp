@@ -8,11 +8,27 @@
 #include <variant>
 #include <vector>
 
-#include "daemon/catalog.hpp"
-#include "daemon/coding.hpp"
+#include "coding/catalog.hpp"
+#include "coding/coding.hpp"
 #include "daemon/config.hpp"
+#include "daemon/snapshot.hpp"
 
 namespace xcvr::daemon {
+
+class AgingStore;
+
+using coding::Catalog;
+using coding::OuiRegistry;
+using coding::VerifyContext;
+
+// Port groups whose cages need finned-top (IHS, e.g. air-cooled Quantum-2 switch cages) or
+// flat-top (RHS, e.g. ConnectX-7 cages with riding heat sinks) modules.
+struct CageStyleRule {
+  std::string ports;  // glob over port names, as budget groups use ("q2-*")
+  std::string style;  // "flat-top" or "finned-top"
+};
+// The style the first matching rule requires, or nullopt.
+std::optional<std::string> required_style_for(const std::string& port, const std::vector<CageStyleRule>& rules);
 
 struct CodingSetup {
   std::shared_ptr<const Catalog> catalog;  // nullptr: no catalog (catalog checks skip)
@@ -37,5 +53,9 @@ std::vector<std::string> default_catalog_paths(const std::string& executable_dir
 // error (see CodingSetup::warnings). `executable_dir` "" means the running binary's directory.
 std::variant<std::shared_ptr<const CodingSetup>, std::string> load_coding_setup(
     const Config& config, const std::string& executable_dir = "");
+
+// Appends coding::verify_fleet() findings to each port's `coding`, one per check id (ports
+// without a report, or stale, take no part). `aging` remembers serials across runs.
+void add_fleet_findings(std::vector<PortSnapshot>& ports, const AgingStore* aging);
 
 }  // namespace xcvr::daemon

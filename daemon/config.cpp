@@ -14,7 +14,7 @@
 #include "drivers/toml_input.hpp"
 
 #include "daemon/bcrypt_hash.hpp"
-#include "daemon/coding.hpp"  // parse_style
+#include "coding/coding.hpp"  // parse_style
 
 namespace xcvr::daemon {
 namespace {
@@ -378,7 +378,7 @@ CageStyleConfig read_cage_style(Table t) {
   c.ports = t.str("ports").value_or("*");
   const toml::node* n = t.node("style");
   require(n != nullptr, t.where(), t.name() + ": missing 'style' (\"flat-top\" or \"finned-top\")");
-  const auto style = parse_style(t.str("style").value_or(""));
+  const auto style = coding::parse_style(t.str("style").value_or(""));
   require(style.has_value(), n->source(), t.name() + ".style: expected \"flat-top\" (RHS) or \"finned-top\" (IHS)");
   c.style = *style;
   t.finish();

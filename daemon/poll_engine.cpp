@@ -5,7 +5,7 @@
 #include <map>
 
 #include "daemon/budget.hpp"
-#include "daemon/coding.hpp"
+#include "daemon/coding_setup.hpp"
 
 namespace xcvr::daemon {
 

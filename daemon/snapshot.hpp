@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "coding/finding.hpp"
 #include "cmis/report.hpp"
 #include "drivers/link_health.hpp"
 
@@ -33,12 +34,7 @@ struct FlagHistory {
   double last_cleared_unix = 0;
 };
 
-// One coding-check finding (third-party coding verification).
-struct CodingFinding {
-  std::string check;     // stable id, e.g. "checksum_00h", "oui_vendor_mismatch"
-  std::string severity;  // "fail" or "warn"
-  std::string message;   // names the bytes involved
-};
+using coding::CodingFinding;  // coding/finding.hpp
 
 struct LaneAging {  // drift against the first value seen for this serial (laser aging)
   int lane = 0;

@@ -1,5 +1,5 @@
 // libFuzzer target: every TOML loader that reads operator-supplied files, each fed the same
-// bytes — the daemon config (daemon/config.cpp), the coding catalog (daemon/catalog.cpp), an
+// bytes — the daemon config (daemon/config.cpp), the coding catalog (coding/catalog.cpp), an
 // emulator fleet (drivers/emulator/fleet.cpp) and a fault-timeline scenario. A scenario that
 // loads is added to a small fixed fleet and played: every event is applied and every port's
 // memory read after it, so fuzzed fault parameters reach the injector and the emulated modules.
@@ -30,7 +30,7 @@
 #include <fstream>
 #include <memory>
 
-#include "daemon/catalog.hpp"
+#include "coding/catalog.hpp"
 #include "daemon/config.hpp"
 #include "daemon/service.hpp"
 #include "drivers/emulator/fleet.hpp"
@@ -68,8 +68,8 @@ void check_config(std::string_view text) {
 }
 
 void check_catalog(std::string_view text) {
-  xcvr::daemon::Catalog catalog;
-  if (const auto error = xcvr::daemon::parse_catalog_into(catalog, text, "fuzz-catalog.toml")) {
+  xcvr::coding::Catalog catalog;
+  if (const auto error = xcvr::coding::parse_catalog_into(catalog, text, "fuzz-catalog.toml")) {
     if (error->message.empty() || error->line < 0 || error->column < 0) __builtin_trap();
     return;
   }

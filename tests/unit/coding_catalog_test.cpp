@@ -9,10 +9,10 @@
 #include <set>
 #include <sstream>
 
-#include "daemon/catalog.hpp"
-#include "daemon/coding.hpp"
+#include "coding/catalog.hpp"
+#include "coding/coding.hpp"
 
-namespace xcvr::daemon {
+namespace xcvr::coding {
 namespace {
 
 std::string source_dir() { return std::string(XCVR_TEST_DATA) + "/../.."; }
@@ -236,4 +236,4 @@ TEST(CodingChecks, DocsDescribeEveryCheck) {
 }
 
 }  // namespace
-}  // namespace xcvr::daemon
+}  // namespace xcvr::coding

@@ -12,8 +12,9 @@
 #include "cmis/cmis_map.hpp"
 #include "cmis/decode.hpp"
 #include "daemon/aging.hpp"
-#include "daemon/catalog.hpp"
-#include "daemon/coding.hpp"
+#include "coding/catalog.hpp"
+#include "coding/coding.hpp"
+#include "daemon/coding_setup.hpp"
 #include "drivers/emulator/bus.hpp"
 #include "drivers/emulator/catalog.hpp"
 #include "drivers/emulator/emulator_transport.hpp"
@@ -24,25 +25,25 @@
 namespace xcvr {
 namespace {
 
-using daemon::CheckStatus;
+using coding::CheckStatus;
 using emulator::FaultKind;
 
 constexpr double kNow = 1767268800;  // 2026-01-01 12:00 UTC
 
-const daemon::Catalog& shipped_catalog() {
-  static const daemon::Catalog catalog = [] {
-    auto r = daemon::load_catalog({std::string(XCVR_TEST_DATA) + "/../../config/catalog"});
-    if (auto* e = std::get_if<daemon::CatalogError>(&r)) ADD_FAILURE() << e->to_string();
-    return std::get_if<daemon::Catalog>(&r) ? std::get<daemon::Catalog>(r) : daemon::Catalog{};
+const coding::Catalog& shipped_catalog() {
+  static const coding::Catalog catalog = [] {
+    auto r = coding::load_catalog({std::string(XCVR_TEST_DATA) + "/../../config/catalog"});
+    if (auto* e = std::get_if<coding::CatalogError>(&r)) ADD_FAILURE() << e->to_string();
+    return std::get_if<coding::Catalog>(&r) ? std::get<coding::Catalog>(r) : coding::Catalog{};
   }();
   return catalog;
 }
 
 // The registry entries these modules need, as the IEEE lists them (coding_catalog_test checks
 // them against the installed registry): hermetic, whatever the machine has installed.
-const daemon::OuiRegistry& registry() {
-  static const daemon::OuiRegistry r = [] {
-    daemon::OuiRegistry reg;
+const coding::OuiRegistry& registry() {
+  static const coding::OuiRegistry r = [] {
+    coding::OuiRegistry reg;
     reg.add("00:02:c9", "Mellanox Technologies, Inc.");
     reg.add("ac:de:48", "Private");
     return reg;
@@ -89,8 +90,8 @@ class Rig {
   emulator::FaultInjector injector_;
 };
 
-daemon::VerifyContext context(std::optional<std::string> style = std::nullopt) {
-  daemon::VerifyContext ctx;
+coding::VerifyContext context(std::optional<std::string> style = std::nullopt) {
+  coding::VerifyContext ctx;
   ctx.catalog = &shipped_catalog();
   ctx.oui = &registry();
   ctx.now_unix = kNow;
@@ -98,25 +99,25 @@ daemon::VerifyContext context(std::optional<std::string> style = std::nullopt) {
   return ctx;
 }
 
-std::string dump(const daemon::ModuleVerdict& v) {
+std::string dump(const coding::ModuleVerdict& v) {
   std::string out;
   for (const auto& r : v.results) {
     if (r.status == CheckStatus::Fail || r.status == CheckStatus::Warn) {
-      out += "  " + std::string(daemon::check_status_name(r.status)) + " " + r.check + ": " + r.message() + "\n";
+      out += "  " + std::string(coding::check_status_name(r.status)) + " " + r.check + ": " + r.message() + "\n";
     }
   }
   return out;
 }
 
 // check id -> "status: message" of every warn/fail.
-std::map<std::string, std::string> problems(const daemon::ModuleVerdict& v) {
+std::map<std::string, std::string> problems(const coding::ModuleVerdict& v) {
   std::map<std::string, std::string> out;
   for (const auto& f : v.findings()) out[f.check] = f.severity + ": " + f.message;
   return out;
 }
 
 // Checks whose findings appeared or changed from `before` to `after`.
-std::set<std::string> changed(const daemon::ModuleVerdict& before, const daemon::ModuleVerdict& after) {
+std::set<std::string> changed(const coding::ModuleVerdict& before, const coding::ModuleVerdict& after) {
   const auto a = problems(before), b = problems(after);
   std::set<std::string> out;
   for (const auto& [id, text] : b) {
@@ -134,7 +135,7 @@ TEST(CodingEmulator, EveryCleanCatalogModelPasses) {
     SCOPED_TRACE(m.key);
     Rig rig(m);
     const Module mod = rig.read();
-    const auto v = daemon::verify_module_detailed(mod.image, mod.report, context());
+    const auto v = coding::verify_module_detailed(mod.image, mod.report, context());
     EXPECT_NE(v.worst(), CheckStatus::Fail) << dump(v);
     // The only tolerated warning: the IEEE's example OUI AC:DE:48, registered as "Private",
     // which the non-NVIDIA models carry; it cannot be tied to "EMULATED OPTICS".
@@ -156,7 +157,7 @@ TEST(CodingEmulator, CatalogEntriesApplyToTheirModels) {
     SCOPED_TRACE(key);
     Rig rig(*emulator::find_model(key));
     const Module mod = rig.read();
-    const auto v = daemon::verify_module_detailed(mod.image, mod.report, context());
+    const auto v = coding::verify_module_detailed(mod.image, mod.report, context());
     EXPECT_EQ(v.catalog_key, entry);
     if (entry.empty()) continue;
     // Every catalog check that the entry sets was run and passed.
@@ -193,13 +194,13 @@ const std::vector<FaultCase> kFaults = {
 TEST(CodingEmulator, EachMiscodingFaultTripsExactlyItsChecks) {
   for (const emulator::ModuleModel& m : emulator::catalog()) {
     const Module clean = Rig(m).read();
-    const auto baseline = daemon::verify_module_detailed(clean.image, clean.report, context());
+    const auto baseline = coding::verify_module_detailed(clean.image, clean.report, context());
     for (const FaultCase& fc : kFaults) {
       SCOPED_TRACE(m.key + " / " + std::string(emulator::fault_kind_name(fc.kind)));
       Rig rig(m);
       ASSERT_EQ(rig.apply(fc.kind), std::nullopt);
       const Module bad = rig.read();
-      const auto v = daemon::verify_module_detailed(bad.image, bad.report, context());
+      const auto v = coding::verify_module_detailed(bad.image, bad.report, context());
       std::set<std::string> want = m.spec == cmis::Spec::Cmis ? fc.cmis_checks : fc.sff8636_checks;
       // A flat-memory module has no threshold page: the fault finds nothing to swap.
       if (fc.kind == FaultKind::ThresholdsOutOfOrder && m.flat_memory) want.clear();
@@ -217,7 +218,7 @@ TEST(CodingEmulator, FaultFindingsNameTheBytes) {
   Rig rig(*emulator::find_model("osfp-400g-sr4-flat"));
   ASSERT_EQ(rig.apply(FaultKind::MiscodedVendor), std::nullopt);
   const Module bad = rig.read();
-  const auto f = problems(daemon::verify_module_detailed(bad.image, bad.report, context()));
+  const auto f = problems(coding::verify_module_detailed(bad.image, bad.report, context()));
   EXPECT_NE(f.at("vendor_ascii").find("page 00h byte 166-181 (serial_number)"), std::string::npos) << f.at("vendor_ascii");
   EXPECT_NE(f.at("vendor_ascii").find("NUL-padded"), std::string::npos);
   EXPECT_EQ(f.at("vendor_ascii").rfind("fail", 0), 0u);
@@ -227,7 +228,7 @@ TEST(CodingEmulator, FaultFindingsNameTheBytes) {
   Rig rig2(*emulator::find_model("qsfp28-100g-lr4"));
   ASSERT_EQ(rig2.apply(FaultKind::GarbageIdentifier), std::nullopt);
   const Module garbage = rig2.read();
-  const auto v = daemon::verify_module_detailed(garbage.image, garbage.report, context());
+  const auto v = coding::verify_module_detailed(garbage.image, garbage.report, context());
   EXPECT_NE(v.find("identifier")->message().find("lower page byte 0 (identifier) is 0x5a"), std::string::npos)
       << v.find("identifier")->message();
   ASSERT_EQ(v.notes.size(), 1u);
@@ -237,7 +238,7 @@ TEST(CodingEmulator, FaultFindingsNameTheBytes) {
   Rig rig3(*emulator::find_model("qsfpdd-400g-lr4"));
   ASSERT_EQ(rig3.apply(FaultKind::ThresholdsOutOfOrder), std::nullopt);
   const Module swapped = rig3.read();
-  const auto t = problems(daemon::verify_module_detailed(swapped.image, swapped.report, context()));
+  const auto t = problems(coding::verify_module_detailed(swapped.image, swapped.report, context()));
   EXPECT_NE(t.at("thresholds_ordered").find("page 02h bytes 128-135 (temperature thresholds): high alarm -5.00 C"),
             std::string::npos)
       << t.at("thresholds_ordered");
@@ -249,10 +250,10 @@ TEST(CodingEmulator, AllFfModuleIsNotModuleMemory) {
   ASSERT_EQ(rig.apply(FaultKind::AllFF), std::nullopt);
   const Module m = rig.read(/*expect_clean=*/false);  // upper pages fail their page-select read-back
   std::string why;
-  EXPECT_FALSE(daemon::looks_like_module(m.image, &why));
+  EXPECT_FALSE(coding::looks_like_module(m.image, &why));
   EXPECT_NE(why.find("all 0xFF"), std::string::npos) << why;
   // verify_module itself still answers (no crash) and fails the identifier.
-  const auto v = daemon::verify_module_detailed(m.image, m.report, context());
+  const auto v = coding::verify_module_detailed(m.image, m.report, context());
   EXPECT_EQ(v.find("identifier")->status, CheckStatus::Fail);
 }
 
@@ -260,22 +261,22 @@ TEST(CodingEmulator, ModuleStyleAgainstTheCage) {
   const Module flat = Rig(*emulator::find_model("osfp-400g-sr4-flat")).read();
   const Module finned = Rig(*emulator::find_model("osfp-800g-2xsr4-finned")).read();
   // A flat-top MMA4Z00-NS400 in an air-cooled Quantum-2 switch cage: module_style, nothing else.
-  const auto in_switch = daemon::verify_module_detailed(flat.image, flat.report, context("finned-top"));
+  const auto in_switch = coding::verify_module_detailed(flat.image, flat.report, context("finned-top"));
   const auto f = problems(in_switch);
   ASSERT_EQ(f.size(), 1u) << dump(in_switch);
   EXPECT_NE(f.at("module_style").find("part 'MMA4Z00-NS400'"), std::string::npos);
   EXPECT_NE(f.at("module_style").find("flat-top module"), std::string::npos);
   EXPECT_NE(f.at("module_style").find("page 00h byte 148-163 (part_number)"), std::string::npos);
   // Where it belongs: a ConnectX-7 cage with a riding heat sink.
-  EXPECT_EQ(daemon::verify_module_detailed(flat.image, flat.report, context("flat-top")).find("module_style")->status,
+  EXPECT_EQ(coding::verify_module_detailed(flat.image, flat.report, context("flat-top")).find("module_style")->status,
             CheckStatus::Pass);
   // And the twin-port finned-top module: right in the switch, wrong on the NIC.
-  EXPECT_EQ(daemon::verify_module_detailed(finned.image, finned.report, context("finned-top")).find("module_style")->status,
+  EXPECT_EQ(coding::verify_module_detailed(finned.image, finned.report, context("finned-top")).find("module_style")->status,
             CheckStatus::Pass);
-  EXPECT_EQ(daemon::verify_module_detailed(finned.image, finned.report, context("flat-top")).find("module_style")->status,
+  EXPECT_EQ(coding::verify_module_detailed(finned.image, finned.report, context("flat-top")).find("module_style")->status,
             CheckStatus::Fail);
   // No requirement: nothing to judge.
-  EXPECT_EQ(daemon::verify_module_detailed(flat.image, flat.report, context()).find("module_style")->status,
+  EXPECT_EQ(coding::verify_module_detailed(flat.image, flat.report, context()).find("module_style")->status,
             CheckStatus::Skip);
 }
 
@@ -284,8 +285,8 @@ TEST(CodingEmulator, CageStyleRulesUseGlobs) {
   EXPECT_EQ(daemon::required_style_for("q2-leaf1/p3", rules), "finned-top");
   EXPECT_EQ(daemon::required_style_for("cx7-gpu4", rules), "flat-top");
   EXPECT_EQ(daemon::required_style_for("spine/p1", rules), std::nullopt);
-  EXPECT_EQ(daemon::parse_style("IHS"), "finned-top");
-  EXPECT_EQ(daemon::parse_style("round-top"), std::nullopt);
+  EXPECT_EQ(coding::parse_style("IHS"), "finned-top");
+  EXPECT_EQ(coding::parse_style("round-top"), std::nullopt);
 }
 
 TEST(CodingEmulator, SerialInTwoCagesIsAFleetFinding) {
@@ -294,8 +295,8 @@ TEST(CodingEmulator, SerialInTwoCagesIsAFleetFinding) {
   auto ra = std::make_shared<cmis::ModuleReport>(a.report);
   auto rb = std::make_shared<cmis::ModuleReport>(b.report);
   auto clone = std::make_shared<cmis::ModuleReport>(a.report);  // a copied serial
-  std::vector<daemon::FleetPort> ports = {{"p1", ra}, {"p2", rb}, {"p3", clone}, {"p4", nullptr}};
-  const auto f = daemon::verify_fleet(ports, nullptr);
+  std::vector<coding::FleetPort> ports = {{"p1", ra}, {"p2", rb}, {"p3", clone}, {"p4", nullptr}};
+  const auto f = coding::verify_fleet(ports, nullptr);
   ASSERT_EQ(f.size(), 2u);
   EXPECT_EQ(f[0].port, "p1");
   EXPECT_EQ(f[1].port, "p3");
@@ -305,7 +306,7 @@ TEST(CodingEmulator, SerialInTwoCagesIsAFleetFinding) {
   // Distinct serials: nothing.
   ports.pop_back();
   ports.erase(ports.begin() + 2);
-  EXPECT_TRUE(daemon::verify_fleet(ports, nullptr).empty());
+  EXPECT_TRUE(coding::verify_fleet(ports, nullptr).empty());
 }
 
 TEST(CodingEmulator, SerialRecodedAcrossRunsIsAFleetFinding) {
@@ -313,13 +314,13 @@ TEST(CodingEmulator, SerialRecodedAcrossRunsIsAFleetFinding) {
   daemon::AgingStore aging("");  // in memory: what the state directory would remember
   aging.observe(m.report, kNow - 86400);
   auto same = std::make_shared<cmis::ModuleReport>(m.report);
-  std::vector<daemon::FleetPort> ports = {{"cx7-1", same}};
-  EXPECT_TRUE(daemon::verify_fleet(ports, &aging).empty());
+  std::vector<coding::FleetPort> ports = {{"cx7-1", same}};
+  EXPECT_TRUE(coding::verify_fleet(ports, &aging).empty());
   // The same serial comes back coded as a different part.
   auto recoded = std::make_shared<cmis::ModuleReport>(m.report);
   recoded->id.part_number = "MMA4Z00-NS";
   ports = {{"cx7-1", recoded}};
-  const auto f = daemon::verify_fleet(ports, &aging);
+  const auto f = coding::verify_fleet(ports, &aging);
   ASSERT_EQ(f.size(), 1u);
   EXPECT_EQ(f[0].finding.check, "serial_recoded");
   EXPECT_NE(f[0].finding.message.find("MMA4Z00-NS400"), std::string::npos) << f[0].finding.message;
@@ -346,11 +347,11 @@ TEST(CodingEmulator, FindingsMatchTheDetailedVerdict) {
   Rig rig(*emulator::find_model("qsfp28-100g-sr4"));
   ASSERT_EQ(rig.apply(FaultKind::BadChecksum), std::nullopt);
   const Module m = rig.read();
-  const auto findings = daemon::verify_module(m.image, m.report, context());
-  const auto v = daemon::verify_module_detailed(m.image, m.report, context());
+  const auto findings = coding::verify_module(m.image, m.report, context());
+  const auto v = coding::verify_module_detailed(m.image, m.report, context());
   ASSERT_EQ(findings.size(), v.findings().size());
   for (const auto& f : findings) {
-    EXPECT_NE(daemon::find_check(f.check), nullptr) << f.check;
+    EXPECT_NE(coding::find_check(f.check), nullptr) << f.check;
     EXPECT_TRUE(f.severity == "fail" || f.severity == "warn");
   }
 }
@@ -363,10 +364,10 @@ class CodingEdited : public ::testing::Test {
   void set(cmis::CmisField f, uint32_t value, int lane = 1) {
     ASSERT_TRUE(cmis::write_uint(m_.image, cmis::cmis_field(f), value, lane));
   }
-  daemon::ModuleVerdict verify() {
+  coding::ModuleVerdict verify() {
     emulator::fix_checksums(m_.image, cmis::Spec::Cmis);
     m_.report = cmis::decode(m_.image);
-    return daemon::verify_module_detailed(m_.image, m_.report, context());
+    return coding::verify_module_detailed(m_.image, m_.report, context());
   }
   Module m_;
 };
@@ -473,13 +474,13 @@ TEST(CodingRobustness, RandomImagesNeverCrash) {
     cmis::write_uint(img, cmis::cmis_field(cmis::CmisField::Identifier), id);
     if (i % 2 == 0) cmis::write_uint(img, cmis::cmis_field(cmis::CmisField::IdentifierCopy), id);
     const cmis::ModuleReport r = cmis::decode(img);
-    const auto v = daemon::verify_module_detailed(img, r, context(i % 3 == 0 ? std::optional<std::string>("finned-top") : std::nullopt));
+    const auto v = coding::verify_module_detailed(img, r, context(i % 3 == 0 ? std::optional<std::string>("finned-top") : std::nullopt));
     ASSERT_FALSE(v.results.empty());
     for (const auto& res : v.results) {
       EXPECT_FALSE(res.details.empty()) << res.check;
-      EXPECT_NE(daemon::find_check(res.check), nullptr) << res.check;
+      EXPECT_NE(coding::find_check(res.check), nullptr) << res.check;
     }
-    (void)daemon::looks_like_module(img);
+    (void)coding::looks_like_module(img);
   }
 }
 

@@ -35,8 +35,8 @@ const fs::path kSourceDir = fs::path(XCVR_TEST_DATA) / ".." / "..";
 // them (coding_catalog_test checks them against the installed registry): hermetic.
 std::shared_ptr<CodingSetup> coding_setup(std::vector<CageStyleRule> styles = {}) {
   auto setup = std::make_shared<CodingSetup>();
-  auto loaded = load_catalog({(kSourceDir / "config" / "catalog").string()});
-  if (auto* e = std::get_if<CatalogError>(&loaded)) ADD_FAILURE() << e->to_string();
+  auto loaded = coding::load_catalog({(kSourceDir / "config" / "catalog").string()});
+  if (auto* e = std::get_if<coding::CatalogError>(&loaded)) ADD_FAILURE() << e->to_string();
   if (auto* c = std::get_if<Catalog>(&loaded)) setup->catalog = std::make_shared<const Catalog>(std::move(*c));
   auto oui = std::make_shared<OuiRegistry>();
   oui->add("00:02:c9", "Mellanox Technologies, Inc.");

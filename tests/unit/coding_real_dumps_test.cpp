@@ -14,26 +14,26 @@
 #include <nlohmann/json.hpp>
 
 #include "cmis/decode.hpp"
-#include "daemon/catalog.hpp"
-#include "daemon/coding.hpp"
+#include "coding/catalog.hpp"
+#include "coding/coding.hpp"
 #include "drivers/dumpfile/dump_parser.hpp"
 #include "tests/support/run_command.hpp"
 
 namespace xcvr {
 namespace {
 
-using daemon::CheckStatus;
+using coding::CheckStatus;
 
 constexpr double kNow = 1767268800;  // 2026-01-01 12:00 UTC
 
 std::string data(const std::string& rel) { return std::string(XCVR_TEST_DATA) + "/" + rel; }
 std::string catalog_dir() { return std::string(XCVR_TEST_DATA) + "/../../config/catalog"; }
 
-const daemon::Catalog& shipped_catalog() {
-  static const daemon::Catalog catalog = [] {
-    auto r = daemon::load_catalog({catalog_dir()});
-    if (auto* e = std::get_if<daemon::CatalogError>(&r)) ADD_FAILURE() << e->to_string();
-    return std::get_if<daemon::Catalog>(&r) ? std::get<daemon::Catalog>(r) : daemon::Catalog{};
+const coding::Catalog& shipped_catalog() {
+  static const coding::Catalog catalog = [] {
+    auto r = coding::load_catalog({catalog_dir()});
+    if (auto* e = std::get_if<coding::CatalogError>(&r)) ADD_FAILURE() << e->to_string();
+    return std::get_if<coding::Catalog>(&r) ? std::get<coding::Catalog>(r) : coding::Catalog{};
   }();
   return catalog;
 }
@@ -50,28 +50,28 @@ const std::map<std::string, std::string>& registry_entries() {
   return e;
 }
 
-const daemon::OuiRegistry& registry() {
-  static const daemon::OuiRegistry r = [] {
-    daemon::OuiRegistry reg;
+const coding::OuiRegistry& registry() {
+  static const coding::OuiRegistry r = [] {
+    coding::OuiRegistry reg;
     for (const auto& [oui, org] : registry_entries()) reg.add(oui, org);
     return reg;
   }();
   return r;
 }
 
-daemon::ModuleVerdict verify_dump(const std::string& dir) {
+coding::ModuleVerdict verify_dump(const std::string& dir) {
   auto parsed = dumpfile::parse_file(data(dir + "/raw.txt"));
   if (auto* err = std::get_if<dumpfile::ParseError>(&parsed)) {
     ADD_FAILURE() << dir << ": " << err->message;
     return {};
   }
   const cmis::ModuleImage& image = std::get<dumpfile::ParsedDump>(parsed).image;
-  EXPECT_TRUE(daemon::looks_like_module(image)) << dir;
-  daemon::VerifyContext ctx;
+  EXPECT_TRUE(coding::looks_like_module(image)) << dir;
+  coding::VerifyContext ctx;
   ctx.catalog = &shipped_catalog();
   ctx.oui = &registry();
   ctx.now_unix = kNow;
-  return daemon::verify_module_detailed(image, cmis::decode(image), ctx);
+  return coding::verify_module_detailed(image, cmis::decode(image), ctx);
 }
 
 struct Expected {
@@ -141,7 +141,7 @@ TEST(CodingRealDumps, EveryDumpInTestDataHasAnAssertedVerdict) {
 TEST(CodingRealDumps, Verdicts) {
   for (const Expected& e : kDumps) {
     SCOPED_TRACE(std::string(e.dir) + " -- " + e.why);
-    const daemon::ModuleVerdict v = verify_dump(e.dir);
+    const coding::ModuleVerdict v = verify_dump(e.dir);
     std::set<std::string> fail, warn;
     std::string all;
     for (const auto& r : v.results) {
@@ -173,12 +173,12 @@ TEST(CodingRealDumps, CiscoFindingsNameTheDescriptors) {
 TEST(CodingRealDumps, WithoutARegistryTheOuiIsUnverifiableNotAFailure) {
   auto parsed = dumpfile::parse_file(data("qsfp28-sr4-finisar-ftlc9551repm/raw.txt"));
   const cmis::ModuleImage& image = std::get<dumpfile::ParsedDump>(parsed).image;
-  const daemon::OuiRegistry missing = daemon::OuiRegistry::load("/nonexistent/ieee-data");
+  const coding::OuiRegistry missing = coding::OuiRegistry::load("/nonexistent/ieee-data");
   EXPECT_FALSE(missing.available());
-  daemon::VerifyContext ctx;
+  coding::VerifyContext ctx;
   ctx.oui = &missing;
   ctx.now_unix = kNow;
-  const auto v = daemon::verify_module_detailed(image, cmis::decode(image), ctx);
+  const auto v = coding::verify_module_detailed(image, cmis::decode(image), ctx);
   const auto* r = v.find("vendor_oui");
   EXPECT_EQ(r->status, CheckStatus::Warn);
   EXPECT_NE(r->message().find("unverifiable"), std::string::npos) << r->message();
@@ -186,15 +186,15 @@ TEST(CodingRealDumps, WithoutARegistryTheOuiIsUnverifiableNotAFailure) {
   // No catalog: the catalog checks skip, they do not fail.
   EXPECT_EQ(v.find("catalog_media")->status, CheckStatus::Skip);
   ctx.oui = nullptr;
-  EXPECT_EQ(daemon::verify_module_detailed(image, cmis::decode(image), ctx).find("vendor_oui")->status, CheckStatus::Warn);
+  EXPECT_EQ(coding::verify_module_detailed(image, cmis::decode(image), ctx).find("vendor_oui")->status, CheckStatus::Warn);
 }
 
 TEST(CodingRealDumps, DateInTheFutureFails) {
   auto parsed = dumpfile::parse_file(data("osfp800g-juniper-dr8-xai01-port40/raw.txt"));
   const cmis::ModuleImage& image = std::get<dumpfile::ParsedDump>(parsed).image;
-  daemon::VerifyContext ctx;
+  coding::VerifyContext ctx;
   ctx.now_unix = 1735732800;  // 2025-01-01: the module says it was made 2025-08-26
-  const auto v = daemon::verify_module_detailed(image, cmis::decode(image), ctx);
+  const auto v = coding::verify_module_detailed(image, cmis::decode(image), ctx);
   const auto* r = v.find("date_code");
   EXPECT_EQ(r->status, CheckStatus::Fail);
   EXPECT_NE(r->message().find("2025-08-26, which is in the future"), std::string::npos) << r->message();

@@ -7,7 +7,7 @@
 #include <string>
 #include <variant>
 
-#include "daemon/catalog.hpp"
+#include "coding/catalog.hpp"
 #include "drivers/emulator/bus.hpp"
 #include "drivers/emulator/catalog.hpp"
 #include "drivers/emulator/faults.hpp"
@@ -73,9 +73,9 @@ TEST(FuzzRegression, FleetNumbersStayInRange) {
 
 TEST(FuzzRegression, CatalogRangesRejectNaN) {
   for (const char* range : {"[nan, 850]", "[840, nan]", "[nan, nan]", "[-inf, 850]"}) {
-    daemon::Catalog c;
+    coding::Catalog c;
     const std::string text = std::string("[part.\"X\"]\nwavelength_nm = ") + range + "\n";
-    const auto error = daemon::parse_catalog_into(c, text, "site.toml");
+    const auto error = coding::parse_catalog_into(c, text, "site.toml");
     ASSERT_TRUE(error.has_value()) << range;
     EXPECT_EQ(error->line, 2) << range;
     EXPECT_NE(error->message.find("wavelength_nm"), std::string::npos) << error->message;

@@ -10,7 +10,7 @@
 #include <fstream>
 #include <regex>
 
-#include "daemon/catalog.hpp"
+#include "coding/catalog.hpp"
 #include "daemon/service.hpp"
 #include "drivers/dumpfile/dump_parser.hpp"
 #include "drivers/emulator/fleet.hpp"
@@ -77,8 +77,8 @@ TEST(HostileToml, FiftyThousandPartDottedKeyIsAnErrorInEveryReader) {
     EXPECT_EQ(e.line, 1);
     EXPECT_GT(e.column, 0);
     EXPECT_NE(e.message.find("refused before parsing"), std::string::npos) << e.message;
-    daemon::Catalog catalog;
-    EXPECT_TRUE(daemon::parse_catalog_into(catalog, text, "deep-catalog.toml").has_value());
+    coding::Catalog catalog;
+    EXPECT_TRUE(coding::parse_catalog_into(catalog, text, "deep-catalog.toml").has_value());
     EXPECT_EQ(emulator::load_fleet(text, "deep-fleet.toml", std::nullopt).fleet, nullptr);
   }
 }
@@ -127,8 +127,8 @@ TEST(HostileFiles, DirectoryFifoDeviceAndOversizedFilesAreRefusedByName) {
     if (path == big) continue;  // within the fleet and dump caps (4 MiB)
     EXPECT_NE(emulator::load_fleet_file(path, std::nullopt).error.find(why), std::string::npos);
     EXPECT_NE(std::get<dumpfile::ParseError>(dumpfile::parse_file(path)).message.find(why), std::string::npos);
-    auto cat = daemon::load_catalog({path == d.path.string() ? fifo : path});
-    EXPECT_TRUE(std::holds_alternative<daemon::CatalogError>(cat));
+    auto cat = coding::load_catalog({path == d.path.string() ? fifo : path});
+    EXPECT_TRUE(std::holds_alternative<coding::CatalogError>(cat));
   }
 }
 

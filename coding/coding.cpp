@@ -2,7 +2,7 @@
 // checks (checksums, vendor ASCII, date code, OUI) live in coding_integrity.cpp, content checks
 // in coding_content.cpp and coding_values.cpp, catalog checks in coding_catalog_checks.cpp, the
 // OUI registry in coding_oui.cpp and the fleet checks in coding_fleet.cpp.
-#include "daemon/coding.hpp"
+#include "coding/coding.hpp"
 
 #include <algorithm>
 #include <array>
@@ -15,9 +15,8 @@
 #include "cmis/decode.hpp"
 #include "cmis/sff8472_map.hpp"
 #include "cmis/sff8636_map.hpp"
-#include "daemon/config.hpp"
 
-namespace xcvr::daemon {
+namespace xcvr::coding {
 
 using cmis::Field;
 using cmis::Spec;
@@ -341,11 +340,4 @@ std::optional<std::string> parse_style(std::string_view text) {
   return std::nullopt;
 }
 
-std::optional<std::string> required_style_for(const std::string& port, const std::vector<CageStyleRule>& rules) {
-  for (const CageStyleRule& r : rules) {
-    if (glob_match(r.ports, port)) return parse_style(r.style);
-  }
-  return std::nullopt;
-}
-
-}  // namespace xcvr::daemon
+}  // namespace xcvr::coding

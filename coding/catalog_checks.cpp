@@ -8,9 +8,9 @@
 #include "cmis/codes.hpp"
 #include "cmis/decode_util.hpp"
 #include "cmis/sff8636_map.hpp"
-#include "daemon/coding.hpp"
+#include "coding/coding.hpp"
 
-namespace xcvr::daemon::coding_internal {
+namespace xcvr::coding::coding_internal {
 namespace {
 
 using cmis::Field;
@@ -374,4 +374,4 @@ void catalog_checks(const Subject& s, ModuleVerdict& v) {
   }
 }
 
-}  // namespace xcvr::daemon::coding_internal
+}  // namespace xcvr::coding::coding_internal

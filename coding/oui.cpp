@@ -7,10 +7,10 @@
 #include <ctime>
 #include <filesystem>
 
-#include "daemon/coding.hpp"
+#include "coding/coding.hpp"
 #include "drivers/safe_file.hpp"
 
-namespace xcvr::daemon {
+namespace xcvr::coding {
 namespace {
 
 std::optional<uint32_t> hex24(std::string_view text) {
@@ -186,4 +186,4 @@ void OuiRegistry::add(const std::string& oui, std::string organization) {
   if (source_.empty()) source_ = "registry";
 }
 
-}  // namespace xcvr::daemon
+}  // namespace xcvr::coding

@@ -26,12 +26,18 @@
 #include "cmis/report.hpp"
 #include "cmis/sff8472_map.hpp"
 #include "cmis/sff8636_map.hpp"
-#include "daemon/catalog.hpp"
-#include "daemon/snapshot.hpp"
+#include "coding/catalog.hpp"
+#include "coding/finding.hpp"
 
-namespace xcvr::daemon {
+namespace xcvr::coding {
 
-class AgingStore;
+// What the fleet check serial_recoded asks of the state directory: the vendor and part number
+// first recorded for this module's serial, when they differ from its coding now.
+class IdentityHistory {
+ public:
+  virtual ~IdentityHistory() = default;
+  virtual std::optional<std::string> recorded_identity_mismatch(const cmis::ModuleReport& report) const = 0;
+};
 
 // ---------------------------------------------------------------------------------------------
 // IEEE OUI registry (Debian ieee-data: /usr/share/ieee-data/oui.csv, or oui.txt).
@@ -145,28 +151,17 @@ struct FleetFinding {
   std::string port;
   CodingFinding finding;
 };
-// `aging` remembers each serial's first vendor/part number across runs (nullptr: skip that).
-std::vector<FleetFinding> verify_fleet(std::span<const FleetPort> ports, const AgingStore* aging);
-// Convenience for the poll engine: appends verify_fleet() findings to each port's `coding`
-// (ports without a report, or stale, take no part).
-void add_fleet_findings(std::vector<PortSnapshot>& ports, const AgingStore* aging);
+// `history` remembers each serial's first vendor/part number across runs (nullptr: skip that).
+std::vector<FleetFinding> verify_fleet(std::span<const FleetPort> ports, const IdentityHistory* history);
 
 // ---------------------------------------------------------------------------------------------
-// Module style per cage: port groups whose cages need finned-top (IHS, e.g. air-cooled Quantum-2
-// switch cages) or flat-top (RHS, e.g. ConnectX-7 cages with riding heat sinks) modules.
+// Module style (flat-top/RHS for riding heat sinks, finned-top/IHS for air-cooled cages).
 
-struct CageStyleRule {
-  std::string ports;  // glob over port names, as budget groups use ("q2-*")
-  std::string style;  // "flat-top" or "finned-top"
-};
-// The style the first matching rule requires, or nullopt.
-std::optional<std::string> required_style_for(const std::string& port,
-                                              const std::vector<CageStyleRule>& rules);
 // "flat-top"/"finned-top" (also accepts "flat", "finned", "rhs", "ihs"); nullopt otherwise.
 std::optional<std::string> parse_style(std::string_view text);
 
 // ---------------------------------------------------------------------------------------------
-// Implementation detail shared by daemon/coding*.cpp (not an API).
+// Implementation detail shared by coding/*.cpp (not an API).
 namespace coding_internal {
 
 // The module as the checks see it: the effective image and decode (patched when a garbage
@@ -225,4 +220,4 @@ void catalog_checks(const Subject& s, ModuleVerdict& verdict);
 
 }  // namespace coding_internal
 
-}  // namespace xcvr::daemon
+}  // namespace xcvr::coding

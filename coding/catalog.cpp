@@ -1,4 +1,4 @@
-#include "daemon/catalog.hpp"
+#include "coding/catalog.hpp"
 
 #include <algorithm>
 #include <cctype>
@@ -15,7 +15,7 @@
 #include "cmis/sff8472_map.hpp"
 #include "cmis/sff8636_map.hpp"
 
-namespace xcvr::daemon {
+namespace xcvr::coding {
 namespace {
 
 namespace fs = std::filesystem;
@@ -333,4 +333,4 @@ std::optional<std::string> normalize_oui(std::string_view text) {
   return hex.substr(0, 2) + ":" + hex.substr(2, 2) + ":" + hex.substr(4, 2);
 }
 
-}  // namespace xcvr::daemon
+}  // namespace xcvr::coding

@@ -11,9 +11,9 @@
 #include "cmis/decode.hpp"
 #include "cmis/sff8472_map.hpp"
 #include "cmis/sff8636_map.hpp"
-#include "daemon/coding.hpp"
+#include "coding/coding.hpp"
 
-namespace xcvr::daemon {
+namespace xcvr::coding {
 
 using cmis::Field;
 using cmis::Spec;
@@ -317,4 +317,4 @@ void integrity_checks(const Subject& s, std::vector<CheckResult>& out) {
 
 }  // namespace coding_internal
 
-}  // namespace xcvr::daemon
+}  // namespace xcvr::coding

@@ -12,9 +12,9 @@
 #include "cmis/codes.hpp"
 #include "cmis/sff8472_map.hpp"
 #include "cmis/sff8636_map.hpp"
-#include "daemon/coding.hpp"
+#include "coding/coding.hpp"
 
-namespace xcvr::daemon::coding_internal {
+namespace xcvr::coding::coding_internal {
 namespace {
 
 
@@ -330,4 +330,4 @@ void content_checks(const Subject& s, std::vector<CheckResult>& out) {
   value_checks(s, out);
 }
 
-}  // namespace xcvr::daemon::coding_internal
+}  // namespace xcvr::coding::coding_internal

@@ -7,9 +7,9 @@
 #include <map>
 
 #include "cmis/quantities.hpp"
-#include "daemon/coding.hpp"
+#include "coding/coding.hpp"
 
-namespace xcvr::daemon::coding_internal {
+namespace xcvr::coding::coding_internal {
 namespace {
 
 // ----- thresholds --------------------------------------------------------------------------------
@@ -283,4 +283,4 @@ void value_checks(const Subject& s, std::vector<CheckResult>& out) {
   out.push_back(check_monitors(s));
 }
 
-}  // namespace xcvr::daemon::coding_internal
+}  // namespace xcvr::coding::coding_internal

@@ -22,7 +22,7 @@
 #include <variant>
 #include <vector>
 
-namespace xcvr::daemon {
+namespace xcvr::coding {
 
 // One application the part must advertise (CMIS). Empty lists / zero counts are "any".
 struct CatalogApplication {
@@ -132,4 +132,4 @@ inline constexpr const char* kInstalledCatalogDir = "/usr/share/transceiver-expo
 // "00:02:c9" from "00:02:C9", "0002C9", "00-02-C9"; nullopt when not 3 hex bytes.
 std::optional<std::string> normalize_oui(std::string_view text);
 
-}  // namespace xcvr::daemon
+}  // namespace xcvr::coding

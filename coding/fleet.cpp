@@ -4,10 +4,9 @@
 #include <cctype>
 #include <map>
 
-#include "daemon/aging.hpp"
-#include "daemon/coding.hpp"
+#include "coding/coding.hpp"
 
-namespace xcvr::daemon {
+namespace xcvr::coding {
 namespace {
 
 std::string key_of(const cmis::ModuleReport& r) {
@@ -22,7 +21,7 @@ bool blank(const std::string& s) {
 
 }  // namespace
 
-std::vector<FleetFinding> verify_fleet(std::span<const FleetPort> ports, const AgingStore* aging) {
+std::vector<FleetFinding> verify_fleet(std::span<const FleetPort> ports, const IdentityHistory* aging) {
   std::vector<FleetFinding> out;
   std::map<std::string, std::vector<const FleetPort*>> by_serial;
   for (const FleetPort& p : ports) {
@@ -57,24 +56,4 @@ std::vector<FleetFinding> verify_fleet(std::span<const FleetPort> ports, const A
   return out;
 }
 
-void add_fleet_findings(std::vector<PortSnapshot>& ports, const AgingStore* aging) {
-  std::vector<FleetPort> fleet;
-  fleet.reserve(ports.size());
-  for (const PortSnapshot& p : ports) {
-    if (p.report && !p.stale && p.presence != PortPresence::Absent) fleet.push_back({p.port, p.report});
-  }
-  for (FleetFinding& f : verify_fleet(fleet, aging)) {
-    for (PortSnapshot& p : ports) {
-      if (p.port != f.port) continue;
-      // A port keeps one finding per check id.
-      auto& coding = p.coding;
-      coding.erase(std::remove_if(coding.begin(), coding.end(),
-                                  [&](const CodingFinding& c) { return c.check == f.finding.check; }),
-                   coding.end());
-      coding.push_back(std::move(f.finding));
-      break;
-    }
-  }
-}
-
-}  // namespace xcvr::daemon
+}  // namespace xcvr::coding

@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# The dependency arrows of docs/architecture.md, checked on the includes: cmis/ includes only
+# cmis/; coding/ only cmis/, coding/ and drivers' two bounded readers (safe_file, toml_input).
+#   layering.sh <source dir>
+set -euo pipefail
+cd "$1"
+status=0
+check() {  # check <dir> <allowed include regex>
+  local bad
+  bad=$(grep -Hn '^#include "' "$1"/*.cpp "$1"/*.hpp | grep -Ev "#include \"($2)" || true)
+  if [ -n "$bad" ]; then
+    echo "$1/ includes outside its layer:"
+    printf '  %s\n' "$bad"
+    status=1
+  fi
+}
+check cmis 'cmis/'
+check coding 'cmis/|coding/|drivers/safe_file\.hpp|drivers/toml_input\.hpp'
+[ "$status" -eq 0 ] && echo "layering: cmis/ and coding/ include only their layers"
+exit "$status"

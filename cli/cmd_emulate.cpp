@@ -20,7 +20,7 @@
 #include "cmis/report_json.hpp"
 #include "drivers/emulator/bus.hpp"
 #include "drivers/emulator/catalog.hpp"
-#include "drivers/emulator/clock.hpp"
+#include "drivers/clock.hpp"
 #include "drivers/emulator/fleet.hpp"
 #include "drivers/emulator/module.hpp"
 
@@ -103,7 +103,7 @@ int run_emulate(const EmulateOptions& o) {
     std::cerr << "xcvrctl emulate: --seconds must be between 0 and one year\n";
     return kExitUnreadable;
   }
-  const auto elapsed = static_cast<int64_t>(o.seconds * static_cast<double>(emulator::kSecond));
+  const auto elapsed = static_cast<int64_t>(o.seconds * static_cast<double>(drivers::kSecond));
   if (!o.fleet.empty()) {
     emulator::FleetLoad load = emulator::load_fleet_file(o.fleet, emulator::ClockMode::Virtual);
     if (!load.fleet) {
@@ -129,7 +129,7 @@ int run_emulate(const EmulateOptions& o) {
     std::cerr << "xcvrctl emulate: unknown model '" << o.model << "' (xcvrctl emulate --list)\n";
     return kExitUnreadable;
   }
-  emulator::VirtualClock clock;
+  drivers::VirtualClock clock;
   emulator::BusConfig bus_config;
   bus_config.name = "emulated";
   bus_config.mux_address = std::nullopt;

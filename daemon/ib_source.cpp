@@ -32,7 +32,7 @@ std::string describe_ca(const ib::IbSourceSettings& s) {
 // `opener` empty = libibumad (tests pass an emulated fabric).
 std::optional<SourceError> add_ib_source_settings(const ib::IbSourceSettings& settings, const std::string& location,
                                                   BuiltSources& out, ib::DeviceOpener opener = {},
-                                                  std::shared_ptr<emulator::Clock> clock = {}) {
+                                                  std::shared_ptr<drivers::Clock> clock = {}) {
   auto opened = ib::open_ib_source(settings, std::move(opener), std::move(clock));
   if (auto* e = std::get_if<drivers::Error>(&opened)) {
     // Without InfiniBand hardware this is where a config with an `ib` source stops: say which
@@ -62,7 +62,7 @@ std::optional<SourceError> add_ib_source_settings(const ib::IbSourceSettings& se
 // port: what was looked at and how to give access.
 std::optional<SourceError> add_every_ca(const ib::IbSourceSettings& settings, const std::string& location,
                                         BuiltSources& out, const std::vector<ib::LocalPort>& host_ports,
-                                        ib::DeviceOpener opener = {}, std::shared_ptr<emulator::Clock> clock = {}) {
+                                        ib::DeviceOpener opener = {}, std::shared_ptr<drivers::Clock> clock = {}) {
   std::vector<std::string> found, skipped, refused;
   for (const ib::LocalPort& p : host_ports) {
     const std::string name = p.ca + (p.port == 1 ? "" : "-p" + std::to_string(p.port));

@@ -27,7 +27,7 @@
 #include <string_view>
 #include <vector>
 
-#include "drivers/emulator/clock.hpp"
+#include "drivers/clock.hpp"
 #include "drivers/emulator/i2c_target.hpp"
 #include "drivers/emulator/module.hpp"
 

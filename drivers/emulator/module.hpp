@@ -31,13 +31,21 @@
 
 #include "cmis/image.hpp"
 #include "cmis/vdm.hpp"
-#include "drivers/emulator/clock.hpp"
+#include "drivers/clock.hpp"
 #include "drivers/emulator/dynamics.hpp"
 #include "drivers/emulator/i2c_target.hpp"
 #include "drivers/emulator/model.hpp"
 #include "drivers/emulator/spec_layout.hpp"
 
 namespace xcvr::emulator {
+
+// The emulator's time is drivers' (drivers/clock.hpp), shared with the MAD channel.
+using drivers::Clock;
+using drivers::kMicrosecond;
+using drivers::kMillisecond;
+using drivers::kSecond;
+using drivers::SteadyClock;
+using drivers::VirtualClock;
 
 inline constexpr int kMaxLanes = 32;
 

@@ -23,7 +23,7 @@ std::optional<std::pair<std::string, int>> parse_ca_port(const std::string& text
 // emulated fabric's virtual clock, so backoffs and timeouts take no real time).
 std::variant<std::unique_ptr<drivers::Transport>, drivers::Error> open_ib_module_transport(
     const std::string& ca_port, int lid, int module, DeviceOpener opener = {},
-    std::shared_ptr<emulator::Clock> clock = {});
+    std::shared_ptr<drivers::Clock> clock = {});
 
 // Reads the module as the daemon does (drivers::read_static, VDM pages included) and prints it
 // (human summary, or the decoder's JSON contract with --json).
@@ -31,6 +31,6 @@ std::variant<std::unique_ptr<drivers::Transport>, drivers::Error> open_ib_module
 // findings), 2 nothing readable — including "no InfiniBand hardware" with a clear message.
 int show_ib_module(const std::string& ca_port, int lid, int module, bool json);
 int show_ib_module(const std::string& ca_port, int lid, int module, bool json, DeviceOpener opener,
-                   std::ostream& out, std::ostream& err, std::shared_ptr<emulator::Clock> clock = {});
+                   std::ostream& out, std::ostream& err, std::shared_ptr<drivers::Clock> clock = {});
 
 }  // namespace xcvr::ib

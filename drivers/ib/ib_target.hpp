@@ -53,7 +53,7 @@ struct TargetStats {
 
 class IbTarget {
  public:
-  IbTarget(TargetOptions options, emulator::Clock& clock);
+  IbTarget(TargetOptions options, drivers::Clock& clock);
 
   // Learns the device through `ch`: NodeInfo/NodeDescription (when SMPs are allowed and the
   // name or GUID is unknown), MCAM (MCIA size), MGPIR (module count; for an HCA without MGPIR,
@@ -103,7 +103,7 @@ class IbTarget {
   std::vector<AccessMethod> methods_to_try(std::size_t register_size, uint8_t reg_method) const;
 
   TargetOptions options_;
-  emulator::Clock& clock_;
+  drivers::Clock& clock_;
   mutable std::mutex mutex_;
   AccessMethod method_ = AccessMethod::ClassA;
   std::optional<bool> gmp_advertised_;

@@ -20,8 +20,8 @@
 namespace xcvr::ib {
 namespace {
 
-using emulator::kMicrosecond;
-using emulator::kSecond;
+using drivers::kMicrosecond;
+using drivers::kSecond;
 
 struct FabricRig {
   DesClock clock{1000 * kSecond};

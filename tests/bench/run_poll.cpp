@@ -33,16 +33,16 @@ using namespace xcvr;
 
 class EmuPollClock final : public daemon::PollClock {
  public:
-  explicit EmuPollClock(const emulator::Clock& c) : c_(c) {}
+  explicit EmuPollClock(const drivers::Clock& c) : c_(c) {}
   double monotonic() const override { return static_cast<double>(c_.now_ns()) / 1e9; }
   double wall() const override { return monotonic() + 1.7e9; }
 
  private:
-  const emulator::Clock& c_;
+  const drivers::Clock& c_;
 };
 
 struct Rig {
-  std::unique_ptr<emulator::Clock> clock;
+  std::unique_ptr<drivers::Clock> clock;
   std::unique_ptr<EmuPollClock> poll_clock;
   std::vector<std::unique_ptr<emulator::EmulatedBus>> buses;
   daemon::Config config;
@@ -53,7 +53,7 @@ struct Rig {
   std::vector<daemon::PortSpec> ports;
 
   Rig(int bus_count, int cages, bool sleep_wire_time, double interval, bool start_engine = true) {
-    clock = std::make_unique<emulator::SteadyClock>(sleep_wire_time);
+    clock = std::make_unique<drivers::SteadyClock>(sleep_wire_time);
     poll_clock = std::make_unique<EmuPollClock>(*clock);
     config.poll.dynamic_interval_s = interval;
     config.poll.settle_delay_s = 0;

@@ -19,7 +19,7 @@
 #include <string>
 #include <vector>
 
-#include "drivers/emulator/clock.hpp"
+#include "drivers/clock.hpp"
 #include "tests/support/ib/fake_node.hpp"
 
 int main(int argc, char** argv) {
@@ -28,7 +28,7 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "usage: %s NAME GUID LID PORTS CAGES MODEL\n", argv[0]);
     return 2;
   }
-  emulator::SteadyClock clock(false);
+  drivers::SteadyClock clock(false);
   ib::FakeNodeConfig c;
   c.description = argv[1];
   c.guid = std::strtoull(argv[2], nullptr, 0);

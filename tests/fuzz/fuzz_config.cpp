@@ -132,7 +132,7 @@ void check_scenario(std::string_view text) {
   std::sort(times.begin(), times.end());
   times.erase(std::unique(times.begin(), times.end()), times.end());
   if (times.size() > 64) times.resize(64);
-  xcvr::emulator::VirtualClock& clock = *fleet.virtual_clock();
+  xcvr::drivers::VirtualClock& clock = *fleet.virtual_clock();
   for (int64_t at : times) {
     if (at > INT64_MAX / 2) break;  // beyond any run; keeps the clock arithmetic defined
     clock.advance(fleet.started_at_ns() + at - clock.now_ns());

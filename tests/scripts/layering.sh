@@ -1,13 +1,17 @@
 #!/usr/bin/env bash
 # The dependency arrows of docs/architecture.md, checked on the includes: cmis/ includes only
-# cmis/; coding/ only cmis/, coding/ and drivers' two bounded readers (safe_file, toml_input).
+# cmis/; coding/ only cmis/, coding/ and drivers' two bounded readers (safe_file, toml_input);
+# no transport under drivers/ includes the emulator (it is a source like the others, not a base).
 #   layering.sh <source dir>
 set -euo pipefail
 cd "$1"
 status=0
-check() {  # check <dir> <allowed include regex>
+check() {  # check <dir> <allowed include regex> [<forbidden include regex>]
   local bad
   bad=$(grep -Hn '^#include "' "$1"/*.cpp "$1"/*.hpp | grep -Ev "#include \"($2)" || true)
+  if [ -n "${3:-}" ]; then
+    bad+=$(grep -Hn '^#include "' "$1"/*.cpp "$1"/*.hpp | grep -E "#include \"($3)" || true)
+  fi
   if [ -n "$bad" ]; then
     echo "$1/ includes outside its layer:"
     printf '  %s\n' "$bad"
@@ -16,5 +20,9 @@ check() {  # check <dir> <allowed include regex>
 }
 check cmis 'cmis/'
 check coding 'cmis/|coding/|drivers/safe_file\.hpp|drivers/toml_input\.hpp'
-[ "$status" -eq 0 ] && echo "layering: cmis/ and coding/ include only their layers"
+for dir in drivers drivers/*/; do
+  dir=${dir%/}
+  [ "$dir" = drivers/emulator ] || check "$dir" 'cmis/|drivers/' 'drivers/emulator/'
+done
+[ "$status" -eq 0 ] && echo "layering: cmis/ and coding/ include only their layers; no transport includes the emulator"
 exit "$status"

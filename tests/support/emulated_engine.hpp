@@ -21,24 +21,24 @@
 
 namespace xcvr::daemon::testing_support {
 
-using emulator::kSecond;
+using drivers::kSecond;
 
 // The engine's clock is the emulator's virtual clock: bus time spent by reads is time passed.
 class VirtualPollClock final : public PollClock {
  public:
-  explicit VirtualPollClock(const emulator::VirtualClock& c) : c_(c) {}
+  explicit VirtualPollClock(const drivers::VirtualClock& c) : c_(c) {}
   double monotonic() const override { return static_cast<double>(c_.now_ns()) / 1e9; }
   // 2026-02: after the emulated modules' date codes (the date_code check rejects future dates).
   double wall() const override { return monotonic() + 1.77e9; }
 
  private:
-  const emulator::VirtualClock& c_;
+  const drivers::VirtualClock& c_;
 };
 
 // Runs one poller in virtual time until `until` seconds after `epoch_ns`: each due poll at its
 // time, the emulator's clock moved along so bus time and module dynamics follow. `now` carries
 // the last poll time between calls.
-inline void run_poller(PortPoller& poller, emulator::VirtualClock& clock, double& now, double until,
+inline void run_poller(PortPoller& poller, drivers::VirtualClock& clock, double& now, double until,
                        int64_t epoch_ns = 1000 * kSecond) {
   while (poller.next_due() <= until) {
     now = std::max(now, poller.next_due());
@@ -48,7 +48,7 @@ inline void run_poller(PortPoller& poller, emulator::VirtualClock& clock, double
   }
 }
 
-inline std::shared_ptr<emulator::EmulatedModule> make_module(const char* key, const emulator::Clock& clock,
+inline std::shared_ptr<emulator::EmulatedModule> make_module(const char* key, const drivers::Clock& clock,
                                                       uint64_t seed = 1) {
   const emulator::ModuleModel* model = emulator::find_model(key);
   EXPECT_NE(model, nullptr) << key;
@@ -64,7 +64,7 @@ inline std::shared_ptr<emulator::EmulatedModule> make_module(const char* key, co
 enum class TransportPath { Emulator, I2cDev };
 
 struct Fleet {
-  emulator::VirtualClock clock{1000 * kSecond};
+  drivers::VirtualClock clock{1000 * kSecond};
   VirtualPollClock poll_clock{clock};
   std::vector<std::unique_ptr<emulator::EmulatedBus>> buses;
   Config config;

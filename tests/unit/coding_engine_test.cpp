@@ -176,7 +176,7 @@ TEST(CodingEngine, SameSerialInTwoCagesIsFlaggedOnBoth) {
 
 // One daemon "run": a cage holding `module`, the engine's aging store at `state_file`.
 PortSnapshot run_once(const std::string& state_file, const emulator::ModuleModel& module) {
-  emulator::VirtualClock clock{1000 * emulator::kSecond};
+  drivers::VirtualClock clock{1000 * drivers::kSecond};
   VirtualPollClock poll_clock{clock};
   emulator::BusConfig bc;
   bc.cages = 1;
@@ -192,7 +192,7 @@ PortSnapshot run_once(const std::string& state_file, const emulator::ModuleModel
   PollEngine engine(config, std::move(ports), poll_clock, store, aging, coding_setup());
   while (poll_clock.monotonic() < 1004) {
     engine.step();
-    clock.advance(emulator::kSecond / 2);
+    clock.advance(drivers::kSecond / 2);
   }
   return store.current()->ports.at(0);
 }
@@ -237,7 +237,7 @@ TEST(CodingEngine, DemoFleetWithTheCatalogFindsOnlyWhatItWasBuiltWith) {
     ports.push_back({PortIdentity{p.name, "", "emulator", p.cage_form, {}, {}},
                      std::make_unique<emulator::EmulatorTransport>(*p.bus, p.cage, p.name)});
   }
-  emulator::VirtualClock& clock = *fleet.fleet->virtual_clock();
+  drivers::VirtualClock& clock = *fleet.fleet->virtual_clock();
   VirtualPollClock poll_clock{clock};
   SnapshotStore store;
   AgingStore aging("");
@@ -245,7 +245,7 @@ TEST(CodingEngine, DemoFleetWithTheCatalogFindsOnlyWhatItWasBuiltWith) {
   const double end = poll_clock.monotonic() + 8;
   while (poll_clock.monotonic() < end) {
     engine.step();
-    clock.advance(emulator::kSecond / 4);
+    clock.advance(drivers::kSecond / 4);
   }
   const auto snap = store.current();
   int verified = 0;

@@ -10,7 +10,7 @@
 namespace xcvr::daemon {
 namespace {
 
-using emulator::kSecond;
+using drivers::kSecond;
 using testing_support::Fleet;
 using testing_support::make_module;
 using testing_support::VirtualPollClock;
@@ -172,7 +172,7 @@ class UnplugAfter final : public drivers::Transport {
 };
 
 TEST(Engine, UnplugMidReadServesNothingStaleAsFresh) {
-  emulator::VirtualClock clock{1000 * kSecond};
+  drivers::VirtualClock clock{1000 * kSecond};
   VirtualPollClock poll_clock{clock};
   emulator::BusConfig bc;
   bc.cages = 1;

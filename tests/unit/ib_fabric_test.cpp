@@ -20,17 +20,17 @@
 namespace xcvr::ib {
 namespace {
 
-using emulator::kMicrosecond;
-using emulator::kSecond;
+using drivers::kMicrosecond;
+using drivers::kSecond;
 
 class ClockAdapter final : public daemon::PollClock {
  public:
-  explicit ClockAdapter(const emulator::Clock& c) : c_(c) {}
+  explicit ClockAdapter(const drivers::Clock& c) : c_(c) {}
   double monotonic() const override { return static_cast<double>(c_.now_ns()) / 1e9; }
   double wall() const override { return monotonic() + 1.7e9; }
 
  private:
-  const emulator::Clock& c_;
+  const drivers::Clock& c_;
 };
 
 std::string leaf(int i) {
@@ -42,8 +42,8 @@ std::string leaf(int i) {
 // The production path above the umad seam: a config file's `ib` source (daemon::parse_config)
 // opened by ib::open_ib_source (as daemon/ib_source.cpp does) into the daemon's PollEngine.
 struct Subnet {
-  std::shared_ptr<emulator::VirtualClock> clock_ptr = std::make_shared<emulator::VirtualClock>(1000 * kSecond);
-  emulator::VirtualClock& clock = *clock_ptr;
+  std::shared_ptr<drivers::VirtualClock> clock_ptr = std::make_shared<drivers::VirtualClock>(1000 * kSecond);
+  drivers::VirtualClock& clock = *clock_ptr;
   ClockAdapter poll_clock{clock};
   FakeFabric fabric{clock, 200 * kMicrosecond};
   FakeNode* hca = nullptr;

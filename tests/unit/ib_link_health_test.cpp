@@ -14,10 +14,10 @@ namespace xcvr::ib {
 namespace {
 
 using drivers::LinkCounterId;
-using emulator::kSecond;
+using drivers::kSecond;
 
 struct LinkRig {
-  emulator::VirtualClock clock{1000 * kSecond};
+  drivers::VirtualClock clock{1000 * kSecond};
   FakeFabric fabric{clock};
   FakeNode* hca = nullptr;
   FakeNode* sw = nullptr;

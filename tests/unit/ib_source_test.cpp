@@ -19,21 +19,21 @@
 namespace xcvr::daemon {
 std::optional<SourceError> add_ib_source_settings(const ib::IbSourceSettings& settings, const std::string& location,
                                                   BuiltSources& out, ib::DeviceOpener opener,
-                                                  std::shared_ptr<emulator::Clock> clock);
+                                                  std::shared_ptr<drivers::Clock> clock);
 std::optional<SourceError> add_ib_source(const SourceConfig& s, BuiltSources& out);
 std::optional<SourceError> add_every_ca(const ib::IbSourceSettings& settings, const std::string& location,
                                         BuiltSources& out, const std::vector<ib::LocalPort>& host_ports,
-                                        ib::DeviceOpener opener, std::shared_ptr<emulator::Clock> clock);
+                                        ib::DeviceOpener opener, std::shared_ptr<drivers::Clock> clock);
 }  // namespace xcvr::daemon
 
 namespace xcvr::ib {
 namespace {
 
-using emulator::kSecond;
+using drivers::kSecond;
 
 // host HCA -- leaf-00..leaf-(n-1), every leaf linked to spine-00 and spine-01.
 struct Topology {
-  std::shared_ptr<emulator::VirtualClock> clock = std::make_shared<emulator::VirtualClock>(1000 * kSecond);
+  std::shared_ptr<drivers::VirtualClock> clock = std::make_shared<drivers::VirtualClock>(1000 * kSecond);
   FakeFabric fabric{*clock};
   FakeNode* hca = nullptr;
   std::vector<FakeNode*> leaves, spines;

@@ -10,11 +10,11 @@ namespace xcvr::ib {
 namespace {
 
 using drivers::ErrorKind;
-using emulator::kMillisecond;
-using emulator::kSecond;
+using drivers::kMillisecond;
+using drivers::kSecond;
 
 struct Rig {
-  emulator::VirtualClock clock{1000 * kSecond};
+  drivers::VirtualClock clock{1000 * kSecond};
   FakeFabric fabric{clock};
   FakeNode* hca = nullptr;
   FakeNode* sw = nullptr;
@@ -301,7 +301,7 @@ TEST(IbTransport, PagesTheModuleLacksAreUnsupported) {
 }
 
 TEST(IbTransport, ConnectX7ModuleThroughItsOwnLid) {
-  emulator::VirtualClock clock{kSecond};
+  drivers::VirtualClock clock{kSecond};
   FakeFabric fabric(clock);
   FakeNode& hca = fabric.add_connectx7(7, 0x0002C90300000701ULL, "gpu-07 mlx5_0");
   TargetOptions o;
@@ -318,7 +318,7 @@ TEST(IbTransport, ConnectX7ModuleThroughItsOwnLid) {
 }
 
 TEST(IbTransport, HcaWithoutMgpirMapsItsPortWithPmlp) {
-  emulator::VirtualClock clock{kSecond};
+  drivers::VirtualClock clock{kSecond};
   FakeFabric fabric(clock);
   FakeNodeConfig c;
   c.description = "gpu-08 mlx5_1";
@@ -350,12 +350,12 @@ TEST(IbTransport, RealUmadWithoutThatDeviceIsAClearError) {
 }
 
 TEST(IbTransport, RateLimiterSpacesMadsOnTheClock) {
-  emulator::VirtualClock clock{0};
+  drivers::VirtualClock clock{0};
   RateLimiter limiter(1000, 10, clock);
   for (int i = 0; i < 10; ++i) limiter.acquire();  // the burst
   EXPECT_EQ(clock.now_ns(), 0);
   for (int i = 0; i < 100; ++i) limiter.acquire();
-  EXPECT_EQ(clock.now_ns(), 100 * emulator::kMillisecond);
+  EXPECT_EQ(clock.now_ns(), 100 * drivers::kMillisecond);
   EXPECT_EQ(limiter.granted(), 110u);
 }
 

@@ -16,11 +16,11 @@
 #include <mutex>
 #include <vector>
 
-#include "drivers/emulator/clock.hpp"
+#include "drivers/clock.hpp"
 
 namespace xcvr::ib {
 
-class DesClock final : public emulator::Clock {
+class DesClock final : public drivers::Clock {
  public:
   explicit DesClock(int64_t start_ns = 0) : now_(start_ns) {}
   int64_t now_ns() const override;

@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "drivers/emulator/clock.hpp"
+#include "drivers/clock.hpp"
 #include "tests/support/ib/fake_node.hpp"
 #include "drivers/ib/umad_device.hpp"
 
@@ -22,7 +22,7 @@ inline constexpr const char* kConnectX7Model = "osfp-400g-sr4-flat";
 
 class FakeFabric {
  public:
-  explicit FakeFabric(emulator::Clock& clock, int64_t latency_ns = 200 * emulator::kMicrosecond);
+  explicit FakeFabric(drivers::Clock& clock, int64_t latency_ns = 200 * drivers::kMicrosecond);
 
   FakeNode& add(FakeNodeConfig config);
   // NVIDIA Quantum-2 (device id 0xd2f2): `cages` OSFP cages of twin-port 800G finned-top SR8
@@ -40,7 +40,7 @@ class FakeFabric {
 
   void set_latency_ns(int64_t ns) { latency_ns_ = ns; }
   int64_t latency_ns() const { return latency_ns_; }
-  emulator::Clock& clock() const { return clock_; }
+  drivers::Clock& clock() const { return clock_; }
 
  private:
   friend class FakeEndpoint;
@@ -48,7 +48,7 @@ class FakeFabric {
   std::optional<std::vector<uint8_t>> deliver(FakeNode& local, std::span<const uint8_t> mad, uint16_t dlid,
                                               int64_t& extra_latency_ns);
 
-  emulator::Clock& clock_;
+  drivers::Clock& clock_;
   int64_t latency_ns_;
   std::vector<std::unique_ptr<FakeNode>> nodes_;
 };

@@ -23,7 +23,7 @@
 #include <string>
 #include <vector>
 
-#include "drivers/emulator/clock.hpp"
+#include "drivers/clock.hpp"
 #include "drivers/emulator/module.hpp"
 #include "drivers/ib/mad_codec.hpp"
 #include "drivers/ib/pma.hpp"
@@ -58,7 +58,7 @@ enum class FakeGarble { Truncated, Garbage, WrongTid, WrongRegister };
 
 class FakeNode {
  public:
-  FakeNode(FakeNodeConfig config, const emulator::Clock& clock);
+  FakeNode(FakeNodeConfig config, const drivers::Clock& clock);
 
   const FakeNodeConfig& config() const { return config_; }
   void set_mcia_128(bool on) {
@@ -128,7 +128,7 @@ class FakeNode {
   bool take(int& counter);
 
   FakeNodeConfig config_;
-  const emulator::Clock& clock_;
+  const drivers::Clock& clock_;
   mutable std::mutex mutex_;
   std::vector<std::shared_ptr<emulator::EmulatedModule>> cages_;
   std::map<uint8_t, Link> links_;
@@ -150,7 +150,7 @@ class FakeNode {
 };
 
 // The modules a FakeNode's cages start with: catalog model, power on, a per-cage seed.
-std::shared_ptr<emulator::EmulatedModule> make_fake_module(const std::string& model_key, const emulator::Clock& clock,
+std::shared_ptr<emulator::EmulatedModule> make_fake_module(const std::string& model_key, const drivers::Clock& clock,
                                                            uint64_t seed);
 
 }  // namespace xcvr::ib

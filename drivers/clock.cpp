@@ -1,8 +1,8 @@
-#include "drivers/emulator/clock.hpp"
+#include "drivers/clock.hpp"
 
 #include <thread>
 
-namespace xcvr::emulator {
+namespace xcvr::drivers {
 
 int64_t SteadyClock::now_ns() const {
   return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() -
@@ -14,4 +14,4 @@ void SteadyClock::spend(int64_t ns) {
   if (ns > 0 && sleep_) std::this_thread::sleep_for(std::chrono::nanoseconds(ns));
 }
 
-}  // namespace xcvr::emulator
+}  // namespace xcvr::drivers

@@ -1,14 +1,14 @@
-// Time for the emulator. Everything that changes with time (module state machine, thermal lag,
-// noise, fault timelines) reads one Clock; the bus "spends" each transaction's wire time on it.
-// A VirtualClock advances only when spent or told to (tests, benchmarks, fast demos); a
-// SteadyClock sleeps for real (a daemon run against the emulator feels real bus latency).
+// Time for transports that wait: the InfiniBand MAD channel's timeouts, re-sends and rate
+// limit, and the emulator (module state machine, thermal lag, noise, fault timelines; its bus
+// "spends" each transaction's wire time here). A VirtualClock advances only when spent or told
+// to (tests, benchmarks, fast demos); a SteadyClock sleeps for real.
 #pragma once
 
 #include <atomic>
 #include <chrono>
 #include <cstdint>
 
-namespace xcvr::emulator {
+namespace xcvr::drivers {
 
 inline constexpr int64_t kMicrosecond = 1'000;
 inline constexpr int64_t kMillisecond = 1'000'000;
@@ -50,4 +50,4 @@ class SteadyClock final : public Clock {
   bool sleep_;
 };
 
-}  // namespace xcvr::emulator
+}  // namespace xcvr::drivers

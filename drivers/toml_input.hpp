@@ -49,9 +49,10 @@ std::string toml_location(const toml::source_region& where, std::string_view ori
 // propagates): for loaders whose callers want one error line.
 std::string toml_error_text(std::string_view origin);  // call inside a catch block
 
-// The one strict reader of a TOML table (config, catalog): typed accessors that throw
-// TomlInvalid at the offending node, and unknown keys refused — either up front with allow()
-// or, after reading, with finish() (every key an accessor asked for counts as known).
+// The one strict reader of a TOML table (config, catalog, emulator fleets and fault timelines):
+// typed accessors that throw TomlInvalid at the offending node, and unknown keys refused —
+// either up front with allow() or, after reading, with finish() (every key an accessor asked
+// for counts as known).
 class TomlTable {
  public:
   TomlTable(const toml::table& t, std::string name) : t_(t), name_(std::move(name)) {}

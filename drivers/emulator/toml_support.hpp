@@ -2,11 +2,7 @@
 // fleet loaders. Tables are read through drivers::TomlTable (drivers/toml_input.hpp).
 #pragma once
 
-#include <initializer_list>
-#include <optional>
-#include <stdexcept>
-#include <string>
-#include <string_view>
+#include <cstdint>
 
 #include <toml++/toml.h>
 

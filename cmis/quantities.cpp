@@ -29,6 +29,12 @@ std::optional<double> value_of(const QuantitySpec& q, const ModuleReport& r, int
   return std::nullopt;
 }
 
+std::optional<double> temperature_headroom(const ModuleReport& r) {
+  const auto t = r.thresholds.find(quantity(Quantity::Temperature).key);
+  if (!r.temperature_celsius || t == r.thresholds.end() || !t->second.high_warning) return std::nullopt;
+  return *t->second.high_warning - *r.temperature_celsius;
+}
+
 std::string plain_text(std::string_view unit, double value) {
   char buf[64];
   if (unit == "celsius") std::snprintf(buf, sizeof buf, "%.2f C", value);

@@ -131,6 +131,9 @@ const QuantitySpec* quantity_by_key(std::string_view key);
 // The value of a module quantity, or of a lane quantity on `lane` (1-based); absent is nullopt.
 std::optional<double> value_of(const QuantitySpec& q, const ModuleReport& r, int lane = 0);
 
+// The module's high-warning temperature threshold minus its temperature; nullopt without either.
+std::optional<double> temperature_headroom(const ModuleReport& r);
+
 // Plain ASCII text of a value in its unit, for messages and logs: "45.00 C", "3.3000 V",
 // "6.500 mA", "0.5012 mW".
 std::string plain_text(std::string_view unit, double value);

@@ -377,12 +377,7 @@ PortSnapshot PortPoller::snapshot(double now, uint64_t scrape_epoch) {
   const double age = last_good_mono_ < 0 ? 1e300 : now - last_good_mono_;
   s.stale = age > poll_.stale_after_intervals * interval() + 1e-9;
   if (s.stale) s.state = "stale";
-  if (report_ && !s.stale && report_->temperature_celsius) {
-    const auto t = report_->thresholds.find(cmis::quantity(cmis::Quantity::Temperature).key);
-    if (t != report_->thresholds.end() && t->second.high_warning) {
-      s.temperature_headroom_celsius = *t->second.high_warning - *report_->temperature_celsius;
-    }
-  }
+  if (report_ && !s.stale) s.temperature_headroom_celsius = cmis::temperature_headroom(*report_);
   return s;
 }
 

@@ -73,12 +73,7 @@ std::vector<RaisedFlag> raised_flags(const daemon::PortSnapshot& port) {
 std::optional<double> temperature_headroom(const daemon::PortSnapshot& port) {
   if (!monitors_visible(port)) return std::nullopt;
   if (port.temperature_headroom_celsius) return port.temperature_headroom_celsius;
-  const auto& r = *port.report;
-  const auto t = r.thresholds.find(cmis::quantity(cmis::Quantity::Temperature).key);
-  if (!r.temperature_celsius || t == r.thresholds.end() || !t->second.high_warning) {
-    return std::nullopt;
-  }
-  return *t->second.high_warning - *r.temperature_celsius;
+  return cmis::temperature_headroom(*port.report);
 }
 
 std::optional<double> power_margin_db(double watts, double threshold_watts, bool high) {

@@ -7,6 +7,17 @@
 #include "drivers/toml_input.hpp"
 
 namespace xcvr::emulator {
+namespace {
+
+// Seconds in ns, when that fits an int64 with room for a sum (at most 9e18; NaN does not).
+std::optional<int64_t> seconds_to_ns(double seconds) {
+  const double ns = seconds * 1e9;
+  if (!(ns >= 0 && ns <= 9e18)) return std::nullopt;
+  return static_cast<int64_t>(std::llround(ns));
+}
+
+}  // namespace
+
 namespace toml_support {
 
 namespace {
@@ -17,8 +28,9 @@ using drivers::toml_fail;
 std::optional<int64_t> duration_ns(drivers::TomlTable& t, std::string_view key) {
   const auto s = t.duration(key);
   if (!s) return std::nullopt;
-  if (!(*s * 1e9 <= 9e18)) t.fail(t.node(key), key, "expected a duration up to 9e9 s");
-  return static_cast<int64_t>(std::llround(*s * 1e9));
+  const auto ns = seconds_to_ns(*s);
+  if (!ns) t.fail(t.node(key), key, "expected a duration up to 9e9 s");
+  return ns;
 }
 
 }  // namespace
@@ -83,10 +95,7 @@ ParsedFault parse_fault(const toml::table& table) {
 
 std::optional<int64_t> parse_duration_ns(std::string_view text) {
   const auto seconds = drivers::parse_duration(text);
-  if (!seconds) return std::nullopt;
-  const double ns = *seconds * 1e9;
-  if (!std::isfinite(ns) || ns > 9e18) return std::nullopt;
-  return static_cast<int64_t>(std::llround(ns));
+  return seconds ? seconds_to_ns(*seconds) : std::nullopt;
 }
 
 TimelineParse FaultTimeline::parse(std::string_view toml_text, std::string_view source_name) {
@@ -104,10 +113,8 @@ TimelineParse FaultTimeline::parse(std::string_view toml_text, std::string_view 
       }
       result.timeline.add(std::move(p.event), p.duration_ns);
     }
-  } catch (const drivers::TomlInvalid&) {
-    result.error = drivers::toml_error_text(source_name);
-  } catch (const toml::parse_error&) {
-    result.error = drivers::toml_error_text(source_name);
+  } catch (...) {
+    result.error = drivers::toml_error_text(source_name);  // rethrows what is not a TOML error
   }
   return result;
 }

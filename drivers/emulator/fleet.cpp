@@ -255,11 +255,8 @@ FleetLoad load_fleet(std::string_view toml_text, std::string_view source_name,
     }
     for (const toml::node& s : *systems) b.system(*s.as_table());
     b.timeline(root);
-  } catch (const drivers::TomlInvalid&) {
-    result.error = drivers::toml_error_text(source_name);
-    return result;
-  } catch (const toml::parse_error&) {
-    result.error = drivers::toml_error_text(source_name);
+  } catch (...) {
+    result.error = drivers::toml_error_text(source_name);  // rethrows what is not a TOML error
     return result;
   }
   result.fleet = std::move(fleet);

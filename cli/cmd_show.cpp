@@ -4,7 +4,8 @@
 //   xcvrctl show --optoe PATH                          optoe eeprom file or sx_core module dir
 //   xcvrctl show --netdev IFACE                        ethtool netlink (CAP_NET_ADMIN)
 //   xcvrctl show --file DUMP                           a dump file, replayed as a module
-//   xcvrctl show --ib CA:PORT [--lid L] [--module M]   MCIA over MADs (drivers/ib/ib_show.hpp)
+//   xcvrctl show --ib CA:PORT [--lid L] [--module M]   MCIA over MADs (drivers/ib/ib_source.hpp)
+// The flags are the registered source kinds' (drivers/source_registry.cpp).
 // --json prints the decoder's JSON contract instead of the human report.
 // Exit codes: 0 clean, 1 problems (bad checksum, decode findings, a page that could not be
 // read), 2 nothing readable (no device, no module, no permission).
@@ -19,20 +20,12 @@
 #include "cli/module_read.hpp"
 #include "cmis/decode.hpp"
 #include "cmis/report_json.hpp"
-#include "drivers/dumpfile/file_transport.hpp"
-#include "drivers/ethtool/ethtool_transport.hpp"
-#include "drivers/i2c/i2c_dev_transport.hpp"
-#include "drivers/ib/ib_show.hpp"
-#include "drivers/optoe/optoe_transport.hpp"
 
 namespace xcvr::cli {
 namespace {
 
 struct ShowOptions {
-  SourceArgs source;  // --i2c/--address, --optoe, --netdev/--trust-banks, --file
-  std::string ib;  // CA:PORT
-  int lid = 0;     // 0: the CA's own LID (its local modules)
-  int module = 0;
+  SourceFlags source;
   bool json = false;
 };
 
@@ -51,7 +44,9 @@ int run_show(const ShowOptions& o) {
   const auto err = read_module(*transport, image, skipped);
   if (err && image.empty()) {
     std::cerr << err->message << '\n';
-    if (err->kind == drivers::ErrorKind::Absent) std::cerr << "(no module in the cage?)\n";
+    if (const std::string hint = drivers::error_hint(*opened->kind, *err, /*opening=*/false); !hint.empty()) {
+      std::cerr << hint << '\n';
+    }
     return kExitUnreadable;
   }
   const cmis::ModuleReport report = cmis::decode(image);
@@ -77,37 +72,10 @@ void add_show_command(CLI::App& app, int& exit_code) {
   auto o = std::make_shared<ShowOptions>();
   CLI::App* cmd = app.add_subcommand(
       "show", "Read one module live through the daemon's code path and decode it");
-  auto* i2c = cmd->add_option("--i2c", o->source.i2c, "i2c-dev bus device, e.g. /dev/i2c-7");
-  cmd->add_option("--address", o->source.address, "module I2C address with --i2c (default 0x50)")
-      ->needs(i2c);
-  auto* optoe = cmd->add_option("--optoe", o->source.optoe,
-                                "optoe eeprom file (.../N-0050/eeprom) or sx_core module dir");
-  auto* netdev = cmd->add_option("--netdev", o->source.netdev, "network interface (ethtool netlink)");
-  cmd->add_flag("--trust-banks", o->source.trust_banks,
-                "with --netdev: the driver honours CMIS banks (not mlx5)")
-      ->needs(netdev);
-  auto* file = cmd->add_option("--file", o->source.file, "module dump file");
-  auto* ib = cmd->add_option("--ib", o->ib, "InfiniBand CA:PORT to send MADs from, e.g. mlx5_0:1");
-  cmd->add_option("--lid", o->lid, "with --ib: LID of the switch or HCA (default: the CA's own)")
-      ->check(CLI::Range(0, 0xBFFF))
-      ->needs(ib);
-  cmd->add_option("--module", o->module, "with --ib: module (cage) number, 0-based as MCIA counts")
-      ->check(CLI::Range(0, 255))
-      ->needs(ib);
+  add_source_options(*cmd, o->source);
   cmd->add_flag("--json", o->json, "print the JSON report");
-  i2c->excludes(optoe, netdev, file, ib);
-  optoe->excludes(netdev, file, ib);
-  netdev->excludes(file, ib);
-  file->excludes(ib);
-  cmd->callback([o, &exit_code, i2c, optoe, netdev, file, ib] {
-    if (i2c->count() + optoe->count() + netdev->count() + file->count() + ib->count() != 1) {
-      std::cerr << "xcvrctl show: give one of --i2c, --optoe, --netdev, --file or --ib\n";
-      exit_code = kExitUnreadable;
-      return;
-    }
-    // Without InfiniBand hardware this exits 2 with the reason (no umad, no such CA port).
-    exit_code = ib->count() != 0 ? ib::show_ib_module(o->ib, o->lid, o->module, o->json) : run_show(*o);
-  });
+  // Without the hardware this exits 2 with the reason (no such bus, no umad, no such CA port).
+  cmd->callback([o, &exit_code] { exit_code = run_show(*o); });
 }
 
 }  // namespace xcvr::cli

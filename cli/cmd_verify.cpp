@@ -27,7 +27,7 @@ namespace xcvr::cli {
 namespace {
 
 struct VerifyOptions {
-  SourceArgs source;  // --file, --i2c, --optoe, --netdev
+  SourceFlags source;  // the registered kinds' flags; a bare argument is a --file
   std::vector<std::string> catalogs;
   std::string oui_registry = coding::kDefaultOuiRegistryDir;
   std::string style;
@@ -236,10 +236,7 @@ void add_verify_command(CLI::App& app, int& exit_code) {
   CLI::App* cmd = app.add_subcommand(
       "verify", "Verify a module's coding (checksums, vendor fields, OUI, applications, power, thresholds) "
                 "against the optic catalog");
-  cmd->add_option("file,--file", o->source.file, "Module dump (any format xcvrctl decode reads; - for standard input)");
-  cmd->add_option("--i2c", o->source.i2c, "I2C bus device of the cage, e.g. /dev/i2c-3");
-  cmd->add_option("--optoe", o->source.optoe, "optoe EEPROM file, e.g. /sys/bus/i2c/devices/3-0050/eeprom");
-  cmd->add_option("--netdev", o->source.netdev, "Network interface whose module to read (ethtool netlink)");
+  add_source_options(*cmd, o->source, /*file_positional=*/true);
   cmd->add_option("--catalog", o->catalogs,
                   "Catalog directory or file; repeat to layer a site catalog over the shipped one "
                   "(default: the installed catalog, or the source tree's config/catalog)");

@@ -5,76 +5,57 @@
 #include "cli/commands.hpp"
 #include "cmis/read_plan.hpp"
 #include "drivers/module_reader.hpp"
-#include "drivers/dumpfile/file_transport.hpp"
-#include "drivers/ethtool/ethtool_transport.hpp"
-#include "drivers/i2c/i2c_dev_transport.hpp"
-#include "drivers/optoe/optoe_transport.hpp"
 
 namespace xcvr::cli {
-namespace {
 
-std::optional<uint8_t> parse_address(const std::string& text) {
-  try {
-    std::size_t used = 0;
-    const unsigned long v = std::stoul(text, &used, 0);
-    if (used != text.size() || v < 0x03 || v > 0x77) return std::nullopt;
-    return static_cast<uint8_t>(v);
-  } catch (const std::exception&) {
-    return std::nullopt;
+void add_source_options(CLI::App& cmd, SourceFlags& flags, bool file_positional) {
+  for (const drivers::SourceKind* kind : drivers::source_kinds()) {
+    if (kind->options.empty()) continue;
+    SourceFlags::Given given{kind, {}};
+    for (const drivers::CliOption& o : kind->options) {
+      std::string name = "--" + std::string(o.name);
+      if (file_positional && o.name == "file") name = "file," + name;
+      CLI::Option* opt = o.is_flag ? cmd.add_flag(name)->description(std::string(o.help))
+                                   : cmd.add_option(name, flags.values[std::string(o.name)], std::string(o.help));
+      if (!given.options.empty()) opt->needs(given.options.front());
+      given.options.push_back(opt);
+    }
+    for (const SourceFlags::Given& other : flags.kinds) given.options.front()->excludes(other.options.front());
+    flags.kinds.push_back(std::move(given));
   }
 }
 
-}  // namespace
-
-std::optional<OpenedSource> open_source(const SourceArgs& a, std::string& error) {
-  const int given = !a.file.empty() + !a.i2c.empty() + !a.optoe.empty() + !a.netdev.empty();
+std::optional<OpenedSource> open_source(const SourceFlags& flags, std::string& error) {
+  const SourceFlags::Given* chosen = nullptr;
+  std::string names;
+  int given = 0;
+  for (const SourceFlags::Given& g : flags.kinds) {
+    names += (names.empty() ? "--" : ", --") + std::string(g.kind->options.front().name);
+    if (g.options.front()->count() != 0) {
+      chosen = &g;
+      ++given;
+    }
+  }
   if (given != 1) {
-    error = "give exactly one of --file, --i2c, --optoe, --netdev";
+    error = "give exactly one of " + names;
     return std::nullopt;
   }
-  OpenedSource out;
-  if (!a.i2c.empty()) {
-    const auto address = parse_address(a.address);
-    if (!address) {
-      error = "--address " + a.address + " is not a 7-bit I2C address";
-      return std::nullopt;
-    }
-    i2c::I2cPortConfig cfg;
-    cfg.device = a.i2c;
-    cfg.port = a.i2c;
-    cfg.address = *address;
-    auto t = std::make_unique<i2c::I2cDevTransport>(cfg);
-    if (auto e = t->open()) {  // the clearest message for a missing node or an owned address
-      error = e->message;
-      return std::nullopt;
-    }
-    out.label = t->describe() + " via " + std::string(i2c::i2c_method_name(t->method()));
-    out.transport = std::move(t);
-  } else if (!a.optoe.empty()) {
-    optoe::OptoePortConfig cfg;
-    cfg.path = a.optoe;
-    cfg.port = a.optoe;
-    auto t = std::make_unique<optoe::OptoeTransport>(cfg);
-    out.label = t->describe() + " (" + std::string(optoe::layout_name(t->layout())) + ")";
-    out.transport = std::move(t);
-  } else if (!a.netdev.empty()) {
-    ethtool::EthtoolPortConfig cfg;
-    cfg.netdev = a.netdev;
-    cfg.port = a.netdev;
-    cfg.trust_banks = a.trust_banks;
-    out.transport = std::make_unique<ethtool::EthtoolNetlinkTransport>(cfg);
-    out.label = out.transport->describe();
-  } else {
-    auto opened = dumpfile::FileTransport::open(a.file);
-    if (auto* e = std::get_if<drivers::Error>(&opened)) {
-      error = e->message;
-      return std::nullopt;
-    }
-    out.transport = std::move(std::get<std::unique_ptr<dumpfile::FileTransport>>(opened));
-    out.label = "dump file " + a.file;
+  drivers::CliValues values;
+  for (std::size_t i = 0; i < chosen->options.size(); ++i) {
+    if (chosen->options[i]->count() == 0) continue;
+    const std::string name(chosen->kind->options[i].name);
+    values[name] = chosen->kind->options[i].is_flag ? "true" : flags.values.at(name);
   }
+  auto opened = chosen->kind->open(values);
+  if (auto* e = std::get_if<drivers::Error>(&opened)) {
+    error = e->message;
+    if (const std::string hint = drivers::error_hint(*chosen->kind, *e, /*opening=*/true); !hint.empty()) error += "\n" + hint;
+    return std::nullopt;
+  }
+  auto& module = std::get<drivers::OpenedModule>(opened);
+  OpenedSource out{chosen->kind, std::move(module.transport), std::move(module.label)};
   // Cages with a presence line say so before any read (netlink and dumps have none to ask).
-  if ((!a.i2c.empty() || !a.optoe.empty()) && out.transport->presence() == drivers::Presence::Absent) {
+  if (out.transport->presence() == drivers::Presence::Absent) {
     error = out.label + ": no module in the cage";
     return std::nullopt;
   }

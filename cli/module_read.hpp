@@ -2,6 +2,7 @@
 // xcvrctl commands that read live (show) or emulated (emulate) modules.
 #pragma once
 
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -9,28 +10,38 @@
 
 #include "cmis/decode.hpp"
 #include "cmis/image.hpp"
+#include <CLI/CLI.hpp>
+
+#include "drivers/source_kind.hpp"
 #include "drivers/transport.hpp"
 
 namespace xcvr::cli {
 
-// The one live or recorded source a command reads (exactly one field set).
-struct SourceArgs {
-  std::string file;    // dump file, replayed as a module
-  std::string i2c;     // /dev/i2c-N
-  std::string address = "0x50";
-  std::string optoe;   // optoe eeprom file or sx_core module dir
-  std::string netdev;  // ethtool netlink
-  bool trust_banks = false;
+// The source flags of show and verify, one set per registered source kind
+// (drivers/source_registry.cpp): --file, --i2c/--address, --optoe, --netdev/--trust-banks,
+// --ib/--lid/--module. A kind's first flag selects it; the others need that one.
+struct SourceFlags {
+  std::map<std::string, std::string, std::less<>> values;  // what CLI11 writes, by flag name
+  struct Given {
+    const drivers::SourceKind* kind;
+    std::vector<CLI::Option*> options;  // in the kind's order
+  };
+  std::vector<Given> kinds;
 };
 
+// Adds every registered kind's flags to `cmd`. `file_positional`: a bare argument is a --file.
+void add_source_options(CLI::App& cmd, SourceFlags& flags, bool file_positional = false);
+
 struct OpenedSource {
+  const drivers::SourceKind* kind = nullptr;
   std::unique_ptr<drivers::Transport> transport;
   std::string label;  // what was opened, for the report header
 };
 
-// Opens the source; on failure (nothing given or several, no device, no module in the cage,
-// bad address) returns nullopt with `error` set to a message naming it.
-std::optional<OpenedSource> open_source(const SourceArgs& args, std::string& error);
+// Opens the one source the flags select; on failure (none or several, no device, no module in
+// the cage, a bad address) returns nullopt with `error` set to a message naming it, followed by
+// the kind's hint line when there is one.
+std::optional<OpenedSource> open_source(const SourceFlags& flags, std::string& error);
 
 // Re-reads the bytes a daemon's steady-state poll reads (monitors, flags, states) into
 // `image`, so checks against live values see the current ones. A read error ends the refresh:

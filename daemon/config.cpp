@@ -4,7 +4,6 @@
 #include <charconv>
 #include <cmath>
 #include <filesystem>
-#include <regex>
 #include <set>
 #include <sstream>
 
@@ -22,44 +21,18 @@ namespace {
 using Invalid = drivers::TomlInvalid;  // thrown inside this file only, turned into ConfigError at the boundary
 using Table = drivers::TomlTable;
 
-const std::set<std::string> kSourceTypes = {"emulator", "file", "i2c", "optoe", "netlink", "ib"};
-
 std::string location(const toml::source_region& r) { return drivers::toml_location(r); }
 
 void require(bool ok, const toml::source_region& where, const std::string& message) {
   if (!ok) throw Invalid{where, message};
 }
 
-std::string seconds_text(double s) {
-  std::ostringstream o;
-  if (s >= 86400 && std::fmod(s, 86400) == 0) o << s / 86400 << " d";
-  else if (s >= 3600 && std::fmod(s, 3600) == 0) o << s / 3600 << " h";
-  else if (s >= 60 && std::fmod(s, 60) == 0) o << s / 60 << " min";
-  else if (s > 0 && s < 1) o << s * 1000 << " ms";
-  else o << s << " s";
-  return o.str();
-}
-
-// A duration within [min_s, max_s]; `zero_is_off` also allows 0 (the feature is off). The
-// bounds keep absurd values (1e-10 s, 1e308 s) out: they would spin a thread or overflow a timer.
 void duration_in(Table& t, const std::string& key, double& out, double min_s, double max_s, bool zero_is_off = false) {
-  const toml::node* n = t.node(key);
-  if (n == nullptr) return;
-  const double v = *t.duration(key);
-  require((zero_is_off && v == 0) || (v >= min_s && v <= max_s), n->source(),
-          t.name() + "." + key + ": must be " + (zero_is_off ? "0 (off) or " : "") + "between " + seconds_text(min_s) +
-              " and " + seconds_text(max_s));
-  out = v;
+  if (auto v = t.duration_in(key, min_s, max_s, zero_is_off)) out = *v;
 }
 
 void integer(Table& t, const std::string& key, int& out, int min, int max) {
-  const toml::node* n = t.node(key);
-  if (n == nullptr) return;
-  const auto v = n->value_exact<int64_t>();
-  require(v.has_value(), n->source(), t.name() + "." + key + ": expected an integer");
-  require(*v >= min && *v <= max, n->source(),
-          t.name() + "." + key + ": must be between " + std::to_string(min) + " and " + std::to_string(max));
-  out = static_cast<int>(*v);
+  if (auto v = t.integer(key, min, max)) out = static_cast<int>(*v);
 }
 
 PollConfig read_poll(Table t) {
@@ -121,8 +94,7 @@ WebConfig read_web(Table t) {
 }
 
 std::string resolve(const std::string& base_file, const std::string& path) {
-  if (path.empty() || std::filesystem::path(path).is_absolute()) return path;
-  return (std::filesystem::path(base_file).parent_path() / path).lexically_normal().string();
+  return drivers::resolve_path(std::filesystem::path(base_file).parent_path().string(), path);
 }
 
 // One entry of unused_lanes: a lane number or a range string "5-8" (or "5").
@@ -169,7 +141,10 @@ void read_service(Table& t, const std::string& cage, PortService& out) {
   out.unused_lanes.assign(seen.begin(), seen.end());
 }
 
-PortConfig read_port(Table t, const std::string& type, const std::string& file) {
+// The keys every listed port has (name, cage, in_service, unused_lanes); the type's own keys are
+// left in `t` for its kind. A source that finds its own ports knows their cages: its entries
+// give none.
+PortConfig read_port(Table& t, bool lists_devices) {
   PortConfig p;
   p.config_location = location(t.where());
   p.name = t.str("name").value_or("");
@@ -178,179 +153,43 @@ PortConfig read_port(Table t, const std::string& type, const std::string& file) 
     require(c > 0x20 && c < 0x7F && c != '"' && c != '\\', t.where(),
             t.name() + ": port name '" + p.name + "' must be printable ASCII without spaces, quotes or backslashes");
   }
-  if (type == "emulator" || type == "ib") {  // ports the source finds: only their service settings
-    read_service(t, "", p.service);
-    t.finish();
-    return p;
-  }
-  p.cage = t.str("cage").value_or("");
+  if (lists_devices) p.cage = t.str("cage").value_or("");
   read_service(t, p.cage, p.service);
-  if (type == "file" || type == "optoe" || type == "i2c") {
-    p.path = resolve(file, t.str(type == "i2c" ? "bus" : "path").value_or(""));
-    require(!p.path.empty(), t.where(), t.name() + ": '" + p.name + "' needs " + (type == "i2c" ? "bus" : "path"));
-  }
-  if (type == "i2c") {
-    p.presence_file = t.str("presence_file").value_or("");
-    p.presence_active_low = t.boolean("presence_active_low").value_or(false);
-  }
-  if (type == "netlink") p.netdev = t.str("netdev").value_or(p.name);
-  p.domain = t.str("domain").value_or("");
-  t.finish();
   return p;
 }
 
-// A 64-bit key or GUID: a non-negative integer, or a string ("0x0002c90300a1b2c3") because
-// TOML integers are signed 64-bit and many GUIDs do not fit.
-std::optional<uint64_t> u64(Table& t, const std::string& key) {
-  const toml::node* n = t.node(key);
-  if (n == nullptr) return std::nullopt;
-  if (auto i = n->value_exact<int64_t>(); i && *i >= 0) return static_cast<uint64_t>(*i);
-  if (auto text = n->value_exact<std::string>(); text && !text->empty() && text->size() <= 18) {
-    try {
-      std::size_t used = 0;
-      const unsigned long long v = std::stoull(*text, &used, 0);
-      if (used == text->size() && (*text)[0] != '-') return static_cast<uint64_t>(v);
-    } catch (const std::exception&) {
-    }
-  }
-  throw Invalid{n->source(), t.name() + "." + key + ": expected a 64-bit value (an integer or a string like \"0x0002c903000a1b2c\")"};
-}
-
-ib::IbTargetSetting read_ib_target(Table t) {
-  ib::IbTargetSetting out;
-  int lid = 0;
-  integer(t, "lid", lid, 1, 0xBFFF);
-  out.lid = static_cast<uint16_t>(lid);
-  out.guid = u64(t, "guid").value_or(0);
-  require(out.lid != 0 || out.guid != 0, t.where(), t.name() + ": needs lid, guid or both");
-  out.name = t.str("name").value_or("");
-  for (char c : out.name) {
-    require(c >= 0x20 && c < 0x7F && c != '"' && c != '\\', t.where(),
-            t.name() + ".name: must be printable ASCII without quotes or backslashes");
-  }
-  if (const toml::node* n = t.node("modules")) {
-    const toml::array* a = n->as_array();
-    require(a != nullptr, n->source(), t.name() + ".modules: expected an array of module numbers (0-255)");
-    for (const toml::node& e : *a) {
-      const auto m = e.value_exact<int64_t>();
-      require(m && *m >= 0 && *m <= 255, e.source(), t.name() + ".modules: expected module numbers 0-255");
-      out.modules.push_back(static_cast<int>(*m));
-    }
-  }
-  t.finish();
-  return out;
-}
-
-// The keys of a `type = "ib"` source (drivers/ib/ib_settings.hpp). ib::validate's findings
-// ("shard: ...") point at their key when it is present, else at the source table.
-void read_ib(Table& t, ib::IbSourceSettings& s) {
-  s.ca = t.str("ca").value_or("");
-  integer(t, "port", s.port, 1, 255);
-  s.local = t.boolean("local").value_or(s.local);
-  s.discover = t.boolean("discover").value_or(s.discover);
-  s.shard = t.str("shard").value_or("");
-  if (auto v = t.number("rate_limit")) s.rate_limit = *v;
-  if (auto v = t.number("burst")) s.burst = *v;
-  integer(t, "max_outstanding", s.max_outstanding, 1, 16);
-  s.one_lane = t.boolean("one_lane").value_or(s.one_lane);
-  duration_in(t, "timeout", s.timeout_s, 0.001, 60);
-  integer(t, "retries", s.retries, 0, 10);
-  duration_in(t, "backoff", s.backoff_s, 0, 60);
-  duration_in(t, "backoff_max", s.backoff_max_s, 0.001, 3600);
-  integer(t, "busy_retries", s.busy_retries, 0, 10);
-  integer(t, "dead_after", s.dead_after, 1, 1000);
-  duration_in(t, "probe_interval", s.probe_interval_s, 1, 86400);
-  s.access = t.str("access").value_or(s.access);
-  integer(t, "mcia_bytes", s.mcia_bytes, 0, 128);
-  s.vs_key = u64(t, "vs_key").value_or(0);
-  s.m_key = u64(t, "m_key").value_or(0);
-  if (const toml::array* targets = t.tables("target")) {
-    int i = 0;
-    for (const toml::node& n : *targets) {
-      s.targets.push_back(read_ib_target(Table(*n.as_table(), t.name() + ".target[" + std::to_string(i++) + "]")));
-    }
-  }
-  for (const char* key : {"rate_limit", "burst"}) {
-    const double v = std::string(key) == "burst" ? s.burst : s.rate_limit;
-    const toml::node* n = t.node(key);
-    require(std::isfinite(v), n != nullptr ? n->source() : t.where(), t.name() + "." + key + ": must be a finite number");
-  }
-  require(s.burst >= 1, t.node("burst") != nullptr ? t.node("burst")->source() : t.where(),
-          t.name() + ".burst: must be at least 1");
-  if (auto bad = ib::validate(s)) {
-    static const std::set<std::string> kKeys = {"port", "shard", "rate_limit", "max_outstanding", "timeout", "retries",
-                                                "backoff", "dead_after", "probe_interval", "access", "mcia_bytes"};
-    const std::string key = bad->substr(0, bad->find(':'));
-    const toml::node* at = kKeys.count(key) != 0 ? t.node(key) : nullptr;
-    throw Invalid{at != nullptr ? at->source() : t.where(), t.name() + (at != nullptr ? "." : ": ") + *bad};
-  }
-}
-
-// `discover`, `include`, `exclude` of a netlink or optoe source (and optoe's `drivers`,
-// `sonic_port_map`); a regex that does not compile is an
-// error at its key.
-void read_discovery(Table& t, const std::string& type, const std::string& file, bool ports_listed, Discovery& s) {
-  s.discover = t.boolean("discover").value_or(!ports_listed);
-  if (type == "optoe") {
-    s.sonic_port_map = t.str("sonic_port_map").value_or("");
-    if (!s.sonic_port_map.empty() && s.sonic_port_map != "none") s.sonic_port_map = resolve(file, s.sonic_port_map);
-  }
-  if (type == "optoe" && t.node("drivers") != nullptr) {
-    s.drivers = t.strings("drivers");
-    const auto bad = std::find_if(s.drivers.begin(), s.drivers.end(), [](const std::string& d) {
-      return d.empty() || d.size() > 32 || !std::all_of(d.begin(), d.end(), [](unsigned char c) {
-        return std::isalnum(c) || c == '_' || c == '-' || c == '.';
-      });
-    });
-    require(s.drivers.size() <= 16 && bad == s.drivers.end(), t.node("drivers")->source(),
-            t.name() + ".drivers: i2c driver names as in sysfs `name` (\"optoe3\", \"sff8436\", \"24c02\"), at most 16");
-  }
-  for (auto [key, out] : {std::pair{"include", &s.include}, std::pair{"exclude", &s.exclude}}) {
-    *out = t.str(key).value_or("");
-    // Bounded: libstdc++ compiles a pattern recursively, and port names are short.
-    require(out->size() <= 200, t.node(key) ? t.node(key)->source() : t.where(),
-            t.name() + "." + key + ": longer than 200 characters");
-    try {
-      (void)std::regex(*out, std::regex::ECMAScript);
-    } catch (const std::regex_error& e) {
-      require(false, t.node(key)->source(), t.name() + "." + key + ": not a regular expression: " + e.what());
-    }
-  }
-}
-
+// A [[source]]: its type's kind (drivers/source_registry.cpp) reads the type's keys of the table
+// and of its listed ports; the keys left unread are errors.
 SourceConfig read_source(Table t, const std::string& file) {
   SourceConfig s;
   s.config_location = location(t.where());
-  std::ostringstream settings;
-  settings << t.raw() << "\n# relative to " << std::filesystem::path(file).parent_path().string();
-  s.settings = settings.str();
+  const std::string config_dir = std::filesystem::path(file).parent_path().string();
+  std::ostringstream canonical;
+  canonical << t.raw() << "\n# relative to " << config_dir;
+  s.canonical = canonical.str();
   const toml::node* type_node = t.node("type");
   require(type_node != nullptr, t.where(), t.name() + ": missing 'type'");
   s.type = t.str("type").value_or("");
-  require(kSourceTypes.count(s.type) != 0, type_node->source(),
-          t.name() + ".type: '" + s.type + "' is not one of emulator, file, i2c, optoe, netlink, ib");
-  if (s.type == "emulator") {
-    s.fleet = resolve(file, t.str("fleet").value_or(""));
-    require(!s.fleet.empty(), t.where(), t.name() + ": an emulator source needs 'fleet' (a fleet TOML file)");
-    s.clock = t.str("clock").value_or("realtime");
-    require(s.clock == "realtime" || s.clock == "wallclock", t.where(),
-            t.name() + ".clock: must be \"realtime\" (bus time is slept) or \"wallclock\" (accounted, not slept)");
-    for (const std::string& path : t.strings("scenarios")) s.scenarios.push_back(resolve(file, path));
-  }
-  // ib ports come from the fabric and `port` is the CA port: [[source.module]] names ports
-  // found there, for their service settings.
-  const std::string port_key = s.type == "ib" ? "module" : "port";
-  if (s.type == "ib") read_ib(t, s.ib);
-  if (s.type == "netlink" || s.type == "optoe") read_discovery(t, s.type, file, t.tables("port") != nullptr, s.discovery);
+  s.kind = drivers::source_kind(s.type);
+  require(s.kind != nullptr, type_node->source(),
+          t.name() + ".type: '" + s.type + "' is not one of " + drivers::source_type_list());
+  const std::string port_key(s.kind->port_table);
+  std::vector<Table> tables;
   if (const toml::array* ports = t.tables(port_key)) {
-    int i = 0;
     for (const toml::node& n : *ports) {
-      s.ports.push_back(read_port(Table(*n.as_table(), t.name() + "." + port_key + "[" + std::to_string(i++) + "]"), s.type, file));
+      tables.emplace_back(*n.as_table(), t.name() + "." + port_key + "[" + std::to_string(tables.size()) + "]");
     }
   }
-  require(s.type == "emulator" || s.type == "ib" || s.discovery.discover || !s.ports.empty(), t.where(),
+  std::vector<drivers::ListedPort> listed;
+  for (Table& pt : tables) {
+    s.ports.push_back(read_port(pt, s.kind->lists_devices));
+    listed.push_back({s.ports.back().name, s.ports.back().cage, s.ports.back().config_location, &pt});
+  }
+  s.settings = s.kind->parse(t, listed, config_dir);
+  require(!s.kind->lists_devices || !s.ports.empty() || s.settings->discovers(), t.where(),
           t.name() + ": a " + s.type + " source needs at least one [[source.port]]" +
-              (s.type == "netlink" || s.type == "optoe" ? " (or discover = true)" : ""));
+              (s.kind->can_discover ? " (or discover = true)" : ""));
+  for (const Table& pt : tables) pt.finish();
   t.finish();
   return s;
 }
@@ -473,11 +312,6 @@ std::string WebConfig::location_of(const std::string& key) const {
 
 std::string ConfigError::to_string() const {
   return file + ":" + std::to_string(line) + ":" + std::to_string(column) + ": " + message;
-}
-
-bool selected(const Discovery& s, const std::string& name) {
-  if (!s.include.empty() && !std::regex_search(name, std::regex(s.include))) return false;
-  return s.exclude.empty() || !std::regex_search(name, std::regex(s.exclude));
 }
 
 bool glob_match(std::string_view pattern, std::string_view text) {

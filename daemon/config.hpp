@@ -5,13 +5,14 @@
 
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <variant>
 #include <vector>
 
-#include "drivers/ib/ib_settings.hpp"
+#include "drivers/source_kind.hpp"
 #include "daemon/web_defaults.hpp"
 
 namespace xcvr::daemon {
@@ -56,48 +57,31 @@ struct PortService {
 // Lanes a cage form factor carries: SFP 1, SFP-DD/DSFP 2, QSFP (not -DD) 4, OSFP-XD 16, else 8.
 int lanes_for_cage(std::string_view cage);
 
-// One port of a source. Which keys apply depends on the source type.
+// A listed port of a source ([[source.port]], or [[source.module]] of a source that finds its
+// own ports): the keys every type shares. The type's own keys (a bus, a path, a netdev) are in
+// the source's settings.
 struct PortConfig {
   std::string name;            // exported `port` label; unique across the exporter
   std::string cage;            // optional cage form factor ("OSFP", "QSFP-DD", ...)
-  std::string path;            // file: dump path; optoe: eeprom path; i2c: /dev/i2c-N
-  std::string presence_file;   // i2c: optional sysfs presence file
-  bool presence_active_low = false;
-  std::string netdev;          // netlink: interface
-  std::string domain;          // serialization-domain override (ports on sibling mux channels)
   std::string config_location; // "file:line:col" of the port's table, for later errors
   PortService service;         // in_service, unused_lanes
 };
 
-// Ports a source finds itself: netlink (ethtool::discover_netdevs, named by the netdev) and
-// optoe (optoe::discover_optoe, named by bus or sx_core module).
-struct Discovery {
-  bool discover = false;  // `discover`; default true when the source lists no [[source.port]]
-  std::string include;    // ECMAScript regex a found port's name must match ("" = every one)
-  std::string exclude;    // regex of names to leave out
-  // optoe: i2c client driver names whose `eeprom` file is a module's memory (`drivers`);
-  // empty: optoe's own (optoe::kOptoeDrivers).
-  std::vector<std::string> drivers;
-  // optoe: SONiC's port_config.ini / platform.json naming front-panel ports (`sonic_port_map`):
-  // "" = look where SONiC keeps it (optoe::sonic_port_map_candidates), "none" = never.
-  std::string sonic_port_map;
-};
-bool selected(const Discovery& s, const std::string& name);
-
 struct SourceConfig {
-  std::string type;  // "emulator", "file", "i2c", "optoe", "netlink", "ib"
-  std::string fleet;  // emulator: fleet TOML path (resolved relative to the config file)
-  std::string clock = "realtime";      // emulator: "realtime" (sleeps wire time) or "wallclock"
-  std::vector<std::string> scenarios;  // emulator: fault timeline files added to the fleet
-  // Listed ports; for emulator (fleet ports by name) and ib (`[[source.module]]`: fabric ports
-  // by name) only service settings for ports the source finds itself.
-  std::vector<PortConfig> ports;
-  ib::IbSourceSettings ib;             // ib: CA port, targets, politeness, shard
-  Discovery discovery;          // netlink, optoe: ports the source finds itself
+  std::string type;                         // a registered source type (drivers/source_registry.cpp)
+  const drivers::SourceKind* kind = nullptr;
+  std::shared_ptr<const drivers::SourceSettings> settings;  // the type's keys, parsed by its kind
+  std::vector<PortConfig> ports;            // listed ports, in order
   std::string config_location;
   // The source's table as canonical TOML (and the directory its relative paths resolve
   // against): a reload keeps the ports of a source whose settings and files did not change.
-  std::string settings;
+  std::string canonical;
+
+  // The type's settings (drivers/<folder>/<type>_source.hpp), e.g. as<ib::IbSourceConfig>().
+  template <typename T>
+  const T& as() const {
+    return dynamic_cast<const T&>(*settings);
+  }
 };
 
 struct BudgetConfig {

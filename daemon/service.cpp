@@ -152,7 +152,7 @@ void Service::launch(PreparedConfig prepared, Launch why) {
   engine_->set_reload_stats(reloads_attempted_, reloads_failed_, last_reload_ok_, last_reload_unix_);
   engine_->set_source_notes(sources_.notes);
   const bool discovers_netdevs = std::any_of(config_.sources.begin(), config_.sources.end(), [](const SourceConfig& s) {
-    return s.type == "netlink" && s.discovery.discover;
+    return s.settings->watches_netdevs();
   });
   if (!discovers_netdevs) {
     netdev_watch_.reset();

@@ -1,4 +1,6 @@
 // Turns the configured sources into ports: a name, a serialization domain and a Transport each.
+// Each source's kind (drivers/source_registry.cpp) makes the ports; this adds what the config
+// says of them (service, cage), checks names are unique, and keeps unchanged sources on reload.
 #pragma once
 
 #include <memory>
@@ -12,22 +14,17 @@
 
 namespace xcvr::daemon {
 
-// Resources a source keeps alive for its transports (an emulated fleet and its buses).
-struct SourceResources {
-  virtual ~SourceResources() = default;
-};
-
 // One configured source as built (or kept from the running engine on a reload).
 struct BuiltSource {
   std::string fingerprint;              // settings + the bytes of the files it names
   std::vector<std::string> port_names;  // in order
-  std::vector<std::shared_ptr<SourceResources>> resources;
+  std::vector<std::shared_ptr<void>> resources;
   bool reused = false;  // unchanged since the running config: its pollers keep running
 };
 
 struct BuiltSources {
   std::vector<PortSpec> ports;  // of the sources built now (reused ones add none), in source order
-  std::vector<std::shared_ptr<SourceResources>> resources;  // outlive the ports' transports
+  std::vector<std::shared_ptr<void>> resources;  // outlive the ports' transports
   std::vector<BuiltSource> sources;  // per configured source (build_sources fills it)
   std::vector<std::string> notes;    // what sources that find their own ports looked at and found
   std::size_t port_count() const;
@@ -42,9 +39,10 @@ struct SourceError {
 // so its modules are not re-inserted. Port names must be unique across all sources.
 std::variant<BuiltSources, SourceError> build_sources(const Config& config, const BuiltSources* running = nullptr);
 
-// Sources that find their own ports (emulator fleet, ib fabric): applies the service settings
-// of the source's [[source.port]] / [[source.module]] entries to `ports` by name. Returns one
-// message per entry that names no port or lists a lane the port's cage lacks.
-std::vector<std::string> apply_port_service(const SourceConfig& source, std::span<PortSpec> ports);
+// The ports one source made, as PortSpecs with the service settings (and cages) its listed
+// entries give them by name. A listed entry naming no port, or a lane the port's cage lacks, is
+// one message each.
+std::vector<PortSpec> port_specs(const SourceConfig& source, drivers::SourceBuild& built,
+                                 std::vector<std::string>& problems);
 
 }  // namespace xcvr::daemon

@@ -233,11 +233,23 @@ std::string toml_location(const toml::source_region& where, std::string_view ori
 }
 
 namespace {
+
 std::string number_text(double v) {
   char buf[32];
   std::snprintf(buf, sizeof buf, "%g", v);
   return buf;
 }
+
+// "1 min", "500 ms", "2 h": a duration bound as an operator would write it.
+std::string seconds_text(double s) {
+  const auto whole = [s](double unit) { return s >= unit && std::fmod(s, unit) == 0; };
+  if (whole(86400)) return number_text(s / 86400) + " d";
+  if (whole(3600)) return number_text(s / 3600) + " h";
+  if (whole(60)) return number_text(s / 60) + " min";
+  if (s > 0 && s < 1) return number_text(s * 1000) + " ms";
+  return number_text(s) + " s";
+}
+
 }  // namespace
 
 void toml_fail(const toml::node& at, std::string message) { throw TomlInvalid{at.source(), std::move(message)}; }
@@ -285,7 +297,7 @@ std::optional<double> TomlTable::number(std::string_view key) {
 
 std::optional<double> TomlTable::number_in(std::string_view key, double lo, double hi) {
   const auto v = number(key);
-  if (v && !(*v >= lo && *v <= hi)) fail(node(key), key, "expected " + number_text(lo) + " to " + number_text(hi));
+  if (v && !(*v >= lo && *v <= hi)) fail(node(key), key, "must be between " + number_text(lo) + " and " + number_text(hi));
   return v;
 }
 
@@ -294,7 +306,7 @@ std::optional<int64_t> TomlTable::integer(std::string_view key, int64_t lo, int6
   if (n == nullptr) return std::nullopt;
   if (!n->is_integer()) fail(n, key, "expected an integer");
   const int64_t v = n->as_integer()->get();
-  if (v < lo || v > hi) fail(n, key, "expected " + std::to_string(lo) + " to " + std::to_string(hi));
+  if (v < lo || v > hi) fail(n, key, "must be between " + std::to_string(lo) + " and " + std::to_string(hi));
   return v;
 }
 
@@ -307,6 +319,15 @@ std::optional<double> TomlTable::duration(std::string_view key) {
   else if (auto f = n->value_exact<double>()) d = *f;
   if (!d || *d < 0 || !std::isfinite(*d)) fail(n, key, "expected a duration such as \"5s\" or \"500ms\"");
   return d;
+}
+
+std::optional<double> TomlTable::duration_in(std::string_view key, double min_s, double max_s, bool zero_is_off) {
+  const auto v = duration(key);
+  if (v && !((zero_is_off && *v == 0) || (*v >= min_s && *v <= max_s))) {
+    fail(node(key), key, std::string("must be ") + (zero_is_off ? "0 (off) or " : "") + "between " + seconds_text(min_s) +
+                             " and " + seconds_text(max_s));
+  }
+  return v;
 }
 
 std::vector<std::string> TomlTable::strings(std::string_view key) {

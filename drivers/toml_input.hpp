@@ -64,6 +64,10 @@ class TomlTable {
   std::optional<double> number_in(std::string_view key, double lo, double hi);  // NaN is outside
   std::optional<int64_t> integer(std::string_view key, int64_t lo = INT64_MIN, int64_t hi = INT64_MAX);
   std::optional<double> duration(std::string_view key);  // seconds, or a parse_duration() string
+  // A duration within [min_s, max_s] ("must be between 1 s and 1 h"); `zero_is_off` also allows
+  // 0 (the feature is off). The bounds keep absurd values (1e-10 s, 1e308 s) out: they would
+  // spin a thread or overflow a timer.
+  std::optional<double> duration_in(std::string_view key, double min_s, double max_s, bool zero_is_off = false);
   std::vector<std::string> strings(std::string_view key);  // an array of strings; {} when absent
   std::optional<std::pair<double, double>> range(std::string_view key, double lo, double hi);  // [min, max]
   const toml::table* subtable(std::string_view key);

@@ -2,6 +2,12 @@
 #include <gtest/gtest.h>
 
 #include "daemon/config.hpp"
+#include "drivers/dumpfile/file_source.hpp"
+#include "drivers/emulator/emulator_source.hpp"
+#include "drivers/ethtool/netlink_source.hpp"
+#include "drivers/i2c/i2c_source.hpp"
+#include "drivers/ib/ib_source.hpp"
+#include "drivers/optoe/optoe_source.hpp"
 #include "drivers/toml_input.hpp"
 
 namespace xcvr::daemon {
@@ -81,10 +87,12 @@ total_watts = 320
   EXPECT_EQ(c.poll.vdm_interval_s, 30);
   EXPECT_EQ(c.poll.stale_after_intervals, 4);
   ASSERT_EQ(c.sources.size(), 2u);
-  EXPECT_EQ(c.sources[0].fleet, "/etc/t/fleet.toml");  // relative to the config file
-  EXPECT_EQ(c.sources[0].clock, "wallclock");
-  EXPECT_EQ(c.sources[0].scenarios, std::vector<std::string>{"/etc/t/scen/a.toml"});
-  EXPECT_EQ(c.sources[1].ports[0].path, "/etc/t/dumps/a.txt");
+  const auto& emulated = c.sources[0].as<emulator::EmulatorSource>();
+  EXPECT_EQ(emulated.fleet, "/etc/t/fleet.toml");  // relative to the config file
+  EXPECT_EQ(emulated.clock, emulator::ClockMode::Wallclock);
+  EXPECT_EQ(emulated.scenarios, std::vector<std::string>{"/etc/t/scen/a.toml"});
+  EXPECT_EQ(c.sources[1].as<dumpfile::FileSource>().ports.at(0).path, "/etc/t/dumps/a.txt");
+  EXPECT_EQ(c.sources[1].ports.at(0).cage, "QSFP-DD");
   EXPECT_EQ(c.budgets[0].total_watts, 320);
   EXPECT_EQ(c.web.basic_auth_users.at("ops").substr(0, 4), "$2y$");
 }
@@ -170,9 +178,9 @@ INSTANTIATE_TEST_SUITE_P(
         Bad{"ib_no_targets", "[[source]]\ntype = \"ib\"\nlocal = false\n", 1, 1, "source[0]: no targets"},
         Bad{"ib_local_not_bool", "[[source]]\ntype = \"ib\"\nlocal = \"yes\"\n", 3, 9, "expected true or false"},
         Bad{"ib_timeout_zero", "[[source]]\ntype = \"ib\"\ntimeout = 0\n", 3, 11, "must be between"},
-        Bad{"ib_rate_negative", "[[source]]\ntype = \"ib\"\nrate_limit = -1\n", 3, 14, "rate_limit: must be >= 0"},
-        Bad{"ib_rate_inf", "[[source]]\ntype = \"ib\"\nrate_limit = inf\n", 3, 14, "must be a finite number"},
-        Bad{"ib_burst_zero", "[[source]]\ntype = \"ib\"\nburst = 0\n", 3, 9, "burst: must be at least 1"},
+        Bad{"ib_rate_negative", "[[source]]\ntype = \"ib\"\nrate_limit = -1\n", 3, 14, "rate_limit: must be between 0 and 1e+06"},
+        Bad{"ib_rate_inf", "[[source]]\ntype = \"ib\"\nrate_limit = inf\n", 3, 14, "rate_limit: must be between 0 and 1e+06"},
+        Bad{"ib_burst_zero", "[[source]]\ntype = \"ib\"\nburst = 0\n", 3, 9, "burst: must be between 1 and 1e+06"},
         Bad{"ib_backoff_over_max", "[[source]]\ntype = \"ib\"\nbackoff = \"2s\"\nbackoff_max = \"1s\"\n", 3, 11,
             "backoff: must be >= 0 and <= backoff_max"},
         Bad{"ib_max_outstanding", "[[source]]\ntype = \"ib\"\nmax_outstanding = 0\n", 3, 19, "between 1 and 16"},
@@ -222,7 +230,7 @@ modules = [0, 63]
 guid = "0xe41d2d0300a1b2c3"
 )");
   ASSERT_EQ(c.sources.size(), 1u);
-  const ib::IbSourceSettings& s = c.sources[0].ib;
+  const ib::IbSourceSettings& s = c.sources[0].as<ib::IbSourceConfig>().ib;
   EXPECT_EQ(s.ca, "mlx5_1");
   EXPECT_EQ(s.port, 2);
   EXPECT_FALSE(s.local);
@@ -249,7 +257,7 @@ guid = "0xe41d2d0300a1b2c3"
   EXPECT_EQ(s.targets[1].guid, 0xe41d2d0300a1b2c3ULL);
   EXPECT_TRUE(c.sources[0].ports.empty());
   // Defaults: the local HCA's modules from the first active port.
-  const ib::IbSourceSettings d = load_ok("[[source]]\ntype = \"ib\"\n").sources.at(0).ib;
+  const ib::IbSourceSettings d = load_ok("[[source]]\ntype = \"ib\"\n").sources.at(0).as<ib::IbSourceConfig>().ib;
   EXPECT_EQ(d.ca, "");
   EXPECT_EQ(d.port, 1);
   EXPECT_TRUE(d.local);
@@ -275,32 +283,36 @@ TEST(Config, Durations) {
 }
 
 TEST(Config, NetlinkDiscovery) {
+  const auto netlink = [](const Config& c) -> const ethtool::NetlinkSource& { return c.sources.at(0).as<ethtool::NetlinkSource>(); };
+  const auto optoe = [](const Config& c) -> const optoe::OptoeSource& { return c.sources.at(0).as<optoe::OptoeSource>(); };
   const Config shipped = load_ok("[[source]]\ntype = \"netlink\"\n");
   ASSERT_EQ(shipped.sources.size(), 1u);
-  EXPECT_TRUE(shipped.sources[0].discovery.discover) << "no ports listed: the source finds them";
+  EXPECT_TRUE(netlink(shipped).discovery.discover) << "no ports listed: the source finds them";
+  EXPECT_TRUE(shipped.sources[0].settings->watches_netdevs());
   const Config listed = load_ok("[[source]]\ntype = \"netlink\"\n[[source.port]]\nname = \"gpu0\"\n");
-  EXPECT_FALSE(listed.sources[0].discovery.discover) << "ports listed: only those, unless asked";
+  EXPECT_FALSE(netlink(listed).discovery.discover) << "ports listed: only those, unless asked";
+  EXPECT_EQ(netlink(listed).ports.at(0).netdev, "gpu0") << "netdev defaults to the port name";
   const Config both = load_ok(
       "[[source]]\ntype = \"netlink\"\ndiscover = true\ninclude = \"^ens\"\nexclude = \"^ens(9|10)np\"\n"
       "[[source.port]]\nname = \"gpu0\"\n");
-  const Discovery& s = both.sources[0].discovery;
+  const drivers::Discovery& s = netlink(both).discovery;
   EXPECT_TRUE(s.discover);
-  EXPECT_TRUE(selected(s, "ens1f0np0"));
-  EXPECT_FALSE(selected(s, "ens9np0"));
-  EXPECT_FALSE(selected(s, "eth0"));
-  EXPECT_TRUE(selected(Discovery{}, "eth0")) << "no include: every netdev";
-  EXPECT_TRUE(load_ok("[[source]]\ntype = \"optoe\"\nexclude = \"^module\"\n").sources[0].discovery.discover)
+  EXPECT_TRUE(s.selects("ens1f0np0"));
+  EXPECT_FALSE(s.selects("ens9np0"));
+  EXPECT_FALSE(s.selects("eth0"));
+  EXPECT_TRUE(drivers::Discovery{}.selects("eth0")) << "no include: every netdev";
+  EXPECT_TRUE(optoe(load_ok("[[source]]\ntype = \"optoe\"\nexclude = \"^module\"\n")).discovery.discover)
       << "optoe finds its devices the same way";
-  EXPECT_TRUE(load_ok("[[source]]\ntype = \"optoe\"\n").sources[0].discovery.drivers.empty()) << "optoe's own";
-  EXPECT_EQ(load_ok("[[source]]\ntype = \"optoe\"\ndrivers = [\"sff8436\", \"24c02\"]\n").sources[0].discovery.drivers,
+  EXPECT_TRUE(optoe(load_ok("[[source]]\ntype = \"optoe\"\n")).drivers.empty()) << "optoe's own";
+  EXPECT_EQ(optoe(load_ok("[[source]]\ntype = \"optoe\"\ndrivers = [\"sff8436\", \"24c02\"]\n")).drivers,
             (std::vector<std::string>{"sff8436", "24c02"}));
-  EXPECT_EQ(load_ok("[[source]]\ntype = \"optoe\"\nsonic_port_map = \"none\"\n").sources[0].discovery.sonic_port_map,
-            "none");
-  EXPECT_EQ(load_ok("[[source]]\ntype = \"optoe\"\n").sources[0].discovery.sonic_port_map, "")
-      << "SONiC's own places";
+  EXPECT_EQ(optoe(load_ok("[[source]]\ntype = \"optoe\"\nsonic_port_map = \"none\"\n")).sonic_port_map, "none");
+  EXPECT_EQ(optoe(load_ok("[[source]]\ntype = \"optoe\"\n")).sonic_port_map, "") << "SONiC's own places";
   EXPECT_FALSE(load_ok("[[source]]\ntype = \"i2c\"\n[[source.port]]\nname = \"c\"\nbus = \"/dev/i2c-1\"\n")
-                   .sources[0].discovery.discover)
+                   .sources[0].settings->discovers())
       << "i2c stays explicit: probing arbitrary buses is unsafe";
+  EXPECT_FALSE(load_ok("[[source]]\ntype = \"i2c\"\n[[source.port]]\nname = \"c\"\nbus = \"/dev/i2c-1\"\n")
+                   .sources[0].settings->watches_netdevs());
 }
 
 TEST(Config, Glob) {
@@ -340,7 +352,7 @@ TEST(Config, PortsAndLanesOutOfService) {
   EXPECT_EQ(c.sources[1].ports.at(0).service.unused_lanes, (std::vector<int>{5, 6, 7, 8}));
   EXPECT_EQ(c.sources[2].ports.at(0).name, "leaf-3/12");
   EXPECT_FALSE(c.sources[2].ports.at(0).service.in_service);
-  EXPECT_EQ(c.sources[2].ib.port, 1);  // `port` stays the CA port
+  EXPECT_EQ(c.sources[2].as<ib::IbSourceConfig>().ib.port, 1);  // `port` stays the CA port
 }
 
 TEST(Config, LanesPerCage) {

@@ -15,6 +15,7 @@
 #include "tests/support/ib/fabric_sweep.hpp"
 #include "tests/support/ib/fake_fabric.hpp"
 #include "drivers/ib/ib_ports.hpp"
+#include "drivers/ib/ib_source.hpp"
 #include "drivers/ib/ib_source_setup.hpp"
 
 namespace xcvr::ib {
@@ -73,7 +74,7 @@ struct Subnet {
       EXPECT_EQ(port, 1);
       return std::variant<std::unique_ptr<UmadDevice>, drivers::Error>(fabric.open(*hca, smp));
     };
-    auto opened = open_ib_source(config.sources.at(0).ib, opener, clock_ptr);
+    auto opened = open_ib_source(config.sources.at(0).as<ib::IbSourceConfig>().ib, opener, clock_ptr);
     if (auto* e = std::get_if<drivers::Error>(&opened)) throw std::runtime_error(e->message);
     source = std::move(std::get<IbSource>(opened));
     std::vector<daemon::PortSpec> specs;

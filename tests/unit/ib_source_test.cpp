@@ -1,7 +1,7 @@
 // The IB source as the daemon builds it: subnet discovery by directed route, targets by LID
-// and GUID, sharding one fabric over n instances with no module polled twice, the daemon's
-// add_ib_source wiring from a parsed config, and `xcvrctl show --ib` on an emulated fabric and
-// without hardware (the real binary).
+// and GUID, sharding one fabric over n instances with no module polled twice, the ib source
+// kind's ports from a parsed config, and one module as `xcvrctl show --ib` opens it, on an
+// emulated fabric and without hardware (the real binary).
 #include <gtest/gtest.h>
 
 #include <sys/wait.h>
@@ -12,24 +12,31 @@
 
 #include "daemon/sources.hpp"
 #include "tests/support/ib/fake_fabric.hpp"
-#include "drivers/ib/ib_show.hpp"
-#include "drivers/ib/ib_source_setup.hpp"
+#include "cmis/decode.hpp"
+#include "drivers/ib/ib_module.hpp"
+#include "drivers/ib/ib_source.hpp"
+#include "drivers/module_reader.hpp"
 #include "tests/support/run_command.hpp"
 
-namespace xcvr::daemon {
-std::optional<SourceError> add_ib_source_settings(const ib::IbSourceSettings& settings, const std::string& location,
-                                                  BuiltSources& out, ib::DeviceOpener opener,
-                                                  std::shared_ptr<drivers::Clock> clock);
-std::optional<SourceError> add_ib_source(const SourceConfig& s, BuiltSources& out);
-std::optional<SourceError> add_every_ca(const ib::IbSourceSettings& settings, const std::string& location,
-                                        BuiltSources& out, const std::vector<ib::LocalPort>& host_ports,
-                                        ib::DeviceOpener opener, std::shared_ptr<drivers::Clock> clock);
-}  // namespace xcvr::daemon
 
 namespace xcvr::ib {
 namespace {
 
 using drivers::kSecond;
+
+drivers::BuildContext context(const std::string& location) {
+  drivers::BuildContext ctx;
+  ctx.location = location;
+  return ctx;
+}
+
+// The ports as the daemon polls them (build_sources' PortSpecs).
+std::vector<daemon::PortSpec> specs(drivers::SourceBuild& built) {
+  daemon::SourceConfig ib;
+  ib.type = "ib";
+  std::vector<std::string> problems;
+  return daemon::port_specs(ib, built, problems);
+}
 
 // host HCA -- leaf-00..leaf-(n-1), every leaf linked to spine-00 and spine-01.
 struct Topology {
@@ -176,12 +183,12 @@ TEST(IbSource, DaemonWiringMakesPortSpecs) {
   IbSourceSettings s;
   s.ca = "mlx5_0";
   s.discover = true;
-  daemon::BuiltSources out;
-  ASSERT_FALSE(daemon::add_ib_source_settings(s, "config.toml:7:1", out, t.opener(), t.clock));
+  drivers::SourceBuild out;
+  ASSERT_FALSE(add_ib_ports(s, context("config.toml:7:1"), out, t.opener(), t.clock));
   EXPECT_EQ(out.ports.size(), 1u + 4u * 3u);
-  EXPECT_EQ(out.resources.size(), 1u);
+  EXPECT_EQ(out.keep_alive.size(), 1u);
   std::set<std::string> domains;
-  for (const daemon::PortSpec& p : out.ports) {
+  for (const daemon::PortSpec& p : specs(out)) {
     EXPECT_EQ(p.id.source, "ib");
     EXPECT_EQ(p.id.port, p.id.node + "/" + p.id.port.substr(p.id.node.size() + 1));
     domains.insert(p.transport->domain());
@@ -189,10 +196,9 @@ TEST(IbSource, DaemonWiringMakesPortSpecs) {
   EXPECT_EQ(domains.size(), 1u + 4u * 2u) << "one lane for the HCA's single module, two per switch";
 
   s.shard = "9/2";
-  auto err = daemon::add_ib_source_settings(s, "config.toml:7:1", out, t.opener(), t.clock);
+  const auto err = add_ib_ports(s, context("config.toml:7:1"), out, t.opener(), t.clock);
   ASSERT_TRUE(err);
-  EXPECT_NE(err->message.find("config.toml:7:1: ib source (CA mlx5_0 port 1): shard"), std::string::npos)
-      << err->message;
+  EXPECT_NE(err->find("config.toml:7:1: ib source (CA mlx5_0 port 1): shard"), std::string::npos) << *err;
 }
 
 // ca = "*" (a DGX in InfiniBand mode): every active InfiniBand port's own modules, named by the
@@ -215,10 +221,11 @@ TEST(IbSource, EveryCaPollsEachHcaOwnModulesNamedByTheCa) {
     if (ca == "mlx5_1") return t.fabric.open(hca2, smp);
     return drivers::Error{drivers::ErrorKind::Permission, "/dev/infiniband/umad4: Permission denied (EACCES)"};
   };
-  daemon::BuiltSources out;
-  ASSERT_FALSE(daemon::add_every_ca(s, "config.toml:9:1", out, host, opener, t.clock));
+  drivers::SourceBuild out;
+  add_every_ca(s, context("config.toml:9:1"), out, host, opener, t.clock);
+  EXPECT_EQ(out.keep_alive.size(), 2u);
   std::vector<std::string> names, nodes;
-  for (const daemon::PortSpec& p : out.ports) {
+  for (const daemon::PortSpec& p : specs(out)) {
     names.push_back(p.id.port);
     nodes.push_back(p.id.node);
   }
@@ -226,7 +233,6 @@ TEST(IbSource, EveryCaPollsEachHcaOwnModulesNamedByTheCa) {
   EXPECT_EQ(names[0].rfind("mlx5_0/", 0), 0u) << names[0];
   EXPECT_EQ(names[1].rfind("mlx5_1/", 0), 0u) << names[1];
   EXPECT_EQ(nodes, (std::vector<std::string>{"mlx5_0", "mlx5_1"})) << "node = node_exporter's infiniband device";
-  EXPECT_EQ(out.resources.size(), 2u);
   ASSERT_EQ(out.notes.size(), 1u);
   const std::string& note = out.notes[0];
   EXPECT_NE(note.find("ports " + names[0] + ", " + names[1]), std::string::npos) << note;
@@ -234,8 +240,8 @@ TEST(IbSource, EveryCaPollsEachHcaOwnModulesNamedByTheCa) {
   EXPECT_NE(note.find("Permission denied"), std::string::npos) << note;
   EXPECT_NE(note.find("infiniband.conf"), std::string::npos) << note;
 
-  daemon::BuiltSources none;  // a host without InfiniBand
-  ASSERT_FALSE(daemon::add_every_ca(s, "config.toml:9:1", none, {}, opener, t.clock));
+  drivers::SourceBuild none;  // a host without InfiniBand
+  add_every_ca(s, context("config.toml:9:1"), none, {}, opener, t.clock);
   EXPECT_TRUE(none.ports.empty());
   ASSERT_EQ(none.notes.size(), 1u);
   EXPECT_NE(none.notes[0].find("no module; InfiniBand CA ports looked at: 0"), std::string::npos) << none.notes[0];
@@ -263,7 +269,7 @@ TEST(IbSource, ConfiguredSourceWithoutHardwareIsAClearError) {
       << std::get<daemon::SourceError>(built_any).message;
 }
 
-// The config file's `ib` source, through the daemon's add_ib_source, onto an emulated fabric.
+// The config file's `ib` source, through the kind's parse and add_ib_ports, onto an emulated fabric.
 TEST(IbSource, ParsedConfigBuildsTheFabricsPorts) {
   Topology t(3, 2);
   auto parsed = daemon::parse_config(R"(
@@ -284,10 +290,10 @@ name = "spine-A"
 )", "ib.toml");
   ASSERT_TRUE(std::holds_alternative<daemon::Config>(parsed)) << std::get<daemon::ConfigError>(parsed).to_string();
   const daemon::SourceConfig& sc = std::get<daemon::Config>(parsed).sources.at(0);
-  daemon::BuiltSources out;
-  ASSERT_FALSE(daemon::add_ib_source_settings(sc.ib, sc.config_location, out, t.opener(), t.clock));
+  drivers::SourceBuild out;
+  ASSERT_FALSE(add_ib_ports(sc.as<IbSourceConfig>().ib, context(sc.config_location), out, t.opener(), t.clock));
   std::set<std::string> names, domains;
-  for (const daemon::PortSpec& p : out.ports) {
+  for (const daemon::PortSpec& p : specs(out)) {
     names.insert(p.id.port);
     domains.insert(p.transport->domain());
     EXPECT_EQ(p.id.port.substr(0, p.id.node.size() + 1), p.id.node + "/");
@@ -296,35 +302,43 @@ name = "spine-A"
   EXPECT_EQ(domains.size(), 2u) << "max_outstanding = 1: one lane per target";
 }
 
-TEST(IbSource, ShowOneModuleOnAnEmulatedFabric) {
+// What `xcvrctl show --ib CA:PORT --lid L --module M` opens, then reads as the daemon does.
+TEST(IbSource, OneModuleOnAnEmulatedFabric) {
   Topology t(1, 8);
-  std::ostringstream out, err;
-  const int rc = show_ib_module("mlx5_0:1", 100, 3, false, t.opener(), out, err, t.clock);
-  EXPECT_EQ(rc, 0) << err.str();
-  EXPECT_NE(out.str().find("leaf-00"), std::string::npos) << out.str();
-  EXPECT_NE(out.str().find("lane 8"), std::string::npos) << out.str();
-  std::ostringstream json, err2;
-  EXPECT_EQ(show_ib_module("mlx5_0:1", 100, 3, true, t.opener(), json, err2, t.clock), 0) << err2.str();
-  EXPECT_EQ(json.str().front(), '{');
+  const auto read = [&](int lid, int module, cmis::ModuleImage& image) -> std::pair<std::string, std::optional<drivers::Error>> {
+    auto opened = open_ib_module_transport("mlx5_0:1", lid, module, t.opener(), t.clock);
+    if (auto* e = std::get_if<drivers::Error>(&opened)) return {"", *e};
+    drivers::Transport& transport = *std::get<std::unique_ptr<drivers::Transport>>(opened);
+    drivers::UnreachablePages unreachable;
+    return {transport.describe(), drivers::read_static(transport, image, unreachable, {}).error};
+  };
+  cmis::ModuleImage image;
+  const auto [leaf, error] = read(100, 3, image);
+  EXPECT_FALSE(error) << error->message;
+  EXPECT_NE(leaf.find("leaf-00"), std::string::npos) << leaf;
+  EXPECT_EQ(cmis::decode(image).lanes.size(), 8u);
   // An empty cage, and the local HCA by its own LID (lid 0).
   t.leaves[0]->remove(5);
-  std::ostringstream o3, e3;
-  EXPECT_EQ(show_ib_module("mlx5_0:1", 100, 5, false, t.opener(), o3, e3, t.clock), 2);
-  EXPECT_NE(e3.str().find("not connected"), std::string::npos) << e3.str();
-  std::ostringstream o4, e4;
-  EXPECT_EQ(show_ib_module("mlx5_0:1", 0, 0, false, t.opener(), o4, e4, t.clock), 0) << e4.str();
-  EXPECT_NE(o4.str().find("host-01"), std::string::npos) << o4.str();
+  cmis::ModuleImage empty;
+  const auto [cage, absent] = read(100, 5, empty);
+  ASSERT_TRUE(absent);
+  EXPECT_NE(absent->message.find("not connected"), std::string::npos) << absent->message;
+  EXPECT_TRUE(empty.empty());
+  cmis::ModuleImage local;
+  const auto [hca, ok] = read(0, 0, local);
+  EXPECT_FALSE(ok) << ok->message;
+  EXPECT_NE(hca.find("host-01"), std::string::npos) << hca;
 }
 
-TEST(IbSource, ShowWithoutInfinibandHardwareExits2) {
-  std::ostringstream out, err;
-  EXPECT_EQ(show_ib_module("xcvr_no_such_ca:1", 5, 0, false, {}, out, err), 2);
-  EXPECT_NE(err.str().find("xcvr_no_such_ca:1"), std::string::npos) << err.str();
-  EXPECT_NE(err.str().find("InfiniBand"), std::string::npos) << err.str();
-  EXPECT_TRUE(out.str().empty());
-  std::ostringstream o2, e2;
-  EXPECT_EQ(show_ib_module("mlx5_0:x", 5, 0, false, {}, o2, e2), 2);
-  EXPECT_NE(e2.str().find("CA:PORT"), std::string::npos);
+TEST(IbSource, OpeningWithoutInfinibandHardwareSaysWhat) {
+  auto none = open_ib_module_transport("xcvr_no_such_ca:1", 5, 0);
+  ASSERT_TRUE(std::holds_alternative<drivers::Error>(none));
+  const drivers::Error& e = std::get<drivers::Error>(none);
+  EXPECT_NE(e.message.find("xcvr_no_such_ca:1"), std::string::npos) << e.message;
+  EXPECT_NE(e.message.find("InfiniBand"), std::string::npos) << e.message;
+  auto bad = open_ib_module_transport("mlx5_0:x", 5, 0);
+  ASSERT_TRUE(std::holds_alternative<drivers::Error>(bad));
+  EXPECT_NE(std::get<drivers::Error>(bad).message.find("CA:PORT"), std::string::npos);
   EXPECT_EQ(parse_ca_port("mlx5_1")->second, 1);
   EXPECT_EQ(parse_ca_port("mlx5_1:2")->second, 2);
 }
@@ -339,9 +353,8 @@ CliRun xcvrctl(const std::string& args) {
 TEST(IbSource, XcvrctlShowIbWithoutHardwareExits2) {
   const CliRun r = xcvrctl("show --ib xcvr_no_such_ca:1 --lid 17 --module 3");
   EXPECT_EQ(r.code, 2) << r.out;
-  EXPECT_NE(r.out.find("xcvrctl show --ib xcvr_no_such_ca:1: InfiniBand xcvr_no_such_ca:1: "), std::string::npos)
-      << r.out;
-  EXPECT_NE(r.out.find("no usable InfiniBand device on this host"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("xcvrctl show: InfiniBand xcvr_no_such_ca:1: "), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("(no such device on this host?)"), std::string::npos) << r.out;
   const CliRun json = xcvrctl("show --ib xcvr_no_such_ca:1 --json");
   EXPECT_EQ(json.code, 2) << json.out;
   const CliRun bad = xcvrctl("show --ib mlx5_0:x");
@@ -349,6 +362,11 @@ TEST(IbSource, XcvrctlShowIbWithoutHardwareExits2) {
   EXPECT_NE(bad.out.find("CA:PORT"), std::string::npos) << bad.out;
   const CliRun both = xcvrctl("show --ib mlx5_0:1 --file /dev/null");
   EXPECT_NE(both.code, 0) << both.out;
+  const CliRun lid = xcvrctl("show --ib mlx5_0:1 --lid 60000");
+  EXPECT_EQ(lid.code, 2) << lid.out;
+  EXPECT_NE(lid.out.find("--lid 60000 is not a unicast LID"), std::string::npos) << lid.out;
+  const CliRun orphan = xcvrctl("show --lid 5");
+  EXPECT_NE(orphan.code, 0) << "--lid needs --ib";
 }
 
 }  // namespace

@@ -174,13 +174,21 @@ TEST(XcvrctlCli, BashCompletionCoversEveryOption) {
     ASSERT_NE(begin, std::string::npos) << "no case arm for " << sub;
     const std::size_t end = completion.find("\n            ;;\n", begin);
     ASSERT_NE(end, std::string::npos) << sub;
-    // Offered: the words of its `compgen -W '...'` lists (not the `case $prev` patterns).
+    // Offered: the words of its `compgen -W '...'` (or "...") lists, not the `case $prev`
+    // patterns; $_xcvrctl_source_options is the source flags' list the file defines once.
     const std::string body = completion.substr(begin, end - begin);
     std::string words;
-    for (std::size_t at = body.find("compgen -W '"); at != std::string::npos;
-         at = body.find("compgen -W '", at + 1)) {
+    for (std::size_t at = body.find("compgen -W "); at != std::string::npos; at = body.find("compgen -W ", at + 1)) {
+      const char quote = body[at + 11];
       const std::size_t from = at + 12;
-      words += " " + body.substr(from, body.find('\'', from) - from);
+      words += " " + body.substr(from, body.find(quote, from) - from);
+    }
+    const std::string var = "$_xcvrctl_source_options";
+    if (const std::size_t use = words.find(var); use != std::string::npos) {
+      const std::size_t def = completion.find("\n_xcvrctl_source_options=\"");
+      ASSERT_NE(def, std::string::npos) << "the source options' list";
+      const std::size_t from = def + var.size() + 2;
+      words.replace(use, var.size(), completion.substr(from, completion.find('"', from) - from));
     }
     const std::set<std::string> offered = help_options(words);
     for (const std::string& opt : help_options(run(sub + " --help").out)) {
@@ -252,7 +260,7 @@ TEST(XcvrctlCli, DiscoverPrintsWhatDiscoveryFindsAndEmitsConfig) {
   ASSERT_EQ(sources.size(), 1u);
   EXPECT_EQ(sources[0].type, "optoe");
   ASSERT_EQ(sources[0].ports.size(), 2u);
-  EXPECT_FALSE(sources[0].discovery.discover) << "explicit ports: discovery off";
+  EXPECT_FALSE(sources[0].settings->discovers()) << "explicit ports: discovery off";
   EXPECT_NE(cfg.out.find("name = \"optoe-11\""), std::string::npos) << cfg.out;
   fs::remove_all(root);
 }

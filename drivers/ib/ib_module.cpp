@@ -1,15 +1,6 @@
-#include "drivers/ib/ib_show.hpp"
+#include "drivers/ib/ib_module.hpp"
 
-#include <algorithm>
-#include <cmath>
-#include <cstdio>
-#include <iostream>
 #include <vector>
-
-#include "cmis/decode.hpp"
-#include "cmis/quantities.hpp"
-#include "cmis/report_json.hpp"
-#include "drivers/module_reader.hpp"
 
 namespace xcvr::ib {
 namespace {
@@ -32,18 +23,6 @@ class OwnedIbTransport final : public drivers::Transport {
   std::shared_ptr<drivers::Clock> clock_;
   std::unique_ptr<IbTransport> t_;
 };
-
-std::string fmt(const char* f, double v) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, f, v);
-  return buf;
-}
-
-std::string dbm(std::optional<double> w) {
-  if (!w) return "-";
-  if (*w <= 0) return "-inf dBm";
-  return fmt("%.2f dBm", 10 * std::log10(*w * 1000));
-}
 
 }  // namespace
 
@@ -83,59 +62,6 @@ std::variant<std::unique_ptr<drivers::Transport>, drivers::Error> open_ib_module
   auto t = std::make_unique<IbTransport>(target, IbLane{channel, "ib:" + ca_port + ":lid" + std::to_string(o.lid)},
                                          static_cast<uint8_t>(module), port);
   return std::unique_ptr<drivers::Transport>(std::make_unique<OwnedIbTransport>(clock, std::move(t)));
-}
-
-int show_ib_module(const std::string& ca_port, int lid, int module, bool json, DeviceOpener opener, std::ostream& out,
-                   std::ostream& err, std::shared_ptr<drivers::Clock> clock) {
-  auto opened = open_ib_module_transport(ca_port, lid, module, std::move(opener), std::move(clock));
-  if (auto* e = std::get_if<drivers::Error>(&opened)) {
-    err << "xcvrctl show --ib " << ca_port << ": " << e->message << '\n';
-    if (e->kind == drivers::ErrorKind::Absent) err << "(no usable InfiniBand device on this host?)\n";
-    if (e->kind == drivers::ErrorKind::Permission) err << "(run as root, or grant access to /dev/infiniband/umad*)\n";
-    return 2;
-  }
-  auto& t = *std::get<std::unique_ptr<drivers::Transport>>(opened);
-  cmis::ModuleImage image;
-  drivers::UnreachablePages unreachable;  // pages the switch firmware does not serve: left out
-  const auto read_err = drivers::read_static(t, image, unreachable, {}).error;
-  if (read_err && image.empty()) {
-    err << read_err->message << '\n';
-    if (read_err->kind == drivers::ErrorKind::Absent) err << "(no module in that cage?)\n";
-    return 2;
-  }
-  const cmis::ModuleReport r = cmis::decode(image);
-  if (json) {
-    out << cmis::to_json(r).dump(2) << '\n';
-  } else {
-    const auto c = t.counters();
-    out << t.describe() << " — " << image.entries().size() << " half-pages, " << c.transactions << " MADs\n"
-        << "vendor       : " << r.id.vendor_name << '\n'
-        << "part number  : " << r.id.part_number << '\n'
-        << "serial       : " << r.id.serial << '\n'
-        << "revision     : " << r.spec_revision << '\n';
-    for (const cmis::QuantitySpec& q : cmis::kQuantities) {
-      if (q.per_lane() || !(r.*q.module_value)) continue;
-      std::string label(q.label);
-      label.resize(std::max<std::size_t>(label.size(), 13), ' ');
-      out << label << ": " << cmis::plain_text(q.unit, *(r.*q.module_value)) << '\n';
-    }
-    if (r.module_state) out << "module state : " << r.module_state->name << '\n';
-    for (const cmis::LaneReport& l : r.lanes) {
-      out << "lane " << l.lane << "       : rx " << dbm(l.rx_power_watts) << ", tx " << dbm(l.tx_power_watts);
-      if (l.tx_bias_amperes) out << ", bias " << fmt("%.2f mA", *l.tx_bias_amperes * 1000);
-      out << '\n';
-    }
-  }
-  if (read_err) {
-    err << "incomplete: " << read_err->message << '\n';
-    return 1;
-  }
-  const bool bad_checksum = std::any_of(r.checksums.begin(), r.checksums.end(), [](const cmis::Checksum& c) { return !c.ok(); });
-  return bad_checksum || !r.problems.empty() ? 1 : 0;
-}
-
-int show_ib_module(const std::string& ca_port, int lid, int module, bool json) {
-  return show_ib_module(ca_port, lid, module, json, {}, std::cout, std::cerr);
 }
 
 }  // namespace xcvr::ib

@@ -1,14 +1,13 @@
-// One module over InfiniBand, for `xcvrctl show --ib CA:PORT --lid L --module M [--json]`.
+// One module over InfiniBand, for xcvrctl's --ib CA:PORT --lid L --module M (the ib source kind,
+// drivers/ib/ib_source.cpp).
 #pragma once
 
-#include <iosfwd>
 #include <memory>
 #include <optional>
 #include <string>
 #include <utility>
 #include <variant>
 
-#include "cmis/image.hpp"
 #include "drivers/ib/ib_source_setup.hpp"
 #include "drivers/transport.hpp"
 
@@ -24,13 +23,5 @@ std::optional<std::pair<std::string, int>> parse_ca_port(const std::string& text
 std::variant<std::unique_ptr<drivers::Transport>, drivers::Error> open_ib_module_transport(
     const std::string& ca_port, int lid, int module, DeviceOpener opener = {},
     std::shared_ptr<drivers::Clock> clock = {});
-
-// Reads the module as the daemon does (drivers::read_static, VDM pages included) and prints it
-// (human summary, or the decoder's JSON contract with --json).
-// Exit codes as `xcvrctl show`: 0 clean, 1 problems (incomplete read, bad checksum, decode
-// findings), 2 nothing readable — including "no InfiniBand hardware" with a clear message.
-int show_ib_module(const std::string& ca_port, int lid, int module, bool json);
-int show_ib_module(const std::string& ca_port, int lid, int module, bool json, DeviceOpener opener,
-                   std::ostream& out, std::ostream& err, std::shared_ptr<drivers::Clock> clock = {});
 
 }  // namespace xcvr::ib

@@ -1,0 +1,78 @@
+#include "drivers/ethtool/netlink_source.hpp"
+
+namespace xcvr::ethtool {
+
+std::optional<std::string> NetlinkSource::build(const drivers::BuildContext& ctx, drivers::SourceBuild& out) const {
+  for (const EthtoolPortConfig& c : ports) out.ports.push_back({c.port, "", "", std::make_unique<EthtoolNetlinkTransport>(c)});
+  if (!discovery.discover) return std::nullopt;
+  // Every netdev with a module interface, as a port named by the netdev (node_exporter's `device`).
+  const NetdevDiscovery d = discover_netdevs();
+  std::vector<drivers::FoundPort> found;
+  for (const DiscoveredNetdev& n : d.found) {
+    EthtoolPortConfig c;
+    c.netdev = c.port = n.netdev;
+    c.trust_banks = trust_banks;
+    found.push_back({n.netdev, "netdev:" + n.netdev, [c] { return std::make_unique<EthtoolNetlinkTransport>(c); }});
+  }
+  std::string looked_at = "physical netdevs looked at: " + std::to_string(d.found.size() + d.skipped.size());
+  for (std::size_t i = 0; i < d.skipped.size(); ++i) looked_at += (i == 0 ? "; skipped: " : "; ") + d.skipped[i];
+  drivers::add_found(discovery, ctx, found,
+                     {"netlink", "no netdev with a module interface", looked_at,
+                      "Name ports with [[source.port]] netdev = \"…\", or add i2c/optoe/ib sources (docs/configuration.md)"},
+                     out);
+  return std::nullopt;
+}
+
+std::string NetlinkSource::fingerprint() const {
+  std::string fp;
+  if (discovery.discover) {
+    for (const std::string& n : physical_netdevs()) fp += "\nnetdev " + n;
+  }
+  return fp;
+}
+
+std::vector<std::string> NetlinkSource::claims() const {
+  std::vector<std::string> out;
+  for (const EthtoolPortConfig& c : ports) out.push_back("netdev:" + c.netdev);
+  return out;
+}
+
+namespace {
+
+std::unique_ptr<const drivers::SourceSettings> parse(drivers::TomlTable& t, std::span<const drivers::ListedPort> listed,
+                                                     const std::string&) {
+  auto s = std::make_unique<NetlinkSource>();
+  s->discovery = drivers::Discovery::read(t, !listed.empty());
+  s->trust_banks = t.boolean("trust_banks").value_or(false);
+  for (const drivers::ListedPort& p : listed) {
+    EthtoolPortConfig c;
+    c.port = p.name;
+    c.netdev = p.table->str("netdev").value_or(p.name);
+    c.domain = p.table->str("domain").value_or("");
+    c.trust_banks = p.table->boolean("trust_banks").value_or(s->trust_banks);
+    s->ports.push_back(std::move(c));
+  }
+  return s;
+}
+
+constexpr drivers::CliOption kOptions[] = {
+    {"netdev", "network interface whose module to read (ethtool netlink; CAP_NET_ADMIN)"},
+    {"trust-banks", "with --netdev: the driver honours CMIS banks (not mlx5)", /*is_flag=*/true},
+};
+
+std::variant<drivers::OpenedModule, drivers::Error> open(const drivers::CliValues& v) {
+  EthtoolPortConfig cfg;
+  cfg.netdev = cfg.port = v.at("netdev");
+  cfg.trust_banks = v.count("trust-banks") != 0;
+  auto t = std::make_unique<EthtoolNetlinkTransport>(cfg);
+  std::string label = t->describe();
+  return drivers::OpenedModule{std::move(t), std::move(label)};
+}
+
+}  // namespace
+
+const drivers::SourceKind kNetlinkSource{
+    .type = "netlink", .port_table = "port", .lists_devices = true, .can_discover = true, .parse = parse, .options = kOptions, .open = open,
+    .access = "run as root, or with CAP_NET_ADMIN"};
+
+}  // namespace xcvr::ethtool

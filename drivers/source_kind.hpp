@@ -1,0 +1,158 @@
+// Source types: what `[[source]] type = "…"` in the config and a source flag of xcvrctl build.
+// Each transport's folder defines its SourceKind (drivers/<folder>/<type>_source.cpp: its
+// settings, its strict TOML keys, its factory, its xcvrctl flags) and drivers/source_registry.cpp
+// lists them, one line each. The config, the daemon and xcvrctl know source types only through
+// that table: a transport is its folder plus its registry line.
+#pragma once
+
+#include <functional>
+#include <map>
+#include <memory>
+#include <optional>
+#include <set>
+#include <span>
+#include <string>
+#include <string_view>
+#include <variant>
+#include <vector>
+
+#include "drivers/safe_file.hpp"
+#include "drivers/toml_input.hpp"
+#include "drivers/transport.hpp"
+
+namespace xcvr::drivers {
+
+// A [[source.port]] (or [[source.module]]) entry as the config read it: the keys every type
+// shares (name, cage, in_service, unused_lanes) are taken; `table` still holds the type's own.
+struct ListedPort {
+  std::string name;
+  std::string cage;
+  std::string location;  // "file:line:col" of its table
+  TomlTable* table;      // valid while the kind's parse runs
+};
+
+// One port a source made.
+struct MadePort {
+  std::string name;  // the exported `port` label
+  std::string node;  // the switch or HCA it sits in (ib), else ""
+  std::string cage;  // form factor when the source knows it ("" otherwise)
+  std::unique_ptr<Transport> transport;
+  bool discovered = false;  // found by the source, not listed in the config
+};
+
+// What a source made: its ports, what must outlive their transports (an emulated fleet, an IB
+// subnet's clock and channels), and what discovery looked at (logged, and served at /status).
+struct SourceBuild {
+  std::vector<MadePort> ports;
+  std::vector<std::shared_ptr<void>> keep_alive;
+  std::vector<std::string> notes;
+};
+
+// What a source's build gets from the daemon.
+struct BuildContext {
+  std::string location;  // "file:line:col" of the [[source]] table: every error names it
+  // What the config's listed ports claim, across every source: names and devices
+  // ("netdev:eth0", "path:/sys/…"). Discovery leaves them to the listed port.
+  const std::set<std::string>* claimed = nullptr;
+  std::function<void(const std::string&)> warn;  // logged at warning level
+  std::function<void(const std::string&)> info;
+};
+
+// A configured source of one type: what its [[source]] table said, parsed.
+class SourceSettings {
+ public:
+  virtual ~SourceSettings() = default;
+  // Makes the source's ports (devices may be opened lazily by their transports: a missing bus
+  // is a port that shows absent, not a refusal). The error names ctx.location.
+  virtual std::optional<std::string> build(const BuildContext& ctx, SourceBuild& out) const = 0;
+  // What besides the source's TOML text decides whether a running source can be kept on a
+  // reload: the bytes of the files it reads once, what its discovery would find now.
+  virtual std::string fingerprint() const { return {}; }
+  // The devices its listed ports name ("netdev:eth0", "path:/dev/i2c-3"), for claimed.
+  virtual std::vector<std::string> claims() const { return {}; }
+  // Whether it finds ports itself now (`discover`): it may then list none.
+  virtual bool discovers() const { return false; }
+  // Whether it finds netdevs itself, so a netdev appearing or going is worth a reload.
+  virtual bool watches_netdevs() const { return false; }
+  // Whether the ports it finds vary (a fabric, a shard): a [[source.module]] naming none of them
+  // is then a warning, not a refusal.
+  virtual bool ports_vary() const { return false; }
+};
+
+// A flag of xcvrctl's show and verify that selects, or tunes, a source of this kind.
+struct CliOption {
+  std::string_view name;  // "i2c" -> --i2c
+  std::string_view help;
+  bool is_flag = false;   // a switch without a value
+};
+
+// The values given to a kind's flags ("address" -> "0x51"; a switch given -> "true").
+using CliValues = std::map<std::string, std::string, std::less<>>;
+
+struct OpenedModule {
+  std::unique_ptr<Transport> transport;
+  std::string label;  // what was opened, for the report header
+};
+
+struct SourceKind {
+  std::string_view type;        // the config's `type`, and xcvrctl's first flag of the kind
+  std::string_view port_table;  // "port": [[source.port]]; "module": [[source.module]]
+  // true: listed ports name devices (at least one, unless the source discovers). false: the
+  // source finds its own ports and a listed entry carries only service settings.
+  bool lists_devices = true;
+  bool can_discover = false;  // has `discover`, `include`, `exclude` (drivers::Discovery)
+  // Reads the type's keys of the [[source]] table and of each listed port; throws TomlInvalid at
+  // the offending key. Relative paths resolve against `config_dir`.
+  std::unique_ptr<const SourceSettings> (*parse)(TomlTable& source, std::span<const ListedPort> ports,
+                                                 const std::string& config_dir) = nullptr;
+  // xcvrctl: options[0] names the source (its value is the device); the rest tune it.
+  std::span<const CliOption> options;
+  std::variant<OpenedModule, Error> (*open)(const CliValues& values) = nullptr;
+  // Who may open this kind's devices, for the hint after a Permission error.
+  std::string_view access = "run as root";
+};
+
+// Every registered kind, in the registry's order; the kind of a type, or nullptr.
+std::span<const SourceKind* const> source_kinds();
+const SourceKind* source_kind(std::string_view type);
+std::string source_type_list();  // "emulator, file, i2c, ..." for messages
+
+// The one hint printed under a read or open error ("(no module in the cage?)"), or "".
+std::string error_hint(const SourceKind& kind, const Error& e, bool opening);
+
+// "path <hash>:<size>" (or "path unreadable <why>") of a file a source reads once, for its
+// fingerprint: an edited fleet or dump file rebuilds its source on a reload.
+std::string file_fingerprint(const std::string& path, InputKind kind);
+
+// A path from the config: relative ones resolve against the config file's directory.
+std::string resolve_path(const std::string& config_dir, const std::string& path);
+
+// The settings of a source that finds its own ports (netlink, optoe): `discover` (default: when
+// no port is listed), `include` / `exclude` regexes over the names it would give.
+struct Discovery {
+  bool discover = false;
+  std::string include;  // ECMAScript regex a found port's name must match ("" = every one)
+  std::string exclude;  // regex of names to leave out
+  static Discovery read(TomlTable& source, bool ports_listed);
+  bool selects(const std::string& name) const;
+};
+
+// A port a discovering source found, before the listed ports and include/exclude have a say.
+struct FoundPort {
+  std::string name;   // the port name it would get
+  std::string claim;  // the key a listed port claims it by ("netdev:eth0", "path:/sys/...")
+  std::function<std::unique_ptr<Transport>()> transport;
+};
+
+// Adds each found port that no listed port claims and that the discovery selects, and notes
+// what discovery looked at and found; when nothing, `hint` says what to do.
+struct FoundReport {
+  std::string what;       // "netlink"
+  std::string none;       // "no netdev with a module interface"
+  std::string looked_at;  // "physical netdevs looked at: 3"
+  std::string hint;
+};
+void add_found(const Discovery& d, const BuildContext& ctx, const std::vector<FoundPort>& found,
+               const FoundReport& report, SourceBuild& out);
+
+}  // namespace xcvr::drivers

@@ -159,8 +159,9 @@ void check_rule(Builder& b, const Subject& s, const CatalogRule& r) {
 }  // namespace
 
 void catalog_checks(const Subject& s, ModuleVerdict& v) {
-  static constexpr std::array kIds = {"catalog_identifier", "catalog_media", "catalog_applications", "catalog_power",
-                                      "catalog_vendor",     "catalog_rule",  "module_style"};
+  static constexpr std::array kCatalogChecks = {Check::CatalogIdentifier, Check::CatalogMedia, Check::CatalogApplications,
+                                                Check::CatalogPower,      Check::CatalogVendor, Check::CatalogRule,
+                                                Check::ModuleStyle};
   const Catalog* catalog = s.ctx.catalog;
   const CatalogEntry* e = nullptr;
   std::string why_none;
@@ -181,14 +182,14 @@ void catalog_checks(const Subject& s, ModuleVerdict& v) {
     }
   }
   if (e == nullptr) {
-    for (const char* id : kIds) {
-      if (std::string_view(id) == "module_style" && s.ctx.required_style) {
-        Builder b(id);
+    for (const Check check : kCatalogChecks) {
+      if (check == Check::ModuleStyle && s.ctx.required_style) {
+        Builder b(check);
         b.skip("the cage needs " + *s.ctx.required_style + " but the module's style is unknown: " + why_none);
         v.results.push_back(b.done());
         continue;
       }
-      Builder b(id);
+      Builder b(check);
       b.skip(why_none);
       v.results.push_back(b.done());
     }
@@ -201,7 +202,7 @@ void catalog_checks(const Subject& s, ModuleVerdict& v) {
 
   // Identifier / form factor.
   {
-    Builder b("catalog_identifier");
+    Builder b(Check::CatalogIdentifier);
     if (e->identifier.empty()) {
       b.skip(entry_name + " sets no identifier");
     } else if (contains(e->identifier, s.identifier)) {
@@ -217,7 +218,7 @@ void catalog_checks(const Subject& s, ModuleVerdict& v) {
 
   // Media: type, connector, technology, compliance, wavelength.
   {
-    Builder b("catalog_media");
+    Builder b(Check::CatalogMedia);
     if (s.spec == Spec::Cmis) expect_code(b, s, "media type", "media_type", e->media_type, cmis::codes::media_type);
     expect_code(b, s, "connector", "connector", e->connector, cmis::codes::connector);
     expect_code(b, s, "media interface technology",
@@ -248,7 +249,7 @@ void catalog_checks(const Subject& s, ModuleVerdict& v) {
 
   // Applications.
   {
-    Builder b("catalog_applications");
+    Builder b(Check::CatalogApplications);
     if (e->applications.empty()) {
       b.skip(entry_name + " requires no particular application");
     } else if (s.spec != Spec::Cmis) {
@@ -280,7 +281,7 @@ void catalog_checks(const Subject& s, ModuleVerdict& v) {
 
   // Power.
   {
-    Builder b("catalog_power");
+    Builder b(Check::CatalogPower);
     const std::string p_at = s.spec == Spec::Cmis ? at(s, "max_power") : s.spec == Spec::Sff8636 ? at(s, "power_class_1_4") + " / " + at(s, "max_power_class_8") : "";
     if (!e->max_power_watts) {
       b.skip(entry_name + " sets no maximum power range");
@@ -300,7 +301,7 @@ void catalog_checks(const Subject& s, ModuleVerdict& v) {
 
   // Vendor name and OUI.
   {
-    Builder b("catalog_vendor");
+    Builder b(Check::CatalogVendor);
     // Allowed OUIs: the entry's own, plus those of catalog vendors its vendor names belong to.
     std::vector<std::string> ouis = e->vendor_ouis;
     for (const std::string& n : e->vendor_names) {
@@ -349,7 +350,7 @@ void catalog_checks(const Subject& s, ModuleVerdict& v) {
 
   // Platform coding rules.
   {
-    Builder b("catalog_rule");
+    Builder b(Check::CatalogRule);
     if (e->rules.empty()) b.skip(entry_name + " has no platform coding rules");
     for (const CatalogRule& r : e->rules) check_rule(b, s, r);
     v.results.push_back(b.done());
@@ -357,7 +358,7 @@ void catalog_checks(const Subject& s, ModuleVerdict& v) {
 
   // Module style vs cage.
   {
-    Builder b("module_style");
+    Builder b(Check::ModuleStyle);
     if (!s.ctx.required_style) {
       b.skip("the cage requires no particular module style" + (e->style ? " (module is " + *e->style + ")" : std::string()));
     } else if (!e->style) {

@@ -23,53 +23,62 @@ using cmis::Spec;
 
 namespace {
 
-const std::vector<CheckInfo> kChecks = {
-    {"identifier", "fail", "module",
+constexpr auto kChecks = std::to_array<CheckInfo>({
+    {Check::Identifier, "identifier", "fail", "module",
      "Identifier byte is a known SFF-8024 module type and equals its page 00h copy"},
-    {"checksum_00h", "fail", "module", "CMIS page 00h checksum (byte 222 over 128-221)"},
-    {"checksum_01h", "fail", "module", "CMIS page 01h checksum (byte 255 over 130-254)"},
-    {"checksum_02h", "fail", "module", "CMIS page 02h checksum (byte 255 over 128-254)"},
-    {"checksum_cc_base", "fail", "module", "SFF-8636 / SFF-8472 CC_BASE checksum"},
-    {"checksum_cc_ext", "fail", "module", "SFF-8636 / SFF-8472 CC_EXT checksum"},
-    {"checksum_cc_dmi", "fail", "module", "SFF-8472 A2h CC_DMI checksum"},
-    {"vendor_ascii", "fail/warn", "module",
+    {Check::Checksum00h, "checksum_00h", "fail", "module", "CMIS page 00h checksum (byte 222 over 128-221)"},
+    {Check::Checksum01h, "checksum_01h", "fail", "module", "CMIS page 01h checksum (byte 255 over 130-254)"},
+    {Check::Checksum02h, "checksum_02h", "fail", "module", "CMIS page 02h checksum (byte 255 over 128-254)"},
+    {Check::ChecksumCcBase, "checksum_cc_base", "fail", "module", "SFF-8636 / SFF-8472 CC_BASE checksum"},
+    {Check::ChecksumCcExt, "checksum_cc_ext", "fail", "module", "SFF-8636 / SFF-8472 CC_EXT checksum"},
+    {Check::ChecksumCcDmi, "checksum_cc_dmi", "fail", "module", "SFF-8472 A2h CC_DMI checksum"},
+    {Check::VendorAscii, "vendor_ascii", "fail/warn", "module",
      "Vendor name, part number, revision, serial (and CLEI) are printable ASCII, left-aligned, "
      "space-padded; name, part number and serial are not blank"},
-    {"date_code", "fail/warn", "module",
+    {Check::DateCode, "date_code", "fail/warn", "module",
      "Date code is YYMMDD (a real calendar date, not in the future) plus a printable lot code"},
-    {"vendor_oui", "fail/warn", "module",
+    {Check::VendorOui, "vendor_oui", "fail/warn", "module",
      "Vendor OUI is registered (IEEE registry) to the vendor the name field claims, or to a "
      "vendor the catalog says belongs to it; unverifiable cases warn"},
-    {"app_advertisement", "fail/warn", "module",
+    {Check::AppAdvertisement, "app_advertisement", "fail/warn", "module",
      "CMIS application descriptors: list starts at descriptor 1 and ends with FFh, known codes, "
      "lane counts match the interfaces, lane assignments fit the module"},
-    {"media_type", "fail/warn", "module",
+    {Check::MediaType, "media_type", "fail/warn", "module",
      "Media type (CMIS 00h:85) or compliance code agrees with the media interface technology, "
      "connector and wavelength"},
-    {"power_class", "fail/warn", "module",
+    {Check::PowerClass, "power_class", "fail/warn", "module",
      "Power class agrees with the advertised maximum power (CMIS: QSFP-DD hardware spec class "
      "limits; SFF-8636: class 8 needs its own maximum power)"},
-    {"thresholds_ordered", "fail/warn", "module",
+    {Check::ThresholdsOrdered, "thresholds_ordered", "fail/warn", "module",
      "Every threshold group is ordered high alarm > high warning > low warning > low alarm"},
-    {"thresholds_plausible", "fail/warn", "module",
+    {Check::ThresholdsPlausible, "thresholds_plausible", "fail/warn", "module",
      "Threshold levels are implemented (not all zero) and within physical ranges for the monitor"},
-    {"monitor_consistency", "fail/warn", "module",
+    {Check::MonitorConsistency, "monitor_consistency", "fail/warn", "module",
      "Advertised monitors read live values on active lanes; unadvertised monitors read zero"},
-    {"catalog_identifier", "fail", "module", "Identifier is one the catalog entry expects"},
-    {"catalog_media", "fail", "module",
+    {Check::CatalogIdentifier, "catalog_identifier", "fail", "module", "Identifier is one the catalog entry expects"},
+    {Check::CatalogMedia, "catalog_media", "fail", "module",
      "Media type, connector, media interface technology, compliance code and wavelength match "
      "the catalog entry"},
-    {"catalog_applications", "fail", "module",
+    {Check::CatalogApplications, "catalog_applications", "fail", "module",
      "Every application the catalog entry requires is advertised with its lane counts"},
-    {"catalog_power", "fail", "module", "Advertised maximum power is within the catalog range"},
-    {"catalog_vendor", "fail", "module", "Vendor name and OUI are ones the catalog entry allows"},
-    {"catalog_rule", "fail", "module", "Platform coding rules of the catalog entry hold"},
-    {"module_style", "fail", "module",
+    {Check::CatalogPower, "catalog_power", "fail", "module", "Advertised maximum power is within the catalog range"},
+    {Check::CatalogVendor, "catalog_vendor", "fail", "module", "Vendor name and OUI are ones the catalog entry allows"},
+    {Check::CatalogRule, "catalog_rule", "fail", "module", "Platform coding rules of the catalog entry hold"},
+    {Check::ModuleStyle, "module_style", "fail", "module",
      "The catalog's module style (flat-top / finned-top) suits what the cage requires"},
-    {"serial_duplicate", "fail", "fleet", "The same vendor serial is in two cages of one exporter"},
-    {"serial_recoded", "fail", "fleet",
+    {Check::SerialDuplicate, "serial_duplicate", "fail", "fleet", "The same vendor serial is in two cages of one exporter"},
+    {Check::SerialRecoded, "serial_recoded", "fail", "fleet",
      "A serial came back with another vendor name or part number than first recorded"},
-};
+});
+
+// The table is in enum order, one row per check, so a check's row is found by its value.
+constexpr bool in_enum_order() {
+  for (std::size_t i = 0; i < kChecks.size(); ++i) {
+    if (static_cast<std::size_t>(kChecks[i].check) != i) return false;
+  }
+  return kChecks.size() == static_cast<std::size_t>(Check::SerialRecoded) + 1;
+}
+static_assert(in_enum_order(), "kChecks: one row per Check, in enum order");
 
 int rank(CheckStatus s) {
   switch (s) {
@@ -93,7 +102,11 @@ std::string_view check_status_name(CheckStatus status) {
   return "?";
 }
 
-const std::vector<CheckInfo>& coding_checks() { return kChecks; }
+std::span<const CheckInfo> coding_checks() { return kChecks; }
+
+const CheckInfo& check_info(Check check) { return kChecks[static_cast<std::size_t>(check)]; }
+
+std::string_view check_id(Check check) { return check_info(check).id; }
 
 const CheckInfo* find_check(std::string_view id) {
   for (const CheckInfo& c : kChecks) {
@@ -247,7 +260,7 @@ std::string id_text(uint32_t code) {
 }
 
 CheckResult check_identifier(const IdentifierFacts& f, Spec spec) {
-  Builder b("identifier");
+  Builder b(Check::Identifier);
   const Field& id_row = *field_named(spec, "identifier");
   if (!f.byte0) {
     b.fail(where(id_row, spec) + " not read: no lower page");

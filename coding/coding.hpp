@@ -86,15 +86,48 @@ class OuiRegistry {
 enum class CheckStatus { Pass, Warn, Fail, Skip };
 std::string_view check_status_name(CheckStatus status);  // "pass", "warn", "fail", "skip"
 
+// Every check, in report order: its id string, severity and description are in its one row of
+// coding.cpp's table (check_info); code names a check only by this enum.
+enum class Check {
+  Identifier,
+  Checksum00h,
+  Checksum01h,
+  Checksum02h,
+  ChecksumCcBase,
+  ChecksumCcExt,
+  ChecksumCcDmi,
+  VendorAscii,
+  DateCode,
+  VendorOui,
+  AppAdvertisement,
+  MediaType,
+  PowerClass,
+  ThresholdsOrdered,
+  ThresholdsPlausible,
+  MonitorConsistency,
+  CatalogIdentifier,
+  CatalogMedia,
+  CatalogApplications,
+  CatalogPower,
+  CatalogVendor,
+  CatalogRule,
+  ModuleStyle,
+  SerialDuplicate,
+  SerialRecoded,
+};
+
 struct CheckInfo {
+  Check check;
   std::string_view id;           // stable: metric label value, JSON, docs
   std::string_view severity;     // what a problem found by it is: "fail", "warn" or "fail/warn"
   std::string_view scope;        // "module" or "fleet"
   std::string_view description;  // one line
 };
 // Every check, in report order.
-const std::vector<CheckInfo>& coding_checks();
+std::span<const CheckInfo> coding_checks();
 const CheckInfo* find_check(std::string_view id);
+const CheckInfo& check_info(Check check);
+std::string_view check_id(Check check);  // "checksum_00h"
 
 struct CheckDetail {
   CheckStatus status = CheckStatus::Pass;
@@ -198,7 +231,7 @@ inline const cmis::Field& pf(cmis::Sff8472Field f) { return cmis::sff8472_field(
 
 class Builder {
  public:
-  explicit Builder(std::string id) { r_.check = std::move(id); }
+  explicit Builder(Check check) { r_.check = std::string(check_id(check)); }
   void pass(std::string text) { add(CheckStatus::Pass, std::move(text)); }
   void warn(std::string text) { add(CheckStatus::Warn, std::move(text)); }
   void fail(std::string text) { add(CheckStatus::Fail, std::move(text)); }

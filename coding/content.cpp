@@ -29,7 +29,7 @@ struct Descriptor {
 };
 
 CheckResult check_applications(const Subject& s) {
-  Builder b("app_advertisement");
+  Builder b(Check::AppAdvertisement);
   const cmis::ModuleImage& img = s.image;
   if (!cmis::read_uint(img, cf(CmisField::AppHostInterface), 1)) {
     b.skip("lower page not read");
@@ -175,7 +175,7 @@ void check_wavelength(Builder& b, const Field& row, Spec spec, std::optional<dou
 }
 
 CheckResult check_media_cmis(const Subject& s) {
-  Builder b("media_type");
+  Builder b(Check::MediaType);
   const auto type = cmis::read_uint(s.image, cf(CmisField::MediaType));
   const auto tech = cmis::read_uint(s.image, cf(CmisField::MediaInterfaceTechnology));
   const auto connector = cmis::read_uint(s.image, cf(CmisField::Connector));
@@ -232,7 +232,7 @@ Medium medium_of_compliance(uint32_t code) {
 }
 
 CheckResult check_media_sff8636(const Subject& s) {
-  Builder b("media_type");
+  Builder b(Check::MediaType);
   const auto tech = cmis::read_uint(s.image, sf(Sff8636Field::TransmitterTechnology));
   const auto ext = cmis::read_uint(s.image, sf(Sff8636Field::ExtendedCompliance));
   if (!tech || !ext) {
@@ -263,7 +263,7 @@ CheckResult check_media_sff8636(const Subject& s) {
 constexpr std::array<double, 8> kCmisClassWatts = {1.5, 3.5, 7.0, 8.0, 10.0, 12.0, 14.0, 1e9};
 
 CheckResult check_power_cmis(const Subject& s) {
-  Builder b("power_class");
+  Builder b(Check::PowerClass);
   const auto cls = cmis::read_uint(s.image, cf(CmisField::PowerClass));
   const auto raw = cmis::read_uint(s.image, cf(CmisField::MaxPower));
   if (!cls || !raw) {
@@ -292,7 +292,7 @@ CheckResult check_power_cmis(const Subject& s) {
 }
 
 CheckResult check_power_sff8636(const Subject& s) {
-  Builder b("power_class");
+  Builder b(Check::PowerClass);
   const auto c8 = cmis::read_uint(s.image, sf(Sff8636Field::PowerClass8Implemented));
   if (!c8) {
     b.skip("page 00h not read");

@@ -25,7 +25,7 @@ using namespace coding_internal;
 // ----- checksums -----------------------------------------------------------------------------
 
 struct ChecksumSpec {
-  const char* id;
+  Check check;
   const char* report_name;  // ModuleReport::Checksum::page
   const char* row;          // the stored byte's Field row
 };
@@ -34,28 +34,28 @@ void check_checksums(const Subject& s, std::vector<CheckResult>& out) {
   std::vector<ChecksumSpec> wanted;
   switch (s.spec) {
     case Spec::Cmis:
-      wanted.push_back({"checksum_00h", "00h", "checksum_00h"});
+      wanted.push_back({Check::Checksum00h, "00h", "checksum_00h"});
       if (!s.report.flat_memory) {
-        wanted.push_back({"checksum_01h", "01h", "checksum_01h"});
-        wanted.push_back({"checksum_02h", "02h", "checksum_02h"});
+        wanted.push_back({Check::Checksum01h, "01h", "checksum_01h"});
+        wanted.push_back({Check::Checksum02h, "02h", "checksum_02h"});
       }
       break;
     case Spec::Sff8636:
-      wanted = {{"checksum_cc_base", "CC_BASE", "cc_base"}, {"checksum_cc_ext", "CC_EXT", "cc_ext"}};
+      wanted = {{Check::ChecksumCcBase, "CC_BASE", "cc_base"}, {Check::ChecksumCcExt, "CC_EXT", "cc_ext"}};
       break;
     case Spec::Sff8472:
-      wanted = {{"checksum_cc_base", "CC_BASE", "cc_base"}, {"checksum_cc_ext", "CC_EXT", "cc_ext"},
-                {"checksum_cc_dmi", "CC_DMI", "cc_dmi"}};
+      wanted = {{Check::ChecksumCcBase, "CC_BASE", "cc_base"}, {Check::ChecksumCcExt, "CC_EXT", "cc_ext"},
+                {Check::ChecksumCcDmi, "CC_DMI", "cc_dmi"}};
       break;
   }
   for (const ChecksumSpec& w : wanted) {
-    Builder b(w.id);
+    Builder b(w.check);
     const Field* row = field_named(s.spec, w.row);
     const std::string at = row ? where(*row, s.spec) : w.report_name;
     const auto it = std::find_if(s.report.checksums.begin(), s.report.checksums.end(),
                                  [&](const cmis::Checksum& c) { return c.page == w.report_name; });
     if (it == s.report.checksums.end()) {
-      if (s.spec == Spec::Sff8472 && std::string(w.id) == "checksum_cc_dmi") {
+      if (s.spec == Spec::Sff8472 && w.check == Check::ChecksumCcDmi) {
         const Field* ddm = field_named(s.spec, "ddm_implemented");
         const bool has_ddm = ddm && cmis::read_uint(s.image, *ddm).value_or(0) != 0;
         if (!has_ddm) continue;  // no diagnostics: no CC_DMI to check
@@ -117,7 +117,7 @@ void ascii_field(Builder& b, const Subject& s, const char* row, bool required) {
 }
 
 CheckResult check_vendor_ascii(const Subject& s) {
-  Builder b("vendor_ascii");
+  Builder b(Check::VendorAscii);
   ascii_field(b, s, "vendor_name", true);
   ascii_field(b, s, "part_number", true);
   ascii_field(b, s, "vendor_revision", false);
@@ -154,7 +154,7 @@ unsigned days_in_month(int y, unsigned m) {
 }
 
 CheckResult check_date_code(const Subject& s) {
-  Builder b("date_code");
+  Builder b(Check::DateCode);
   const Field* f = field_named(s.spec, "date_code");
   const auto bytes = f ? cmis::read_bytes(s.image, *f) : std::span<const uint8_t>{};
   if (f == nullptr || bytes.size() < 6) {
@@ -237,7 +237,7 @@ bool names_match(std::string_view a, std::string_view b) {
 }
 
 CheckResult check_vendor_oui(const Subject& s) {
-  Builder b("vendor_oui");
+  Builder b(Check::VendorOui);
   const Field* f = field_named(s.spec, "vendor_oui");
   const auto bytes = f ? cmis::read_bytes(s.image, *f) : std::span<const uint8_t>{};
   if (f == nullptr || bytes.size() != 3) {

@@ -80,7 +80,7 @@ std::vector<std::string> inverted_groups(const Subject& s) {
 }
 
 CheckResult check_thresholds_ordered(const Subject& s) {
-  Builder b("thresholds_ordered");
+  Builder b(Check::ThresholdsOrdered);
   int checked = 0;
   for (const Group& g : threshold_groups(s.spec)) {
     const auto it = s.report.thresholds.find(g.q.key);
@@ -109,7 +109,7 @@ CheckResult check_thresholds_ordered(const Subject& s) {
 }
 
 CheckResult check_thresholds_plausible(const Subject& s) {
-  Builder b("thresholds_plausible");
+  Builder b(Check::ThresholdsPlausible);
   const auto inverted = inverted_groups(s);
   int checked = 0;
   for (const Group& g : threshold_groups(s.spec)) {
@@ -210,7 +210,7 @@ void cmis_lane_monitors(Builder& b, const Subject& s) {
 }
 
 CheckResult check_monitors(const Subject& s) {
-  Builder b("monitor_consistency");
+  Builder b(Check::MonitorConsistency);
   switch (s.spec) {
     case Spec::Cmis:
       if (s.report.flat_memory || !s.image.has({cmis::kDeviceA0, 0, cmis::kCmisPageAdvertising})) {

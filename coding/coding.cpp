@@ -147,7 +147,7 @@ std::vector<CodingFinding> ModuleVerdict::findings() const {
       if (!msg.empty()) msg += "; ";
       msg += d.text;
     }
-    out.push_back({r.check, std::string(check_status_name(r.status)), msg});
+    out.push_back({r.check, r.status, msg});
   }
   return out;
 }

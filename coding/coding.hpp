@@ -83,8 +83,7 @@ class OuiRegistry {
 // ---------------------------------------------------------------------------------------------
 // Checks and verdicts.
 
-enum class CheckStatus { Pass, Warn, Fail, Skip };
-std::string_view check_status_name(CheckStatus status);  // "pass", "warn", "fail", "skip"
+// CheckStatus and check_status_name: coding/finding.hpp.
 
 // Every check, in report order: its id string, severity and description are in its one row of
 // coding.cpp's table (check_info); code names a check only by this enum.

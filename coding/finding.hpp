@@ -3,12 +3,16 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 
 namespace xcvr::coding {
 
+enum class CheckStatus { Pass, Warn, Fail, Skip };
+std::string_view check_status_name(CheckStatus status);  // "pass", "warn", "fail", "skip"
+
 struct CodingFinding {
   std::string check;     // stable id, e.g. "checksum_00h", "oui_vendor_mismatch"
-  std::string severity;  // "fail" or "warn"
+  CheckStatus severity;  // Fail or Warn
   std::string message;   // names the bytes involved
 };
 

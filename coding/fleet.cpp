@@ -37,7 +37,7 @@ std::vector<FleetFinding> verify_fleet(std::span<const FleetPort> ports, const I
         if (!others.empty()) others += ", ";
         others += q->port;
       }
-      out.push_back({p->port, {std::string(check_id(Check::SerialDuplicate)), "fail",
+      out.push_back({p->port, {std::string(check_id(Check::SerialDuplicate)), CheckStatus::Fail,
                                "serial \"" + p->report->id.serial + "\" of vendor \"" + p->report->id.vendor_name +
                                    "\" (serial_number, vendor_name) is also in " + others +
                                    ": a serial is unique per module, so one of them is a copy"}});
@@ -47,7 +47,7 @@ std::vector<FleetFinding> verify_fleet(std::span<const FleetPort> ports, const I
     for (const FleetPort& p : ports) {
       if (!p.report || blank(p.report->id.serial)) continue;
       if (auto mismatch = aging->recorded_identity_mismatch(*p.report)) {
-        out.push_back({p.port, {std::string(check_id(Check::SerialRecoded)), "fail",
+        out.push_back({p.port, {std::string(check_id(Check::SerialRecoded)), CheckStatus::Fail,
                                 *mismatch + "; now " + p.report->id.vendor_name + " " + p.report->id.part_number +
                                     " (vendor_name, part_number): the module was re-coded or its serial is copied"}});
       }

@@ -322,7 +322,7 @@ void PortPoller::verify_coding(double now, double wall) {
   const auto failed_checks = [](const std::vector<CodingFinding>& findings) {
     std::string names;
     for (const CodingFinding& f : findings) {
-      if (f.severity == "fail") names += (names.empty() ? "" : ", ") + f.check;
+      if (f.severity == coding::CheckStatus::Fail) names += (names.empty() ? "" : ", ") + f.check;
     }
     return names;
   };
@@ -360,15 +360,13 @@ PortSnapshot PortPoller::snapshot(double now, uint64_t scrape_epoch) {
   if (link_ && now - link_good_mono_ <= poll_.stale_after_intervals * poll_.link_interval_s + 1e-9) s.link = link_;
   if (state_ == State::Empty || state_ == State::Misconfigured) s.link.reset();
   switch (state_) {
-    case State::Empty: s.presence = PortPresence::Absent; s.state = "empty"; return s;
+    case State::Empty: s.presence = PortPresence::Absent; s.state = state_; return s;
     case State::Misconfigured:  // not an empty cage: presence stays unknown
-      s.state = "misconfigured";
+      s.state = state_;
       s.misconfiguration = misconfiguration_;
       return s;
-    case State::Settling: s.presence = PortPresence::Present; s.state = "settling"; return s;
-    case State::Reading: s.state = "reading"; break;
-    case State::Ok: s.state = "ok"; break;
-    case State::Failing: s.state = "failing"; break;
+    case State::Settling: s.presence = PortPresence::Present; s.state = state_; return s;
+    default: s.state = state_; break;
   }
   s.presence = PortPresence::Present;
   s.report = report_;
@@ -376,7 +374,7 @@ PortSnapshot PortPoller::snapshot(double now, uint64_t scrape_epoch) {
   s.last_good_read_unix = last_good_wall_;
   const double age = last_good_mono_ < 0 ? 1e300 : now - last_good_mono_;
   s.stale = age > poll_.stale_after_intervals * interval() + 1e-9;
-  if (s.stale) s.state = "stale";
+  if (s.stale) s.state = PortState::Stale;
   if (report_ && !s.stale) s.temperature_headroom_celsius = cmis::temperature_headroom(*report_);
   return s;
 }

@@ -60,7 +60,7 @@ class PortPoller {
   uint64_t verifications() const { return verifications_; }
 
  private:
-  enum class State { Empty, Settling, Reading, Ok, Failing, Misconfigured };
+  using State = PortState;  // Unknown and Stale are the snapshot's, never the poller's own
   // False (and the port misconfigured) while its transport names something the host lacks.
   bool configured(double now);
 

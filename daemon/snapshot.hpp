@@ -10,6 +10,7 @@
 #include <mutex>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "coding/finding.hpp"
@@ -19,6 +20,33 @@
 namespace xcvr::daemon {
 
 enum class PortPresence { Present, Absent, Unknown };
+
+// A port's lifecycle as its poller sees it (the `state` label of
+// transceiver_port_lifecycle_state, the JSON API's `state`).
+enum class PortState {
+  Unknown,        // no poller has published yet
+  Empty,          // no module in the cage
+  Misconfigured,  // the host lacks what the port's configuration names (misconfiguration says what)
+  Settling,       // inserted, waiting before the first read
+  Reading,        // reading its static pages
+  Ok,
+  Failing,        // reads fail, backing off
+  Stale,          // present but no good read for K intervals: monitors withheld
+};
+
+constexpr std::string_view port_state_name(PortState s) {
+  switch (s) {
+    case PortState::Unknown: return "";
+    case PortState::Empty: return "empty";
+    case PortState::Misconfigured: return "misconfigured";
+    case PortState::Settling: return "settling";
+    case PortState::Reading: return "reading";
+    case PortState::Ok: return "ok";
+    case PortState::Failing: return "failing";
+    case PortState::Stale: return "stale";
+  }
+  return "";
+}
 
 // One latched flag's history on one port (lane 0 = module-level flag).
 struct FlagHistory {
@@ -52,8 +80,7 @@ struct PortSnapshot {
 
   PortPresence presence = PortPresence::Unknown;
   bool stale = false;  // present but no good read for K intervals: monitors withheld
-  std::string state;   // lifecycle: "empty", "settling", "reading", "ok", "failing", "stale",
-                       // "misconfigured"
+  PortState state = PortState::Unknown;
   // Misconfigured: what the port's configuration names that the host lacks (Transport::missing).
   std::string misconfiguration;
   // Decoded module (identity + monitors as of last_good_read_unix). Absent when the cage is

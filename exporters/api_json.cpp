@@ -90,7 +90,7 @@ json reasons_json(const Verdict& v) {
 json coding_json(const daemon::PortSnapshot& p) {
   json out = json::array();
   for (const auto& c : p.coding) {
-    out.push_back({{"check", c.check}, {"severity", c.severity}, {"message", c.message}});
+    out.push_back({{"check", c.check}, {"severity", coding::check_status_name(c.severity)}, {"message", c.message}});
   }
   return out;
 }
@@ -163,7 +163,7 @@ json port_json(const daemon::Snapshot& s, const daemon::PortSnapshot& p, const H
   json j{{"port", p.port},
          {"presence", presence_name(p.presence)},
          {"stale", p.stale},
-         {"state", p.state},
+         {"state", daemon::port_state_name(p.state)},
          {"health", health_name(verdict.health)},
          {"reasons", reasons_json(verdict)},
          {"in_service", p.in_service},

@@ -117,7 +117,7 @@ std::string read_errors_text(const PortSnapshot& p) {
 }
 
 Reason stale_reason(const PortSnapshot& p) {
-  if (p.state == "settling") {
+  if (p.state == daemon::PortState::Settling) {
     return simple(Health::Stale, "stale", "module inserted, settling before its first read", "SETTLE");
   }
   if (!p.report || p.last_good_read_unix <= 0) {
@@ -262,7 +262,7 @@ Verdict assess(const PortSnapshot& p, const HealthOptions& options) {
       if (auto r = headroom_reason(p, options)) reasons.push_back(std::move(*r));
     }
     for (const auto& c : p.coding) {
-      if (c.severity != "fail") continue;
+      if (c.severity != coding::CheckStatus::Fail) continue;
       Reason r = simple(Health::Miscoded, "coding", "coding check " + c.check + " failed: " + c.message,
                         "CODING");
       r.name = c.check;

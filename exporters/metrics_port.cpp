@@ -174,11 +174,11 @@ void add_identity(FamilySet& out, const Labels& base, const PortSnapshot& p) {
   add_info(out, base, r);
   gauge_if(out, Fam::MaxPower, base, r.max_power_watts);
   if (!p.groups.empty()) out.gauge(Fam::PowerOverAllowance, base, p.over_power_allowance ? 1 : 0);
-  std::set<std::string> seen;
+  std::set<std::pair<coding::CheckStatus, std::string_view>> seen;
   for (const daemon::CodingFinding& c : p.coding) {
-    if (!seen.insert(c.severity + '\0' + c.check).second) continue;
-    if (c.severity == "fail") out.gauge(Fam::CodingCheckFailed, plus(base, "check", c.check), 1);
-    if (c.severity == "warn") out.gauge(Fam::CodingCheckWarning, plus(base, "check", c.check), 1);
+    if (!seen.emplace(c.severity, c.check).second) continue;
+    if (c.severity == coding::CheckStatus::Fail) out.gauge(Fam::CodingCheckFailed, plus(base, "check", c.check), 1);
+    if (c.severity == coding::CheckStatus::Warn) out.gauge(Fam::CodingCheckWarning, plus(base, "check", c.check), 1);
   }
 }
 
@@ -228,7 +228,9 @@ void add_port_series(FamilySet& out, const PortSnapshot& p) {
   if (p.presence != PortPresence::Unknown) {
     out.gauge(Fam::ModulePresent, base, p.presence == PortPresence::Present ? 1 : 0);
   }
-  if (!p.state.empty()) out.gauge(Fam::PortLifecycleState, plus(base, "state", p.state), 1);
+  if (p.state != daemon::PortState::Unknown) {
+    out.gauge(Fam::PortLifecycleState, plus(base, "state", daemon::port_state_name(p.state)), 1);
+  }
   if (!p.misconfiguration.empty()) out.gauge(Fam::PortMisconfigured, plus(base, "reason", p.misconfiguration), 1);
   out.gauge(Fam::PortHealth, plus(base, "health", health_name(assess(p).health)), 1);
   add_counters(out, base, p);

@@ -181,7 +181,7 @@ std::string coding_table(const PortSnapshot& p) {
   if (p.coding.empty()) return t + "<p>No findings.</p>";
   t += "<table><tr><th>check</th><th>severity</th><th>finding</th></tr>";
   for (const auto& c : p.coding) {
-    t += "<tr><td>" + html_escape(c.check) + "</td><td>" + html_escape(c.severity) + "</td><td>" +
+    t += "<tr><td>" + html_escape(c.check) + "</td><td>" + html_escape(coding::check_status_name(c.severity)) + "</td><td>" +
          html_escape(c.message) + "</td></tr>";
   }
   return t + "</table>";
@@ -211,7 +211,7 @@ std::string counters_table(const daemon::Snapshot& s, const PortSnapshot& p) {
 
 std::string header(const PortSnapshot& p, const Verdict& v, const LandingOptions& o) {
   std::string out = "<p><a href=\"/\">\u2190 port map</a></p><h1>" + html_escape(p.port) + "</h1>";
-  out += "<p>health: " + badge(v.health) + " \u2014 poller state " + html_escape(p.state) +
+  out += "<p>health: " + badge(v.health) + " \u2014 poller state " + html_escape(daemon::port_state_name(p.state)) +
          ", last good read " + utc_time(p.last_good_read_unix);
   if (!p.node.empty()) out += ", node " + html_escape(p.node);
   if (!p.cage.empty()) out += ", cage " + html_escape(p.cage);

@@ -102,7 +102,7 @@ inline daemon::PortSnapshot make_port(const std::string& name, int seed,
   p.cage = "OSFP";
   if (!group.empty()) p.groups = {group};
   p.presence = daemon::PortPresence::Present;
-  p.state = "ok";
+  p.state = daemon::PortState::Ok;
   p.report = make_report(seed);
   p.last_good_read_unix = kNow - 2;
   p.insertions_total = 1;
@@ -199,16 +199,16 @@ inline daemon::Snapshot make_rich_snapshot() {
   fault->lanes[0].flags = {"tx_fault"};
   fault->lanes[0].data_path_state = "DPDeactivated";
   ports[3].report = fault;
-  ports[3].state = "failing";
+  ports[3].state = daemon::PortState::Failing;
   // Ethernet32: stale: present, last good read 10 minutes ago, timeouts since.
   ports[4].stale = true;
-  ports[4].state = "stale";
+  ports[4].state = daemon::PortState::Stale;
   ports[4].last_good_read_unix = kNow - 600;
   ports[4].read_errors_total["timeout"] = 12;
   ports[4].flags = {flag_history("rx_los", 1, 2, true)};
   // Ethernet40: empty cage, two insertions seen.
   ports[5].presence = daemon::PortPresence::Absent;
-  ports[5].state = "empty";
+  ports[5].state = daemon::PortState::Empty;
   ports[5].report = nullptr;
   ports[5].insertions_total = 2;
   ports[5].aging.clear();
@@ -218,11 +218,11 @@ inline daemon::Snapshot make_rich_snapshot() {
   bad->id.vendor_name = "<script>alert(\"x\")</script>&'";
   bad->id.part_number = "PN\"} evil{x=\"1\xff";
   ports[6].report = bad;
-  ports[6].coding = {{"checksum_00h", "fail", "page 00h bytes 128-221 sum 0x12, stored 0x34"},
-                     {"oui_vendor_mismatch", "warn", "OUI 00:11:22 is not <registered>"}};
+  ports[6].coding = {{"checksum_00h", coding::CheckStatus::Fail, "page 00h bytes 128-221 sum 0x12, stored 0x34"},
+                     {"oui_vendor_mismatch", coding::CheckStatus::Warn, "OUI 00:11:22 is not <registered>"}};
   // Ethernet56: presence unknown (reads failing), no data.
   ports[7].presence = daemon::PortPresence::Unknown;
-  ports[7].state = "failing";
+  ports[7].state = daemon::PortState::Failing;
   ports[7].report = nullptr;
   ports[7].read_errors_total["busy"] = 7;
   ports[7].aging.clear();
@@ -262,7 +262,7 @@ inline daemon::Snapshot make_rich_snapshot() {
   lost.port = "gpu0";
   lost.source = "netlink";
   lost.domain = "gpu0";
-  lost.state = "misconfigured";
+  lost.state = daemon::PortState::Misconfigured;
   lost.misconfiguration = "netdev ens9np0 does not exist";
   s.ports.push_back(lost);
   s.budgets[0].allocated_watts = 330;

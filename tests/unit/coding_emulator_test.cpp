@@ -112,7 +112,7 @@ std::string dump(const coding::ModuleVerdict& v) {
 // check id -> "status: message" of every warn/fail.
 std::map<std::string, std::string> problems(const coding::ModuleVerdict& v) {
   std::map<std::string, std::string> out;
-  for (const auto& f : v.findings()) out[f.check] = f.severity + ": " + f.message;
+  for (const auto& f : v.findings()) out[f.check] = std::string(check_status_name(f.severity)) + ": " + f.message;
   return out;
 }
 
@@ -301,7 +301,7 @@ TEST(CodingEmulator, SerialInTwoCagesIsAFleetFinding) {
   EXPECT_EQ(f[0].port, "p1");
   EXPECT_EQ(f[1].port, "p3");
   EXPECT_EQ(f[0].finding.check, "serial_duplicate");
-  EXPECT_EQ(f[0].finding.severity, "fail");
+  EXPECT_EQ(f[0].finding.severity, CheckStatus::Fail);
   EXPECT_NE(f[0].finding.message.find("also in p3"), std::string::npos) << f[0].finding.message;
   // Distinct serials: nothing.
   ports.pop_back();
@@ -330,7 +330,7 @@ TEST(CodingEmulator, SerialRecodedAcrossRunsIsAFleetFinding) {
   snaps[0].port = "cx7-1";
   snaps[0].report = recoded;
   snaps[0].presence = daemon::PortPresence::Present;
-  snaps[0].coding = {{"date_code", "warn", "x"}};
+  snaps[0].coding = {{"date_code", coding::CheckStatus::Warn, "x"}};
   snaps[1].port = "cx7-2";
   snaps[1].report = recoded;
   snaps[1].presence = daemon::PortPresence::Present;
@@ -352,7 +352,7 @@ TEST(CodingEmulator, FindingsMatchTheDetailedVerdict) {
   ASSERT_EQ(findings.size(), v.findings().size());
   for (const auto& f : findings) {
     EXPECT_NE(coding::find_check(f.check), nullptr) << f.check;
-    EXPECT_TRUE(f.severity == "fail" || f.severity == "warn");
+    EXPECT_TRUE(f.severity == CheckStatus::Fail || f.severity == CheckStatus::Warn);
   }
 }
 

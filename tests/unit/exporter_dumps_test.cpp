@@ -37,7 +37,7 @@ daemon::Snapshot snapshot_of_dumps(std::vector<std::string>& failures) {
     daemon::PortSnapshot p;
     p.port = "dumps/" + entry.path().filename().string();
     p.presence = daemon::PortPresence::Present;
-    p.state = "ok";
+    p.state = daemon::PortState::Ok;
     p.source = "file";
     p.last_good_read_unix = testing::kNow;
     p.report = std::make_shared<cmis::ModuleReport>(cmis::decode(std::get<dumpfile::ParsedDump>(parsed).image));

@@ -107,7 +107,7 @@ const std::vector<Case>& cases() {
        },
        Health::Ok, ""},
       {"coding_warning_only", cmis_port,
-       [](PortSnapshot& p) { p.coding = {{"oui_unregistered", "warn", "OUI not registered"}}; }, Health::Ok, ""},
+       [](PortSnapshot& p) { p.coding = {{"oui_unregistered", coding::CheckStatus::Warn, "OUI not registered"}}; }, Health::Ok, ""},
       // warning
       {"cmis_dirty_fiber_flagged", cmis_port, [](PortSnapshot& p) { dirty_fiber(p, true); }, Health::Warning,
        "rx_power_low_warning", {1, 2, 3, 4}},
@@ -209,10 +209,10 @@ const std::vector<Case>& cases() {
        [](PortSnapshot& p) { flag(p, 0, "temperature_high_warning"); }, Health::Hot, "temperature_high_warning"},
       // miscoded
       {"cmis_coding_failed", cmis_port,
-       [](PortSnapshot& p) { p.coding = {{"checksum_00h", "fail", "page 00h sum 0x12, stored 0x34"}}; },
+       [](PortSnapshot& p) { p.coding = {{"checksum_00h", coding::CheckStatus::Fail, "page 00h sum 0x12, stored 0x34"}}; },
        Health::Miscoded, "checksum_00h"},
       {"sff8472_coding_failed", sff8472_port,
-       [](PortSnapshot& p) { p.coding = {{"checksum_cc_base", "fail", "CC_BASE"}}; }, Health::Miscoded,
+       [](PortSnapshot& p) { p.coding = {{"checksum_cc_base", coding::CheckStatus::Fail, "CC_BASE"}}; }, Health::Miscoded,
        "checksum_cc_base"},
       // stale
       {"stale_withholds_flags", cmis_port,
@@ -230,7 +230,7 @@ const std::vector<Case>& cases() {
        Health::Stale, "stale"},
       {"settling", cmis_port,
        [](PortSnapshot& p) {
-         p.state = "settling";
+         p.state = daemon::PortState::Settling;
          p.report = nullptr;
        },
        Health::Stale, "stale"},
@@ -246,7 +246,7 @@ const std::vector<Case>& cases() {
        [](PortSnapshot& p) {
          p.presence = daemon::PortPresence::Unknown;
          p.report = nullptr;
-         p.state = "misconfigured";
+         p.state = daemon::PortState::Misconfigured;
          p.misconfiguration = "netdev ens9np0 does not exist";
        },
        Health::Misconfigured, "misconfigured"},
@@ -270,14 +270,14 @@ const std::vector<Case>& cases() {
        [](PortSnapshot& p) {
          report(p).module_state = cmis::Coded{1, "ModuleLowPwr"};
          flag(p, 0, "temperature_high_warning");
-         p.coding = {{"checksum_00h", "fail", "x"}};
+         p.coding = {{"checksum_00h", coding::CheckStatus::Fail, "x"}};
        },
        Health::Down, "ModuleLowPwr"},
       {"alarm_beats_warning_and_miscoded", cmis_port,
        [](PortSnapshot& p) {
          dirty_fiber(p, true);
          flag(p, 6, "tx_fault");
-         p.coding = {{"checksum_00h", "fail", "x"}};
+         p.coding = {{"checksum_00h", coding::CheckStatus::Fail, "x"}};
        },
        Health::Alarm, "tx_fault", {6}},
       {"hot_beats_warning", cmis_port,
@@ -289,7 +289,7 @@ const std::vector<Case>& cases() {
       {"warning_beats_miscoded", cmis_port,
        [](PortSnapshot& p) {
          dirty_fiber(p, true);
-         p.coding = {{"checksum_00h", "fail", "x"}};
+         p.coding = {{"checksum_00h", coding::CheckStatus::Fail, "x"}};
        },
        Health::Warning, "rx_power_low_warning", {1, 2, 3, 4}},
   };

@@ -271,7 +271,7 @@ TEST(ExporterMetrics, SeriesBudgetPerPresentEightLaneModule) {
   daemon::Snapshot s = make_fleet(1);
   auto& p = s.ports[0];
   p.flags = {testing::flag_history("rx_los", 1, 1, false), testing::flag_history("tx_fault", 2, 1, false)};
-  p.coding = {{"oui_vendor_mismatch", "warn", "x"}};
+  p.coding = {{"oui_vendor_mismatch", coding::CheckStatus::Warn, "x"}};
   const Exposition e = render(s);
   const std::size_t series = e.count_with_label("port", kE0);
   EXPECT_LE(series, 150u);

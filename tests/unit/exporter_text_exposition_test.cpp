@@ -60,7 +60,6 @@ TEST(ExporterTextExposition, RenderedBodyIsTheSerializedFamilies) {
   daemon::PortSnapshot& p = hostile.ports.front();
   p.port = "bad\xff\xfe\"port\\\n";
   p.node = "n\xc3\x28ode";
-  p.state = "st\"ate";
   p.misconfiguration = "reason with \"quotes\" and \\ and \nnewline \xe2\x82";
   if (p.report) {
     auto report = std::make_shared<cmis::ModuleReport>(*p.report);

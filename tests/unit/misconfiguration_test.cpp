@@ -114,7 +114,7 @@ TEST(Misconfiguration, APortWhoseNetdevIsMissingIsMisconfiguredNotAnEmptyCage) {
   Rig r;
   r.run(5);
   const daemon::PortSnapshot s = r.poller->snapshot(r.now, 0);
-  EXPECT_EQ(s.state, "misconfigured");
+  EXPECT_EQ(daemon::port_state_name(s.state), "misconfigured");
   EXPECT_EQ(s.misconfiguration, "netdev ens9np0 does not exist");
   EXPECT_EQ(s.presence, daemon::PortPresence::Unknown) << "not an empty cage";
   EXPECT_FALSE(s.report) << "the module behind it is never read";
@@ -133,7 +133,7 @@ TEST(Misconfiguration, ThePortFollowsTheNetdevAppearingAndDisappearing) {
   r.transport->lacks.reset();  // the driver loaded: the netdev exists now
   r.run(8);
   daemon::PortSnapshot s = r.poller->snapshot(r.now, 0);
-  EXPECT_EQ(s.state, "ok");
+  EXPECT_EQ(daemon::port_state_name(s.state), "ok");
   EXPECT_TRUE(s.misconfiguration.empty());
   EXPECT_EQ(s.insertions_total, 1u);
   EXPECT_EQ(exporters::assess(s).health, exporters::Health::Ok);
@@ -143,14 +143,14 @@ TEST(Misconfiguration, ThePortFollowsTheNetdevAppearingAndDisappearing) {
   r.bus.remove(0);
   r.run(30);
   s = r.poller->snapshot(r.now, 0);
-  EXPECT_EQ(s.state, "misconfigured");
+  EXPECT_EQ(daemon::port_state_name(s.state), "misconfigured");
   EXPECT_FALSE(s.report);
 }
 
 TEST(Misconfiguration, OutOfServiceOutranksIt) {
   daemon::PortSnapshot s;
   s.port = "gpu0";
-  s.state = "misconfigured";
+  s.state = daemon::PortState::Misconfigured;
   s.misconfiguration = "netdev ens9np0 does not exist";
   s.in_service = false;
   EXPECT_EQ(exporters::assess(s).health, exporters::Health::Unused);

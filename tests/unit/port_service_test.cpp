@@ -147,7 +147,7 @@ TEST(PortService, ConfiguredServiceArrivesInEverySnapshotOfThePort) {
   EXPECT_TRUE(snaps["q2/port2"].in_service);
   EXPECT_TRUE(snaps["q2/port2"].unused_lanes.empty());
   EXPECT_FALSE(snaps["q2/port3"].in_service);  // an empty cage out of service
-  EXPECT_EQ(snaps["q2/port3"].state, "empty");
+  EXPECT_EQ(daemon::port_state_name(snaps["q2/port3"].state), "empty");
 
   // The fleet decides which ports exist, and their cages: a name it lacks, or lane 5 of the
   // QSFP28 cage, refuses to start with the entry's location.

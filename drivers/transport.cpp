@@ -65,6 +65,23 @@ ErrorKind kind_of_errno(int err, bool present, bool opening) {
   }
 }
 
+Error errno_error(int err, std::string_view what, std::span<const ErrnoHint> hints, ErrnoContext context) {
+  Error out{kind_of_errno(err, context.present, context.opening),
+            (what.empty() ? std::string() : std::string(what) + ": ") + errno_text(err)};
+  if (!context.detail.empty()) out.message += ": " + std::string(context.detail);
+  for (const ErrnoHint& h : hints) {
+    if (h.err == err) {
+      add_hint(out, h.hint);
+      break;
+    }
+  }
+  return out;
+}
+
+void add_hint(Error& error, std::string_view hint) {
+  if (!hint.empty()) error.message += " — " + std::string(hint);
+}
+
 std::string describe_read(std::string source, uint8_t device, uint8_t bank, uint8_t page,
                           uint16_t offset) {
   auto hex = [](unsigned v) {

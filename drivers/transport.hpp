@@ -44,6 +44,25 @@ struct Error {
   std::string message;  // names the port, page and offset
 };
 
+// What a path tells an operator about an errno: the hint after " — " in its messages ("is i2c-dev
+// loaded (modprobe i2c-dev)?"). Each transport keeps its table of them.
+struct ErrnoHint {
+  int err;
+  std::string_view hint;
+};
+
+// The one shape of an errno error: the kind from kind_of_errno(err, present, opening) and the
+// message "<what>: <strerror> (<NAME>)[: <detail>][ — <hint>]", the hint being the first row of
+// `hints` for err ("" or no row: none). `what` "" leaves out "<what>: ".
+struct ErrnoContext {
+  bool present = false;
+  bool opening = false;
+  std::string_view detail;  // what the kernel added (netlink extack)
+};
+Error errno_error(int err, std::string_view what, std::span<const ErrnoHint> hints = {}, ErrnoContext context = {});
+// Appends " — <hint>" to the message (a hint that depends on more than the errno).
+void add_hint(Error& error, std::string_view hint);
+
 // A read of `length` bytes at `offset` (0-255) of the window of {device, bank, page}. Reads
 // never cross byte 128: offset < 128 reads lower memory (page/bank ignored), otherwise the upper
 // page. `length` ≤ 128.

@@ -17,21 +17,18 @@ using drivers::Error;
 using drivers::ErrorKind;
 
 Error kernel_error(const KernelError& e) {
-  std::string text = drivers::errno_text(e.errno_value);
-  if (!e.extack.empty()) text += ": " + e.extack;
+  static constexpr drivers::ErrnoHint kHints[] = {
+      {EPERM, "ethtool MODULE_EEPROM_GET needs CAP_NET_ADMIN (run as root, or give the service "
+              "AmbientCapabilities=CAP_NET_ADMIN)"},
+      {EACCES, "ethtool MODULE_EEPROM_GET needs CAP_NET_ADMIN (run as root, or give the service "
+               "AmbientCapabilities=CAP_NET_ADMIN)"},
+      {EOPNOTSUPP, "the driver cannot read module memory this way"},
+      {ENODEV, "no such netdev, or no module in its cage"},
+  };
   // No presence line on this path: a NACK is an empty cage as far as the kernel can tell.
-  const ErrorKind kind = drivers::kind_of_errno(e.errno_value, /*present=*/false);
-  switch (e.errno_value) {
-    case EPERM:
-    case EACCES:
-      text += " — ethtool MODULE_EEPROM_GET needs CAP_NET_ADMIN (run as root, or give the service "
-              "AmbientCapabilities=CAP_NET_ADMIN)";
-      break;
-    case EOPNOTSUPP: text += " — the driver cannot read module memory this way"; break;
-    case ENODEV: text += " — no such netdev, or no module in its cage"; break;
-    default: break;
-  }
-  return {kind, text};
+  drivers::ErrnoContext context;
+  context.detail = e.extack;
+  return drivers::errno_error(e.errno_value, "", kHints, context);
 }
 
 std::variant<ModuleEepromReply, Error> parse_module_eeprom_reply(std::span<const uint8_t> bytes,

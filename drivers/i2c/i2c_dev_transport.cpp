@@ -112,6 +112,18 @@ drivers::Presence I2cDevTransport::presence() {
                                                  : drivers::Presence::Absent;
 }
 
+namespace {
+
+constexpr drivers::ErrnoHint kHints[] = {
+    {EACCES, "run as root or as a member of group i2c (Debian i2c-tools udev rule)"},
+    {EPERM, "run as root or as a member of group i2c (Debian i2c-tools udev rule)"},
+    {ENOENT, "is i2c-dev loaded (modprobe i2c-dev)?"},
+    // i2c-stub says ENODEV for an address with no chip; a removed adapter says it too.
+    {ENODEV, "no device at the address, or the adapter is gone"},
+};
+
+}  // namespace
+
 Error I2cDevTransport::error_for(int neg_errno, const std::string& what, bool mid_sequence) const {
   const int e = -neg_errno;
   const bool nack = e == ENXIO || e == EREMOTEIO;
@@ -119,29 +131,19 @@ Error I2cDevTransport::error_for(int neg_errno, const std::string& what, bool mi
   const bool present = nack && (mid_sequence || (!config_.presence_file.empty() &&
                                                  const_cast<I2cDevTransport*>(this)->presence() ==
                                                      drivers::Presence::Present));
-  Error out{drivers::kind_of_errno(e, present), what + ": " + drivers::errno_text(-neg_errno)};
-  switch (e) {
-    case ENXIO:
-    case EREMOTEIO:
-      out.message += mid_sequence ? " — the module stopped acknowledging mid-sequence"
-                     : present    ? " — module present but not acknowledging"
-                                  : " — no module answering";
-      break;
-    case EBUSY: {
-      char addr[8];
-      std::snprintf(addr, sizeof addr, "0x%02x", config_.address);
-      out.kind = ErrorKind::Permission;  // i2c-dev's EBUSY: the address belongs to a kernel driver
-      out.message += std::string(" — a kernel driver (optoe, at24, ...) owns address ") + addr + " on " +
-                     config_.device + "; read this port with the optoe source (its sysfs eeprom "
-                     "file) instead of i2c-dev";
-      break;
-    }
-    case EACCES:
-    case EPERM: out.message += " — run as root or as a member of group i2c (Debian i2c-tools udev rule)"; break;
-    case ENOENT: out.message += " — is i2c-dev loaded (modprobe i2c-dev)?"; break;
-    // i2c-stub says ENODEV for an address with no chip; a removed adapter says it too.
-    case ENODEV: out.message += " — no device at the address, or the adapter is gone"; break;
-    default: break;
+  drivers::ErrnoContext context;
+  context.present = present;
+  Error out = drivers::errno_error(e, what, kHints, context);
+  if (nack) {
+    drivers::add_hint(out, mid_sequence ? "the module stopped acknowledging mid-sequence"
+                           : present    ? "module present but not acknowledging"
+                                        : "no module answering");
+  } else if (e == EBUSY) {
+    char addr[8];
+    std::snprintf(addr, sizeof addr, "0x%02x", config_.address);
+    out.kind = ErrorKind::Permission;  // i2c-dev's EBUSY: the address belongs to a kernel driver
+    drivers::add_hint(out, std::string("a kernel driver (optoe, at24, ...) owns address ") + addr + " on " + config_.device +
+                               "; read this port with the optoe source (its sysfs eeprom file) instead of i2c-dev");
   }
   return out;
 }

@@ -39,7 +39,9 @@ int ensure_umad() {
 }
 
 drivers::Error errno_error(int err, const std::string& what) {
-  return {drivers::kind_of_errno(err, /*present=*/false, /*opening=*/true), what + ": " + drivers::errno_text(err)};
+  drivers::ErrnoContext context;
+  context.opening = true;  // ENOENT, EINVAL, ENXIO: no such device or port on this host
+  return drivers::errno_error(err, what, {}, context);
 }
 
 class LibUmadDevice final : public UmadDevice {

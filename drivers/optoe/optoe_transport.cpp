@@ -131,16 +131,17 @@ std::string OptoeTransport::where(const drivers::ReadRequest& r) const {
 }
 
 Error OptoeTransport::errno_error(int err, const std::string& what) const {
-  std::string text = what + ": " + drivers::errno_text(err);
-  Error out{drivers::kind_of_errno(err, /*present=*/false), text};
-  if (err == ENXIO || err == ENODEV) out.message += " — no module answering";
-  if (err == ENOENT) {
-    out.message += layout_ == OptoeLayout::SxCore
-                       ? " — sx_core does not expose this page"
-                       : " — is the optoe device instantiated (echo optoe3 0x50 > "
-                         "/sys/bus/i2c/devices/i2c-N/new_device)?";
-  }
-  return out;
+  static constexpr drivers::ErrnoHint kOptoe[] = {
+      {ENXIO, "no module answering"},
+      {ENODEV, "no module answering"},
+      {ENOENT, "is the optoe device instantiated (echo optoe3 0x50 > /sys/bus/i2c/devices/i2c-N/new_device)?"},
+  };
+  static constexpr drivers::ErrnoHint kSxCore[] = {
+      {ENXIO, "no module answering"},
+      {ENODEV, "no module answering"},
+      {ENOENT, "sx_core does not expose this page"},
+  };
+  return drivers::errno_error(err, what, layout_ == OptoeLayout::SxCore ? std::span(kSxCore) : std::span(kOptoe));
 }
 
 std::variant<FileSpan, Error> OptoeTransport::locate(const drivers::ReadRequest& r) {

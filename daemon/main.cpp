@@ -82,7 +82,7 @@ int run(const Options& o) {
   const sigset_t signals = service_signals();
   pthread_sigmask(SIG_BLOCK, &signals, nullptr);  // before any thread starts: all inherit it
 
-  daemon::SystemClock clock;
+  drivers::SteadyClock clock;
   daemon::SnapshotStore store;
   daemon::Service service(clock, store);
   if (const std::string err = service.start(o.config); !err.empty()) {

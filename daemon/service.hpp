@@ -8,7 +8,7 @@
 #include <variant>
 
 #include "daemon/aging.hpp"
-#include "daemon/clock.hpp"
+#include "drivers/clock.hpp"
 #include "daemon/coding_setup.hpp"
 #include "daemon/config.hpp"
 #include "daemon/poll_engine.hpp"
@@ -38,7 +38,7 @@ class Service {
   // "" when they took effect, else the error (then nothing of the reload is applied).
   using WebApply = std::function<std::string(const WebConfig&)>;
 
-  Service(const PollClock& clock, SnapshotStore& store) : clock_(clock), store_(store) {}
+  Service(const drivers::Clock& clock, SnapshotStore& store) : clock_(clock), store_(store) {}
   ~Service() { stop(); }
 
   // Loads `path` and builds its engine (not yet running). Returns the error (file:line:col) or "".
@@ -68,7 +68,7 @@ class Service {
   // `kept`: how many of them are running pollers taken over.
   std::vector<std::unique_ptr<PortPoller>> pollers_for(PreparedConfig& prepared, std::size_t& kept);
 
-  const PollClock& clock_;
+  const drivers::Clock& clock_;
   SnapshotStore& store_;
   std::string path_;
   Config config_;

@@ -5,9 +5,11 @@
 namespace xcvr::drivers {
 
 int64_t SteadyClock::now_ns() const {
-  return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() -
-                                                              origin_)
-      .count();
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+
+int64_t SteadyClock::wall_ns() const {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::system_clock::now().time_since_epoch()).count();
 }
 
 void SteadyClock::spend(int64_t ns) {

@@ -31,19 +31,9 @@ namespace {
 
 using namespace xcvr;
 
-class EmuPollClock final : public daemon::PollClock {
- public:
-  explicit EmuPollClock(const drivers::Clock& c) : c_(c) {}
-  double monotonic() const override { return static_cast<double>(c_.now_ns()) / 1e9; }
-  double wall() const override { return monotonic() + 1.7e9; }
-
- private:
-  const drivers::Clock& c_;
-};
 
 struct Rig {
   std::unique_ptr<drivers::Clock> clock;
-  std::unique_ptr<EmuPollClock> poll_clock;
   std::vector<std::unique_ptr<emulator::EmulatedBus>> buses;
   daemon::Config config;
   daemon::SnapshotStore store;
@@ -54,7 +44,6 @@ struct Rig {
 
   Rig(int bus_count, int cages, bool sleep_wire_time, double interval, bool start_engine = true) {
     clock = std::make_unique<drivers::SteadyClock>(sleep_wire_time);
-    poll_clock = std::make_unique<EmuPollClock>(*clock);
     config.poll.dynamic_interval_s = interval;
     config.poll.settle_delay_s = 0;
     const emulator::ModuleModel* model = emulator::find_model("qsfpdd-400g-sr8");
@@ -75,7 +64,7 @@ struct Rig {
     if (start_engine) make_engine();
   }
   void make_engine() {
-    engine = std::make_unique<daemon::PollEngine>(config, std::move(ports), *poll_clock, store, aging);
+    engine = std::make_unique<daemon::PollEngine>(config, std::move(ports), *clock, store, aging);
   }
   emulator::BusStats totals() const {
     emulator::BusStats t;

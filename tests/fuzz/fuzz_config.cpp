@@ -148,7 +148,7 @@ struct ReloadRig {
   std::string dir = "/tmp/xcvr-fuzz-reload";
   std::string path = dir + "/config.toml";
   std::string base = "[daemon]\nstate_directory = \"" + dir + "/state\"\ncatalog = []\noui_registry = \"" + dir + "\"\n";
-  xcvr::daemon::ManualClock clock;
+  xcvr::drivers::VirtualClock clock{1000 * xcvr::drivers::kSecond};
   xcvr::daemon::SnapshotStore store;
   std::unique_ptr<xcvr::daemon::Service> service;
 

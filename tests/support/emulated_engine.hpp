@@ -23,18 +23,6 @@ namespace xcvr::daemon::testing_support {
 
 using drivers::kSecond;
 
-// The engine's clock is the emulator's virtual clock: bus time spent by reads is time passed.
-class VirtualPollClock final : public PollClock {
- public:
-  explicit VirtualPollClock(const drivers::VirtualClock& c) : c_(c) {}
-  double monotonic() const override { return static_cast<double>(c_.now_ns()) / 1e9; }
-  // 2026-02: after the emulated modules' date codes (the date_code check rejects future dates).
-  double wall() const override { return monotonic() + 1.77e9; }
-
- private:
-  const drivers::VirtualClock& c_;
-};
-
 // Runs one poller in virtual time until `until` seconds after `epoch_ns`: each due poll at its
 // time, the emulator's clock moved along so bus time and module dynamics follow. `now` carries
 // the last poll time between calls.
@@ -65,7 +53,6 @@ enum class TransportPath { Emulator, I2cDev };
 
 struct Fleet {
   drivers::VirtualClock clock{1000 * kSecond};
-  VirtualPollClock poll_clock{clock};
   std::vector<std::unique_ptr<emulator::EmulatedBus>> buses;
   Config config;
   SnapshotStore store;
@@ -104,16 +91,16 @@ struct Fleet {
                          std::make_unique<i2c::I2cDevTransport>(ic, *syscalls.back())});
       }
     }
-    engine = std::make_unique<PollEngine>(config, std::move(ports), poll_clock, store, aging, std::move(coding));
+    engine = std::make_unique<PollEngine>(config, std::move(ports), clock, store, aging, std::move(coding));
   }
 
   // Runs the engine for `seconds` of virtual time, one step per due time.
   void run_for(double seconds) {
-    const double end = poll_clock.monotonic() + seconds;
-    while (poll_clock.monotonic() < end) {
+    const double end = clock.monotonic() + seconds;
+    while (clock.monotonic() < end) {
       const double next = engine->step();
-      const double target = std::min(std::max(next, poll_clock.monotonic() + 1e-3), end);
-      clock.advance(static_cast<int64_t>((target - poll_clock.monotonic()) * 1e9) + 1);
+      const double target = std::min(std::max(next, clock.monotonic() + 1e-3), end);
+      clock.advance(static_cast<int64_t>((target - clock.monotonic()) * 1e9) + 1);
     }
   }
   const PortSnapshot& port(const std::string& name) const {

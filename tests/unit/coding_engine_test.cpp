@@ -27,7 +27,6 @@ using emulator::FaultKind;
 using testing_support::Fleet;
 using testing_support::make_module;
 using testing_support::TransportPath;
-using testing_support::VirtualPollClock;
 
 const fs::path kSourceDir = fs::path(XCVR_TEST_DATA) / ".." / "..";
 
@@ -177,7 +176,6 @@ TEST(CodingEngine, SameSerialInTwoCagesIsFlaggedOnBoth) {
 // One daemon "run": a cage holding `module`, the engine's aging store at `state_file`.
 PortSnapshot run_once(const std::string& state_file, const emulator::ModuleModel& module) {
   drivers::VirtualClock clock{1000 * drivers::kSecond};
-  VirtualPollClock poll_clock{clock};
   emulator::BusConfig bc;
   bc.cages = 1;
   emulator::EmulatedBus bus(bc, clock);
@@ -189,8 +187,8 @@ PortSnapshot run_once(const std::string& state_file, const emulator::ModuleModel
   AgingStore aging(state_file);
   std::vector<PortSpec> ports;
   ports.push_back({PortIdentity{"cx7-1", "", "emulator", "OSFP", {}, {}}, std::make_unique<emulator::EmulatorTransport>(bus, 0, "cx7-1")});
-  PollEngine engine(config, std::move(ports), poll_clock, store, aging, coding_setup());
-  while (poll_clock.monotonic() < 1004) {
+  PollEngine engine(config, std::move(ports), clock, store, aging, coding_setup());
+  while (clock.monotonic() < 1004) {
     engine.step();
     clock.advance(drivers::kSecond / 2);
   }
@@ -238,12 +236,11 @@ TEST(CodingEngine, DemoFleetWithTheCatalogFindsOnlyWhatItWasBuiltWith) {
                      std::make_unique<emulator::EmulatorTransport>(*p.bus, p.cage, p.name)});
   }
   drivers::VirtualClock& clock = *fleet.fleet->virtual_clock();
-  VirtualPollClock poll_clock{clock};
   SnapshotStore store;
   AgingStore aging("");
-  PollEngine engine(config, std::move(ports), poll_clock, store, aging, setup);
-  const double end = poll_clock.monotonic() + 8;
-  while (poll_clock.monotonic() < end) {
+  PollEngine engine(config, std::move(ports), clock, store, aging, setup);
+  const double end = clock.monotonic() + 8;
+  while (clock.monotonic() < end) {
     engine.step();
     clock.advance(drivers::kSecond / 4);
   }
@@ -296,7 +293,7 @@ TEST(CodingService, CatalogErrorsStopTheStartAndKeepTheRunningConfigOnReload) {
   TempDir dir;
   dir.write("site/50-site.toml", "[part.\"X1\"]\nidentifier = 0x11\n");
   const std::string config = dir.write("config.toml", config_text(dir, "catalog = [\"site\"]\noui_registry = \"no-registry\"\n"));
-  ManualClock clock;
+  drivers::VirtualClock clock{1000 * drivers::kSecond};
   SnapshotStore store;
   Service svc(clock, store);
   ASSERT_EQ(svc.start(config), "");
@@ -309,7 +306,7 @@ TEST(CodingService, CatalogErrorsStopTheStartAndKeepTheRunningConfigOnReload) {
   EXPECT_NE(svc.coding()->warnings[0].find("OUI registry unavailable"), std::string::npos) << svc.coding()->warnings[0];
   ASSERT_EQ(svc.coding()->cage_styles.size(), 1u);
   svc.engine()->step();  // insertion
-  clock.advance(1);
+  clock.advance(drivers::kSecond);
   svc.engine()->step();  // static read
   const PortSnapshot& a = store.current()->ports.at(0);
   ASSERT_NE(a.report, nullptr);

@@ -13,7 +13,6 @@ namespace {
 using drivers::kSecond;
 using testing_support::Fleet;
 using testing_support::make_module;
-using testing_support::VirtualPollClock;
 
 uint64_t flag_total(const PortSnapshot& p, const std::string& flag, int lane) {
   for (const FlagHistory& f : p.flags) {
@@ -84,7 +83,7 @@ TEST(Engine, StuckBusMakesOnlyItsPortsStale) {
   EXPECT_GT(stuck.read_errors_total.at("timeout"), 0u);  // a stuck bus times out: not "busy"
   // Identity is kept, marked stale; fresh-looking values are not.
   ASSERT_NE(stuck.report, nullptr);
-  EXPECT_LT(stuck.last_good_read_unix, f.poll_clock.wall() - 3);
+  EXPECT_LT(stuck.last_good_read_unix, f.clock.wall() - 3);
   // The healthy bus kept polling every interval while the other one timed out.
   const uint64_t before = f.store.current()->domains[0].cycles_total;
   f.run_for(5.0);
@@ -173,7 +172,6 @@ class UnplugAfter final : public drivers::Transport {
 
 TEST(Engine, UnplugMidReadServesNothingStaleAsFresh) {
   drivers::VirtualClock clock{1000 * kSecond};
-  VirtualPollClock poll_clock{clock};
   emulator::BusConfig bc;
   bc.cages = 1;
   emulator::EmulatedBus bus(bc, clock);
@@ -187,7 +185,7 @@ TEST(Engine, UnplugMidReadServesNothingStaleAsFresh) {
   ports.push_back({PortIdentity{"p0", "", "emulator", "OSFP", {}, {}}, std::move(unplug)});
   SnapshotStore store;
   AgingStore aging("");
-  PollEngine engine(config, std::move(ports), poll_clock, store, aging);
+  PollEngine engine(config, std::move(ports), clock, store, aging);
   for (int i = 0; i < 10; ++i) {
     engine.step();
     clock.advance(kSecond / 2);

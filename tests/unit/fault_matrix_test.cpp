@@ -80,7 +80,7 @@ TEST_P(FaultMatrix, IsolatedMarkedAndNeverServedAsFresh) {
   emulator::Fault fault;
   fault.kind = kind;
   if (kind == emulator::FaultKind::Insert) fault.model = "qsfpdd-400g-dr4";
-  const double fault_wall = f.poll_clock.wall();
+  const double fault_wall = f.clock.wall();
   ASSERT_EQ(injector.apply(0, fault), std::nullopt) << emulator::fault_kind_name(kind);
   const double taken_before = f.store.current()->taken_unix;
   f.run_for(12.0);
@@ -102,7 +102,7 @@ TEST_P(FaultMatrix, IsolatedMarkedAndNeverServedAsFresh) {
   // A port whose reads fail is never shown with a fresh timestamp: its last good read is older
   // than its last (failed) poll.
   if (daemon::port_state_name(after.state) == "failing" || daemon::port_state_name(after.state) == "stale") {
-    EXPECT_LE(after.last_good_read_unix, f.poll_clock.wall() - f.config.poll.dynamic_interval_s);
+    EXPECT_LE(after.last_good_read_unix, f.clock.wall() - f.config.poll.dynamic_interval_s);
     EXPECT_GE(after.last_good_read_unix, fault_wall - f.config.poll.dynamic_interval_s);
   }
   for (auto& bus : f.buses) {

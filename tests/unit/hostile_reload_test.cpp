@@ -137,7 +137,7 @@ TEST(HostileFiles, DirectoryFifoDeviceAndOversizedFilesAreRefusedByName) {
 struct Daemon {
   TempDir dir;
   std::string config;
-  daemon::ManualClock clock;
+  drivers::VirtualClock clock{1000 * drivers::kSecond};
   daemon::SnapshotStore store;
   daemon::Service svc{clock, store};
 
@@ -152,7 +152,7 @@ struct Daemon {
   void cycle() {
     for (int i = 0; i < 3; ++i) {
       svc.engine()->step();
-      clock.advance(1);
+      clock.advance(drivers::kSecond);
     }
   }
   std::string reload_to(const std::string& text) {

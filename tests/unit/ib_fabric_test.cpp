@@ -24,15 +24,6 @@ namespace {
 using drivers::kMicrosecond;
 using drivers::kSecond;
 
-class ClockAdapter final : public daemon::PollClock {
- public:
-  explicit ClockAdapter(const drivers::Clock& c) : c_(c) {}
-  double monotonic() const override { return static_cast<double>(c_.now_ns()) / 1e9; }
-  double wall() const override { return monotonic() + 1.7e9; }
-
- private:
-  const drivers::Clock& c_;
-};
 
 std::string leaf(int i) {
   char buf[16];
@@ -45,7 +36,6 @@ std::string leaf(int i) {
 struct Subnet {
   std::shared_ptr<drivers::VirtualClock> clock_ptr = std::make_shared<drivers::VirtualClock>(1000 * kSecond);
   drivers::VirtualClock& clock = *clock_ptr;
-  ClockAdapter poll_clock{clock};
   FakeFabric fabric{clock, 200 * kMicrosecond};
   FakeNode* hca = nullptr;
   std::vector<FakeNode*> switches;
@@ -81,17 +71,17 @@ struct Subnet {
     for (IbModulePort& p : ib.ports) {
       specs.push_back({daemon::PortIdentity{p.name, p.node, "ib", "OSFP", {}, {}}, std::move(p.transport)});
     }
-    engine = std::make_unique<daemon::PollEngine>(config, std::move(specs), poll_clock, store, aging);
+    engine = std::make_unique<daemon::PollEngine>(config, std::move(specs), clock, store, aging);
   }
 
   // Steps at most every `quantum` seconds: ports due within it are polled together (a step
   // publishes a snapshot of all 1024 ports, so one step per port's due time would be slow).
   void run_for(double seconds, double quantum = 0.5) {
-    const double end = poll_clock.monotonic() + seconds;
-    while (poll_clock.monotonic() < end) {
+    const double end = clock.monotonic() + seconds;
+    while (clock.monotonic() < end) {
       const double next = engine->step();
-      const double target = std::min(std::max(next, poll_clock.monotonic() + quantum), end);
-      clock.advance(static_cast<int64_t>((target - poll_clock.monotonic()) * 1e9) + 1);
+      const double target = std::min(std::max(next, clock.monotonic() + quantum), end);
+      clock.advance(static_cast<int64_t>((target - clock.monotonic()) * 1e9) + 1);
     }
   }
   uint64_t mads() const {
@@ -193,7 +183,7 @@ TEST(IbFabric, DeadSwitchAffectsOnlyItsOwnPorts) {
   s.switches[7]->set_dead(true);
   const uint64_t dead_mads_before = s.switches[7]->mads();
   s.run_for(25);
-  const double now = s.poll_clock.wall();
+  const double now = s.clock.wall();
   for (const daemon::PortSnapshot& p : s.store.current()->ports) {
     if (p.node == "leaf-07") {
       EXPECT_NE(daemon::port_state_name(p.state), "ok") << p.port;

@@ -261,14 +261,6 @@ const CatalogVendor* Catalog::find_vendor(const std::string& vendor_name) const 
   return nullptr;
 }
 
-std::string CatalogError::to_string() const {
-  std::ostringstream s;
-  s << file;
-  if (line > 0) s << ':' << line << ':' << column;
-  s << ": " << message;
-  return s.str();
-}
-
 std::optional<CatalogError> parse_catalog_into(Catalog& catalog, std::string_view text,
                                                const std::string& origin) {
   // Parse into a copy: a bad file leaves the catalog as it was.
@@ -276,12 +268,8 @@ std::optional<CatalogError> parse_catalog_into(Catalog& catalog, std::string_vie
   try {
     const toml::table root = drivers::parse_toml(text, origin);
     parse_root(work, root, origin);
-  } catch (const toml::parse_error& e) {
-    return CatalogError{origin, static_cast<int>(e.source().begin.line),
-                        static_cast<int>(e.source().begin.column), std::string(e.description())};
-  } catch (const Invalid& e) {
-    return CatalogError{e.where.path ? *e.where.path : origin, static_cast<int>(e.where.begin.line),
-                        static_cast<int>(e.where.begin.column), e.message};
+  } catch (...) {
+    return drivers::toml_error(origin);
   }
   work.add_file(origin);
   catalog = std::move(work);

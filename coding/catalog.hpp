@@ -22,6 +22,8 @@
 #include <variant>
 #include <vector>
 
+#include "drivers/text_position.hpp"
+
 namespace xcvr::coding {
 
 // One application the part must advertise (CMIS). Empty lists / zero counts are "any".
@@ -107,13 +109,7 @@ class Catalog {
   std::vector<std::string> files_;
 };
 
-struct CatalogError {
-  std::string file;
-  int line = 0;
-  int column = 0;
-  std::string message;
-  std::string to_string() const;  // "file:line:col: message"
-};
+using CatalogError = drivers::TextError;
 
 using CatalogResult = std::variant<Catalog, CatalogError>;
 

@@ -286,11 +286,6 @@ Config read_root(const toml::table& root, const std::string& file) {
   return c;
 }
 
-ConfigError from_invalid(const Invalid& e, const std::string& origin) {
-  return ConfigError{e.where.path ? *e.where.path : origin, static_cast<int>(e.where.begin.line),
-                     static_cast<int>(e.where.begin.column), e.message};
-}
-
 }  // namespace
 
 int lanes_for_cage(std::string_view cage) {
@@ -308,10 +303,6 @@ std::string WebConfig::location_of(const std::string& key) const {
   auto it = locations.find(key);
   if (it == locations.end()) it = locations.find("web");
   return it == locations.end() ? std::string() : it->second;
-}
-
-std::string ConfigError::to_string() const {
-  return file + ":" + std::to_string(line) + ":" + std::to_string(column) + ": " + message;
 }
 
 bool glob_match(std::string_view pattern, std::string_view text) {
@@ -338,11 +329,8 @@ ConfigResult parse_config(std::string_view text, const std::string& origin) {
   try {
     const toml::table root = drivers::parse_toml(text, origin);
     return read_root(root, origin);
-  } catch (const toml::parse_error& e) {
-    return ConfigError{origin, static_cast<int>(e.source().begin.line),
-                       static_cast<int>(e.source().begin.column), std::string(e.description())};
-  } catch (const Invalid& e) {
-    return from_invalid(e, origin);
+  } catch (...) {
+    return drivers::toml_error(origin);
   }
 }
 

@@ -115,13 +115,7 @@ struct Config {
   std::vector<CageStyleConfig> cage_styles;
 };
 
-struct ConfigError {
-  std::string file;
-  int line = 0;
-  int column = 0;
-  std::string message;
-  std::string to_string() const;  // "file:line:col: message"
-};
+using ConfigError = drivers::TextError;  // "file:line:col: message"
 
 using ConfigResult = std::variant<Config, ConfigError>;
 

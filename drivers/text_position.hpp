@@ -9,6 +9,19 @@
 
 namespace xcvr::drivers {
 
+// An error in a text file an operator wrote (config, catalog): where and what. Line 0: the file
+// as a whole (it cannot be read).
+struct TextError {
+  std::string file;
+  int line = 0;
+  int column = 0;
+  std::string message;
+  // "file:line:col: message" ("file: message" for line 0).
+  std::string to_string() const {
+    return file + (line > 0 ? ":" + std::to_string(line) + ":" + std::to_string(column) : std::string()) + ": " + message;
+  }
+};
+
 // Counts from the last position asked when offsets grow (a parse's positions mostly do).
 class TextPositions {
  public:

@@ -254,15 +254,21 @@ std::string seconds_text(double s) {
 
 void toml_fail(const toml::node& at, std::string message) { throw TomlInvalid{at.source(), std::move(message)}; }
 
-std::string toml_error_text(std::string_view origin) {
+TextError toml_error(std::string_view origin) {
+  const auto at = [origin](const toml::source_region& where, std::string message) {
+    return TextError{where.path ? *where.path : std::string(origin), static_cast<int>(where.begin.line),
+                     static_cast<int>(where.begin.column), std::move(message)};
+  };
   try {
     throw;
   } catch (const TomlInvalid& e) {
-    return toml_location(e.where, origin) + ": " + e.message;
+    return at(e.where, e.message);
   } catch (const toml::parse_error& e) {
-    return toml_location(e.source(), origin) + ": " + std::string(e.description());
+    return at(e.source(), std::string(e.description()));
   }
 }
+
+std::string toml_error_text(std::string_view origin) { return toml_error(origin).to_string(); }
 
 const toml::node* TomlTable::node(std::string_view key) {
   seen_.emplace(key);

@@ -18,6 +18,8 @@
 
 #include <toml++/toml.h>
 
+#include "drivers/text_position.hpp"
+
 namespace xcvr::drivers {
 
 // Tables, dotted-key parts, inline tables and arrays together, from the document root.
@@ -45,9 +47,10 @@ std::string toml_location(const toml::source_region& where, std::string_view ori
 // Throws TomlInvalid at `at`: for checks beyond a value's type (a range, a name that must exist).
 [[noreturn]] void toml_fail(const toml::node& at, std::string message);
 
-// "file:line:column: message" of what parse_toml or TomlTable threw (any other exception
-// propagates): for loaders whose callers want one error line.
-std::string toml_error_text(std::string_view origin);  // call inside a catch block
+// The TextError of what parse_toml or TomlTable threw (any other exception propagates), and its
+// one line "file:line:column: message". Call inside a catch block.
+TextError toml_error(std::string_view origin);
+std::string toml_error_text(std::string_view origin);
 
 // The one strict reader of a TOML table (config, catalog, emulator fleets and fault timelines):
 // typed accessors that throw TomlInvalid at the offending node, and unknown keys refused —

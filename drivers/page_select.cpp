@@ -2,6 +2,8 @@
 
 #include <cstdio>
 
+#include "cmis/cmis_map.hpp"
+
 namespace xcvr::drivers {
 namespace {
 
@@ -12,6 +14,16 @@ std::string hex2(unsigned v) {
 }
 
 }  // namespace
+
+uint8_t bank_select_offset() {
+  static const auto offset = static_cast<uint8_t>(cmis::cmis_field(cmis::CmisField::BankSelect).offset);
+  return offset;
+}
+
+uint8_t page_select_offset() {
+  static const auto offset = static_cast<uint8_t>(cmis::cmis_field(cmis::CmisField::PageSelect).offset);
+  return offset;
+}
 
 std::optional<Error> page_select_error(uint8_t bank, uint8_t page, uint8_t got_bank, uint8_t got_page,
                                        bool with_bank, const std::string& where) {

@@ -13,6 +13,11 @@
 
 namespace xcvr::drivers {
 
+// The select registers every paged transport writes (invariant 1: the only bytes ever written),
+// from the CMIS table's rows (SFF-8636's page select is the same byte 127: a unit test checks).
+uint8_t bank_select_offset();  // 126
+uint8_t page_select_offset();  // 127
+
 // nullopt when {got_bank, got_page} is what was requested; `where` names the port and page.
 std::optional<Error> page_select_error(uint8_t bank, uint8_t page, uint8_t got_bank, uint8_t got_page,
                                        bool with_bank, const std::string& where);

@@ -117,6 +117,14 @@ std::span<const SourceKind* const> source_kinds();
 const SourceKind* source_kind(std::string_view type);
 std::string source_type_list();  // "emulator, file, i2c, ..." for messages
 
+// A source's claims (SourceSettings::claims): `prefix` + the device each listed port names.
+template <typename Port, typename Device>
+std::vector<std::string> claims_of(const std::vector<Port>& ports, std::string_view prefix, Device device) {
+  std::vector<std::string> out;
+  for (const Port& p : ports) out.push_back(std::string(prefix) + device(p));
+  return out;
+}
+
 // The one hint printed under a read or open error ("(no module in the cage?)"), or "".
 std::string error_hint(const SourceKind& kind, const Error& e, bool opening);
 

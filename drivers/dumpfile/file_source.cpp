@@ -20,9 +20,7 @@ std::string FileSource::fingerprint() const {
 }
 
 std::vector<std::string> FileSource::claims() const {
-  std::vector<std::string> out;
-  for (const Port& p : ports) out.push_back("path:" + p.path);
-  return out;
+  return drivers::claims_of(ports, "path:", [](const Port& p) { return p.path; });
 }
 
 namespace {

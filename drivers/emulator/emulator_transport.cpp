@@ -12,9 +12,6 @@ namespace {
 using drivers::Error;
 using drivers::ErrorKind;
 
-// Module registers the transport writes (SFF-8636 and CMIS alike; CMIS 5.x 8.2.15).
-constexpr uint8_t kBankSelectOffset = 126;
-constexpr uint8_t kPageSelectOffset = 127;
 
 std::string hex2(unsigned v) {
   char buf[8];
@@ -73,18 +70,18 @@ std::optional<Error> EmulatorTransport::select_page(uint8_t device, uint8_t bank
   // needs only the page.
   const uint8_t known_bank = selected_ ? selected_->bank : last_bank_written_;
   const bool with_bank = bank != known_bank;
-  const uint8_t page_only[2] = {kPageSelectOffset, page};
-  const uint8_t bank_and_page[3] = {kBankSelectOffset, bank, page};
+  const uint8_t page_only[2] = {drivers::page_select_offset(), page};
+  const uint8_t bank_and_page[3] = {drivers::bank_select_offset(), bank, page};
   I2cMsg msg[1] = {with_bank ? I2cMsg::write(bank_and_page) : I2cMsg::write(page_only)};
   selected_.reset();
   ++page_select_writes_;
   if (const I2cStatus s = bus_->transfer(cage_, device, msg); s != I2cStatus::Ok) {
-    return error_for(s, "page select " + where(bank, page, kPageSelectOffset));
+    return error_for(s, "page select " + where(bank, page, drivers::page_select_offset()));
   }
   if (with_bank) last_bank_written_ = bank;
   // Read back what the module took: an unsupported page reads back 0 (CMIS 5.3 8.2.15).
   uint8_t back[2] = {0, 0};
-  const uint8_t back_offset = with_bank ? kBankSelectOffset : kPageSelectOffset;
+  const uint8_t back_offset = with_bank ? drivers::bank_select_offset() : drivers::page_select_offset();
   std::span<uint8_t> back_span(back, with_bank ? 2 : 1);
   if (auto e = read_at(device, back_offset, back_span, "page select read-back")) {
     e->message = where(bank, page, back_offset) + ": " + e->message;
@@ -93,7 +90,7 @@ std::optional<Error> EmulatorTransport::select_page(uint8_t device, uint8_t bank
   const uint8_t got_page = with_bank ? back[1] : back[0];
   const uint8_t got_bank = with_bank ? back[0] : bank;
   selected_ = Selection{got_bank, got_page};
-  return drivers::page_select_error(bank, page, got_bank, got_page, with_bank, where(bank, page, kPageSelectOffset));
+  return drivers::page_select_error(bank, page, got_bank, got_page, with_bank, where(bank, page, drivers::page_select_offset()));
 }
 
 std::optional<Error> EmulatorTransport::read(const drivers::ReadRequest& r,

@@ -32,9 +32,7 @@ std::string NetlinkSource::fingerprint() const {
 }
 
 std::vector<std::string> NetlinkSource::claims() const {
-  std::vector<std::string> out;
-  for (const EthtoolPortConfig& c : ports) out.push_back("netdev:" + c.netdev);
-  return out;
+  return drivers::claims_of(ports, "netdev:", [](const EthtoolPortConfig& p) { return p.netdev; });
 }
 
 namespace {

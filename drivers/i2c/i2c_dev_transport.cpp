@@ -20,9 +20,6 @@ namespace {
 using drivers::Error;
 using drivers::ErrorKind;
 
-// Module registers the transport writes (SFF-8636 and CMIS alike; CMIS 5.x 8.2.15).
-constexpr uint8_t kBankSelect = 126;
-constexpr uint8_t kPageSelect = 127;
 constexpr uint16_t kHalf = 128;
 constexpr std::size_t kSmbusBlockMax = I2C_SMBUS_BLOCK_MAX;  // 32
 constexpr uint32_t kLockPollUs = 1000;
@@ -404,8 +401,8 @@ std::optional<Error> I2cDevTransport::select_page(Sequence& seq, uint8_t device,
   // PageSelect together in one write (CMIS 5.x: a bank change needs both in one WRITE).
   const uint8_t known_bank = selected_ ? selected_->bank : last_bank_written_;
   const bool with_bank = bank != known_bank;
-  const std::array<uint8_t, 2> page_only{kPageSelect, page};
-  const std::array<uint8_t, 3> bank_and_page{kBankSelect, bank, page};
+  const std::array<uint8_t, 2> page_only{drivers::page_select_offset(), page};
+  const std::array<uint8_t, 3> bank_and_page{drivers::bank_select_offset(), bank, page};
   const std::span<const uint8_t> bytes =
       with_bank ? std::span<const uint8_t>(bank_and_page) : std::span<const uint8_t>(page_only);
   const uint8_t address = bus_address(device);
@@ -462,7 +459,7 @@ std::optional<Error> I2cDevTransport::read_locked(const drivers::ReadRequest& r,
     const bool with_bank = r.bank != 0 || last_bank_written_ != 0;
     std::array<uint8_t, 2> cur{};
     const auto cur_span = std::span<uint8_t>(cur).first(with_bank ? 2 : 1);
-    if (auto e = read_window(seq, r.device, with_bank ? kBankSelect : kPageSelect, cur_span)) {
+    if (auto e = read_window(seq, r.device, with_bank ? drivers::bank_select_offset() : drivers::page_select_offset(), cur_span)) {
       selected_.reset();
       e->message = where(r.device, r.bank, r.page, kHalf) + ": page select look: " + e->message;
       return e;
@@ -483,7 +480,7 @@ std::optional<Error> I2cDevTransport::read_locked(const drivers::ReadRequest& r,
     std::array<uint8_t, 2> back{};
     const auto back_span = std::span<uint8_t>(back).first(with_bank ? 2 : 1);
     std::optional<Error> e =
-        read_window(seq, r.device, with_bank ? kBankSelect : kPageSelect, back_span);
+        read_window(seq, r.device, with_bank ? drivers::bank_select_offset() : drivers::page_select_offset(), back_span);
     if (!e) {
       const uint8_t got_page = with_bank ? back[1] : back[0];
       const uint8_t got_bank = with_bank ? back[0] : r.bank;

@@ -8,9 +8,7 @@ std::optional<std::string> I2cSource::build(const drivers::BuildContext&, driver
 }
 
 std::vector<std::string> I2cSource::claims() const {
-  std::vector<std::string> out;
-  for (const I2cPortConfig& c : ports) out.push_back("path:" + c.device);
-  return out;
+  return drivers::claims_of(ports, "path:", [](const I2cPortConfig& p) { return p.device; });
 }
 
 namespace {

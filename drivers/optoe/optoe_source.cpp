@@ -49,9 +49,7 @@ std::string OptoeSource::fingerprint() const {
 }
 
 std::vector<std::string> OptoeSource::claims() const {
-  std::vector<std::string> out;
-  for (const OptoePortConfig& c : ports) out.push_back("path:" + c.path);
-  return out;
+  return drivers::claims_of(ports, "path:", [](const OptoePortConfig& p) { return p.path; });
 }
 
 namespace {

@@ -20,6 +20,8 @@
 #include "drivers/emulator/emulator_transport.hpp"
 #include "tests/support/emulated_i2c_syscalls.hpp"
 #include "drivers/i2c/i2c_dev_transport.hpp"
+#include "drivers/page_select.hpp"
+#include "cmis/sff8636_map.hpp"
 #include "tests/support/static_read.hpp"
 
 namespace xcvr::i2c {
@@ -665,6 +667,20 @@ TEST(TransportI2c, BytesOnTheBusPerDynamicPoll) {
     EXPECT_EQ(rig.bus.stats().clocks, c.clocks);
     expect_no_violations(*rig.module);
   }
+}
+
+}  // namespace
+}  // namespace xcvr::i2c
+
+namespace xcvr::i2c {
+namespace {
+
+// The select registers both paged transports write come from the tables' rows; SFF-8636 pages
+// with the same byte, so one write serves both specs.
+TEST(TransportI2c, SelectRegistersAreTheTablesRows) {
+  EXPECT_EQ(drivers::bank_select_offset(), 126);
+  EXPECT_EQ(drivers::page_select_offset(), 127);
+  EXPECT_EQ(cmis::sff8636_field(cmis::Sff8636Field::PageSelect).offset, drivers::page_select_offset());
 }
 
 }  // namespace

@@ -6,7 +6,9 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <optional>
+#include <span>
 #include <string>
 
 #include "drivers/transport.hpp"
@@ -21,5 +23,45 @@ uint8_t page_select_offset();  // 127
 // nullopt when {got_bank, got_page} is what was requested; `where` names the port and page.
 std::optional<Error> page_select_error(uint8_t bank, uint8_t page, uint8_t got_bank, uint8_t got_page,
                                        bool with_bank, const std::string& where);
+
+// The paged access every transport that writes the select bytes itself shares (i2c-dev, the
+// emulator), so both run one code path: what the module's select registers hold, and the one
+// select sequence (invariant 1: the only write) — PageSelect alone, or BankSelect and
+// PageSelect in one write when the bank changes (CMIS 5.x) — then the read-back of what was
+// written, judged by page_select_error. How the bytes reach the module, and how its errors
+// read, is the transport's (`Write`, `Read`).
+class PageSelector {
+ public:
+  struct Selection {
+    uint8_t bank = 0;
+    uint8_t page = 0;
+  };
+  using Write = std::function<std::optional<Error>(std::span<const uint8_t> register_then_bytes)>;
+  using Read = std::function<std::optional<Error>(uint8_t offset, std::span<uint8_t> out)>;
+
+  // Writes {bank, page}. With `read_back`, reads back the register(s) written and judges them
+  // (`where` names the port and page); without, the select is taken as written.
+  std::optional<Error> select(uint8_t bank, uint8_t page, const Write& write, const Read* read_back,
+                              const std::string& where);
+
+  const std::optional<Selection>& selected() const { return selected_; }
+  bool holds(uint8_t bank, uint8_t page) const {
+    return selected_ && selected_->bank == bank && selected_->page == page;
+  }
+  // Whether a look at the select registers needs BankSelect too (a bank other than 0 in play).
+  bool banks_in_play(uint8_t bank) const { return bank != 0 || last_bank_written_ != 0; }
+  void forget() { selected_.reset(); }  // after an error: what the module holds is unknown
+  void assume(uint8_t bank, uint8_t page) { selected_ = Selection{bank, page}; }  // a look saw it
+  void new_module() {  // a module just inserted starts at page 0, bank 0
+    selected_ = Selection{0, 0};
+    last_bank_written_ = 0;
+  }
+  uint64_t writes() const { return writes_; }
+
+ private:
+  std::optional<Selection> selected_;
+  uint8_t last_bank_written_ = 0;  // survives errors: decides 1- vs 2-byte selects
+  uint64_t writes_ = 0;
+};
 
 }  // namespace xcvr::drivers

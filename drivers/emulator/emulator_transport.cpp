@@ -64,33 +64,20 @@ std::optional<Error> EmulatorTransport::read_at(uint8_t device, uint8_t offset,
 }
 
 std::optional<Error> EmulatorTransport::select_page(uint8_t device, uint8_t bank, uint8_t page) {
-  if (selected_ && selected_->bank == bank && selected_->page == page) return std::nullopt;
-  // CMIS 5.x: a bank change needs bank and page in one 2-byte write at 126; a page change within
-  // the bank is a 1-byte write at 127. Unknown state (after an error) with bank 0 last written
-  // needs only the page.
-  const uint8_t known_bank = selected_ ? selected_->bank : last_bank_written_;
-  const bool with_bank = bank != known_bank;
-  const uint8_t page_only[2] = {drivers::page_select_offset(), page};
-  const uint8_t bank_and_page[3] = {drivers::bank_select_offset(), bank, page};
-  I2cMsg msg[1] = {with_bank ? I2cMsg::write(bank_and_page) : I2cMsg::write(page_only)};
-  selected_.reset();
-  ++page_select_writes_;
-  if (const I2cStatus s = bus_->transfer(cage_, device, msg); s != I2cStatus::Ok) {
-    return error_for(s, "page select " + where(bank, page, drivers::page_select_offset()));
-  }
-  if (with_bank) last_bank_written_ = bank;
-  // Read back what the module took: an unsupported page reads back 0 (CMIS 5.3 8.2.15).
-  uint8_t back[2] = {0, 0};
-  const uint8_t back_offset = with_bank ? drivers::bank_select_offset() : drivers::page_select_offset();
-  std::span<uint8_t> back_span(back, with_bank ? 2 : 1);
-  if (auto e = read_at(device, back_offset, back_span, "page select read-back")) {
-    e->message = where(bank, page, back_offset) + ": " + e->message;
+  if (select_.holds(bank, page)) return std::nullopt;
+  const drivers::PageSelector::Write write = [&](std::span<const uint8_t> bytes) -> std::optional<Error> {
+    I2cMsg msg[1] = {I2cMsg::write(bytes)};
+    if (const I2cStatus s = bus_->transfer(cage_, device, msg); s != I2cStatus::Ok) {
+      return error_for(s, "page select " + where(bank, page, drivers::page_select_offset()));
+    }
+    return std::nullopt;
+  };
+  const drivers::PageSelector::Read read_back = [&](uint8_t offset, std::span<uint8_t> out) {
+    auto e = read_at(device, offset, out, "page select read-back");
+    if (e) e->message = where(bank, page, offset) + ": " + e->message;
     return e;
-  }
-  const uint8_t got_page = with_bank ? back[1] : back[0];
-  const uint8_t got_bank = with_bank ? back[0] : bank;
-  selected_ = Selection{got_bank, got_page};
-  return drivers::page_select_error(bank, page, got_bank, got_page, with_bank, where(bank, page, drivers::page_select_offset()));
+  };
+  return select_.select(bank, page, write, &read_back, where(bank, page, drivers::page_select_offset()));
 }
 
 std::optional<Error> EmulatorTransport::read(const drivers::ReadRequest& r,
@@ -100,15 +87,14 @@ std::optional<Error> EmulatorTransport::read(const drivers::ReadRequest& r,
   // A new module (hot swap) starts at page 0, bank 0, whatever we selected in the old one.
   if (const uint64_t n = bus_->insertions(cage_); n != seen_insertions_) {
     seen_insertions_ = n;
-    selected_ = Selection{0, 0};
-    last_bank_written_ = 0;
+    select_.new_module();
   }
   if (!lower) {
     if (auto e = select_page(r.device, r.bank, r.page)) return e;
   }
   auto e = read_at(r.device, static_cast<uint8_t>(r.offset), out, "read");
   if (e) {
-    selected_.reset();  // after a failure we no longer know what the module holds
+    select_.forget();  // after a failure we no longer know what the module holds
     e->message = where(r.bank, r.page, r.offset) + ": " + e->message;
   }
   return e;

@@ -11,6 +11,7 @@
 #include <string>
 
 #include "drivers/emulator/bus.hpp"
+#include "drivers/page_select.hpp"
 #include "drivers/transport.hpp"
 
 namespace xcvr::emulator {
@@ -27,14 +28,10 @@ class EmulatorTransport final : public drivers::Transport {
 
   EmulatedBus& bus() const { return *bus_; }
   int cage() const { return cage_; }
-  uint64_t page_select_writes() const { return page_select_writes_; }
+  uint64_t page_select_writes() const { return select_.writes(); }
 
  private:
-  struct Selection {
-    uint8_t bank = 0;
-    uint8_t page = 0;
-  };
-  // The only function that writes to a module: byte 127, or bytes 126-127 together.
+  // The only function that writes to a module (through drivers::PageSelector, as i2c-dev does).
   std::optional<drivers::Error> select_page(uint8_t device, uint8_t bank, uint8_t page);
   std::optional<drivers::Error> read_at(uint8_t device, uint8_t offset, std::span<uint8_t> out,
                                         const char* what);
@@ -44,10 +41,8 @@ class EmulatorTransport final : public drivers::Transport {
   EmulatedBus* bus_;
   int cage_;
   std::string port_;
-  std::optional<Selection> selected_;  // what the module's page/bank select holds, if known
-  uint8_t last_bank_written_ = 0;      // survives errors: decides 1- vs 2-byte selects
+  drivers::PageSelector select_;  // what the module's page/bank select holds, if known
   uint64_t seen_insertions_ = 0;
-  uint64_t page_select_writes_ = 0;
 };
 
 }  // namespace xcvr::emulator

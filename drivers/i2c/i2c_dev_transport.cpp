@@ -150,7 +150,7 @@ void I2cDevTransport::close_device() {
   fd_ = -1;
   current_address_ = -1;
   method_ = I2cMethod::Unknown;
-  selected_.reset();
+  select_.forget();
 }
 
 std::optional<std::string> I2cDevTransport::missing() {
@@ -395,45 +395,37 @@ std::optional<Error> I2cDevTransport::read_window(Sequence& seq, uint8_t device,
   return std::nullopt;
 }
 
-std::optional<Error> I2cDevTransport::select_page(Sequence& seq, uint8_t device, uint8_t bank,
-                                                  uint8_t page) {
-  // The one function that writes to a module (invariant 1): PageSelect alone, or BankSelect and
-  // PageSelect together in one write (CMIS 5.x: a bank change needs both in one WRITE).
-  const uint8_t known_bank = selected_ ? selected_->bank : last_bank_written_;
-  const bool with_bank = bank != known_bank;
-  const std::array<uint8_t, 2> page_only{drivers::page_select_offset(), page};
-  const std::array<uint8_t, 3> bank_and_page{drivers::bank_select_offset(), bank, page};
-  const std::span<const uint8_t> bytes =
-      with_bank ? std::span<const uint8_t>(bank_and_page) : std::span<const uint8_t>(page_only);
+std::optional<Error> I2cDevTransport::select_page(Sequence& seq, uint8_t device, uint8_t bank, uint8_t page,
+                                                  bool read_back) {
+  // The one write to a module (invariant 1), through the select sequence the emulator runs too.
   const uint8_t address = bus_address(device);
-  selected_.reset();
-  ++page_select_writes_;
-  const int rc = write_bytes(address, bytes);
   const std::string what = where(device, bank, page, kHalf) + ": page select";
-  if (rc < 0) {
-    Error e = error_for(rc, what, seq.acknowledged);
-    if (rc == -EOPNOTSUPP) {
-      e.message = what + ": the adapter cannot write " + std::to_string(bytes.size() - 1) +
-                  " byte(s) at " + std::to_string(bytes[0]);
+  const drivers::PageSelector::Write write = [&](std::span<const uint8_t> bytes) -> std::optional<Error> {
+    const int rc = write_bytes(address, bytes);
+    if (rc < 0) {
+      Error e = error_for(rc, what, seq.acknowledged);
+      if (rc == -EOPNOTSUPP) {
+        e.message = what + ": the adapter cannot write " + std::to_string(bytes.size() - 1) + " byte(s) at " +
+                    std::to_string(bytes[0]);
+      }
+      return e;
     }
+    seq.acknowledged = true;
+    if (config_.post_write_delay_us > 0) sys_->sleep_us(config_.post_write_delay_us);
+    return std::nullopt;
+  };
+  const drivers::PageSelector::Read read = [&](uint8_t offset, std::span<uint8_t> out) {
+    auto e = read_window(seq, device, offset, out);
+    if (e) e->message = what + " read-back: " + e->message;
     return e;
-  }
-  seq.acknowledged = true;
-  if (with_bank) last_bank_written_ = bank;
-  if (config_.post_write_delay_us > 0) sys_->sleep_us(config_.post_write_delay_us);
-  return std::nullopt;
+  };
+  return select_.select(bank, page, write, read_back ? &read : nullptr, where(device, bank, page, kHalf));
 }
 
 std::optional<Error> I2cDevTransport::restore_page0(uint8_t device) {
   // Back to page 0 / bank 0 for whoever reads next. No read-back: page 0 always exists.
   Sequence seq{true};
-  auto e = select_page(seq, device, 0, 0);
-  if (e) {
-    selected_.reset();  // unknown: the next upper read selects explicitly
-  } else {
-    selected_ = Selection{0, 0};
-  }
-  return e;
+  return select_page(seq, device, 0, 0, /*read_back=*/false);  // failed: unknown, the next upper read selects
 }
 
 std::optional<Error> I2cDevTransport::read_locked(const drivers::ReadRequest& r,
@@ -453,46 +445,27 @@ std::optional<Error> I2cDevTransport::read_locked(const drivers::ReadRequest& r,
   bool need_select = true;
   if (config_.restore_page0) {
     // Page 0 / bank 0 is the resting state every cooperating reader leaves behind.
-    need_select = !(resting && selected_ && selected_->bank == 0 && selected_->page == 0);
+    need_select = !(resting && select_.holds(0, 0));
   } else {
     // Others may have moved the page since our last read: look before writing.
-    const bool with_bank = r.bank != 0 || last_bank_written_ != 0;
+    const bool with_bank = select_.banks_in_play(r.bank);
     std::array<uint8_t, 2> cur{};
     const auto cur_span = std::span<uint8_t>(cur).first(with_bank ? 2 : 1);
     if (auto e = read_window(seq, r.device, with_bank ? drivers::bank_select_offset() : drivers::page_select_offset(), cur_span)) {
-      selected_.reset();
+      select_.forget();
       e->message = where(r.device, r.bank, r.page, kHalf) + ": page select look: " + e->message;
       return e;
     }
     const uint8_t cur_page = with_bank ? cur[1] : cur[0];
     const uint8_t cur_bank = with_bank ? cur[0] : 0;
-    selected_ = Selection{cur_bank, cur_page};
+    select_.assume(cur_bank, cur_page);
     need_select = cur_page != r.page || cur_bank != r.bank;
   }
 
   if (need_select) {
-    if (auto e = select_page(seq, r.device, r.bank, r.page)) {
-      if (config_.restore_page0 && seq.acknowledged) restore_page0(r.device);
-      return e;
-    }
-    // Read back what the module took (CMIS 5.3 8.2.15: an unsupported page reads back 0).
-    const bool with_bank = r.bank != 0 || last_bank_written_ != 0;
-    std::array<uint8_t, 2> back{};
-    const auto back_span = std::span<uint8_t>(back).first(with_bank ? 2 : 1);
-    std::optional<Error> e =
-        read_window(seq, r.device, with_bank ? drivers::bank_select_offset() : drivers::page_select_offset(), back_span);
-    if (!e) {
-      const uint8_t got_page = with_bank ? back[1] : back[0];
-      const uint8_t got_bank = with_bank ? back[0] : r.bank;
-      selected_ = Selection{got_bank, got_page};
-      e = drivers::page_select_error(r.bank, r.page, got_bank, got_page, with_bank,
-                                     where(r.device, r.bank, r.page, kHalf));
-    } else {
-      e->message = where(r.device, r.bank, r.page, kHalf) + ": page select read-back: " + e->message;
-    }
-    if (e) {
-      if (config_.restore_page0 && !resting) restore_page0(r.device);
-      else if (!config_.restore_page0) selected_.reset();
+    if (auto e = select_page(seq, r.device, r.bank, r.page, /*read_back=*/true)) {
+      if (config_.restore_page0 && seq.acknowledged && !resting) restore_page0(r.device);
+      else if (!config_.restore_page0) select_.forget();
       return e;
     }
   }
@@ -504,7 +477,7 @@ std::optional<Error> I2cDevTransport::read_locked(const drivers::ReadRequest& r,
     // so the next upper read (even of page 00h) selects explicitly.
     restore_page0(r.device);
   } else if (err && !config_.restore_page0) {
-    selected_.reset();
+    select_.forget();
   }
   return err;
 }

@@ -42,6 +42,7 @@
 #include <string>
 
 #include "drivers/i2c/i2c_syscalls.hpp"
+#include "drivers/page_select.hpp"
 #include "drivers/transport.hpp"
 
 namespace xcvr::i2c {
@@ -85,7 +86,7 @@ class I2cDevTransport final : public drivers::Transport {
   I2cMethod method() const { return method_; }
   unsigned long functionality() const { return funcs_; }
   const std::string& lock_path() const { return lock_path_; }
-  uint64_t page_select_writes() const { return page_select_writes_; }
+  uint64_t page_select_writes() const { return select_.writes(); }
   const I2cPortConfig& config() const { return config_; }
 
  private:
@@ -97,9 +98,9 @@ class I2cDevTransport final : public drivers::Transport {
   void unlock();
   std::optional<drivers::Error> read_locked(const drivers::ReadRequest& r, std::span<uint8_t> out);
 
-  // The only function that writes to a module (invariant 1).
-  std::optional<drivers::Error> select_page(Sequence& seq, uint8_t device, uint8_t bank,
-                                            uint8_t page);
+  // The only function that writes to a module (invariant 1); `read_back`: judge what it took.
+  std::optional<drivers::Error> select_page(Sequence& seq, uint8_t device, uint8_t bank, uint8_t page,
+                                            bool read_back);
   std::optional<drivers::Error> restore_page0(uint8_t device);
   std::optional<drivers::Error> read_window(Sequence& seq, uint8_t device, uint8_t offset,
                                             std::span<uint8_t> out);
@@ -120,14 +121,8 @@ class I2cDevTransport final : public drivers::Transport {
   I2cMethod method_ = I2cMethod::Unknown;
   int current_address_ = -1;  // last I2C_SLAVE set on fd_
   // What the module's bank/page select hold, when known (restore off: kept across reads).
-  struct Selection {
-    uint8_t bank = 0;
-    uint8_t page = 0;
-  };
-  std::optional<Selection> selected_;
-  uint8_t last_bank_written_ = 0;
+  drivers::PageSelector select_;
   drivers::BusCounters counters_;
-  uint64_t page_select_writes_ = 0;
 };
 
 }  // namespace xcvr::i2c

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The dependency arrows of docs/architecture.md, checked on the includes: cmis/ includes only
-# cmis/; coding/ only cmis/, coding/ and drivers' bounded readers (safe_file, toml_input, text_position);
+# cmis/; app/ (main) only daemon/ and exporters/; coding/ only cmis/, coding/ and drivers' bounded
+# readers (safe_file, toml_input, text_position);
 # no transport under drivers/ includes the emulator (it is a source like the others, not a base);
 # only the source registry names the transports: the daemon and xcvrctl's show and verify include
 # no transport's folder (the daemon's netdev watch aside: a hot-plug trigger, not a source).
@@ -10,10 +11,10 @@ cd "$1"
 status=0
 check() {  # check <dir> <allowed include regex> [<forbidden include regex>]
   local bad
-  bad=$(grep -Hn '^#include "' "$1"/*.cpp "$1"/*.hpp | grep -Ev "#include \"($2)" || true)
+  bad=$(grep -Hns '^#include "' "$1"/*.cpp "$1"/*.hpp | grep -Ev "#include \"($2)" || true)
   if [ -n "${3:-}" ]; then
     # The registry lists every transport, the emulator too.
-    bad+=$(grep -Hn '^#include "' "$1"/*.cpp "$1"/*.hpp | grep -E "#include \"($3)" | grep -v '^drivers/source_registry\.cpp:' || true)
+    bad+=$(grep -Hns '^#include "' "$1"/*.cpp "$1"/*.hpp | grep -E "#include \"($3)" | grep -v '^drivers/source_registry\.cpp:' || true)
   fi
   if [ -n "$bad" ]; then
     echo "$1/ includes outside its layer:"
@@ -22,6 +23,7 @@ check() {  # check <dir> <allowed include regex> [<forbidden include regex>]
   fi
 }
 check cmis 'cmis/'
+check app 'daemon/|exporters/'
 check coding 'cmis/|coding/|drivers/safe_file\.hpp|drivers/text_position\.hpp|drivers/toml_input\.hpp'
 for dir in drivers drivers/*/; do
   dir=${dir%/}

@@ -177,7 +177,8 @@ std::optional<Error> EthtoolNetlinkTransport::read(const drivers::ReadRequest& r
     return Error{ErrorKind::Unsupported,
                  where(r) + ": banks are not reachable through ethtool on this port (mlx5 ignores "
                             "the bank and would return bank 0); lanes 9 and up are unavailable "
-                            "(set trust_banks for a driver that honours banks)"};
+                            "(for a driver that honours banks: trust_banks = true in the netlink source, or "
+                            "xcvrctl --trust-banks)"};
   }
   if (auto e = ensure_open()) {
     e->message = where(r) + ": " + e->message;

@@ -8,7 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/commands.hpp"
-#include "drivers/ethtool/ethtool_transport.hpp"
+#include "drivers/netlink/netlink_transport.hpp"
 #include "drivers/ib/umad_device.hpp"
 #include "drivers/optoe/optoe_transport.hpp"
 

@@ -2,7 +2,7 @@
 // (cmis::next_static_reads until complete), decode it and print it.
 //   xcvrctl show --i2c /dev/i2c-N [--address 0x50]   raw i2c-dev (takes the daemon's bus lock)
 //   xcvrctl show --optoe PATH                          optoe eeprom file or sx_core module dir
-//   xcvrctl show --netdev IFACE                        ethtool netlink (CAP_NET_ADMIN)
+//   xcvrctl show --netlink IFACE (or --netdev)         ethtool netlink (CAP_NET_ADMIN)
 //   xcvrctl show --file DUMP                           a dump file, replayed as a module
 //   xcvrctl show --ib CA:PORT [--lid L] [--module M]   MCIA over MADs (drivers/ib/ib_source.hpp)
 // The flags are the registered source kinds' (drivers/source_registry.cpp).

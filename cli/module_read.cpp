@@ -14,6 +14,7 @@ void add_source_options(CLI::App& cmd, SourceFlags& flags, bool file_positional)
     SourceFlags::Given given{kind, {}};
     for (const drivers::CliOption& o : kind->options) {
       std::string name = "--" + std::string(o.name);
+      if (!o.alias.empty()) name += ",--" + std::string(o.alias);
       if (file_positional && o.name == "file") name = "file," + name;
       CLI::Option* opt = o.is_flag ? cmd.add_flag(name)->description(std::string(o.help))
                                    : cmd.add_option(name, flags.values[std::string(o.name)], std::string(o.help));

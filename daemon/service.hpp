@@ -14,7 +14,7 @@
 #include "daemon/poll_engine.hpp"
 #include "daemon/snapshot.hpp"
 #include "daemon/sources.hpp"
-#include "drivers/ethtool/netdev_watch.hpp"
+#include "drivers/netlink/netdev_watch.hpp"
 
 namespace xcvr::daemon {
 

@@ -81,9 +81,10 @@ class SourceSettings {
 
 // A flag of xcvrctl's show and verify that selects, or tunes, a source of this kind.
 struct CliOption {
-  std::string_view name;  // "i2c" -> --i2c
+  std::string_view name;  // "i2c" -> --i2c; the first option of a kind is named after its type
   std::string_view help;
   bool is_flag = false;   // a switch without a value
+  std::string_view alias = {};  // an older name still accepted ("netdev" -> --netdev)
 };
 
 // The values given to a kind's flags ("address" -> "0x51"; a switch given -> "true").

@@ -7,8 +7,8 @@
 #include <span>
 #include <variant>
 
-#include "drivers/ethtool/netlink_link.hpp"
-#include "drivers/ethtool/netlink_reply.hpp"
+#include "drivers/netlink/netlink_link.hpp"
+#include "drivers/netlink/netlink_reply.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (size < 1) return 0;

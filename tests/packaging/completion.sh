@@ -31,7 +31,7 @@ comp _xcvrctl xcvrctl verify --
 comp _xcvrctl xcvrctl verify --style f
 comp _xcvrctl xcvrctl verify --netdev l
 comp _xcvrctl xcvrctl show --
-comp _xcvrctl xcvrctl show --netdev l
+comp _xcvrctl xcvrctl show --netlink l
 comp _xcvrctl xcvrctl emulate --
 comp _xcvrctl xcvrctl emulate osfp-8
 comp _xcvrctl xcvrctl discover --
@@ -47,11 +47,11 @@ expect 'xcvrctl  => decode verify show emulate discover'
 expect 'xcvrctl ve => verify'
 expect 'xcvrctl decode --f => --format'
 expect 'xcvrctl decode --format  => auto binary ethtool sfputil junos i2cdump c-array bytearray'
-expect 'xcvrctl verify -- => --file --i2c --address --optoe --netdev --trust-banks --ib --lid --module --catalog --oui-registry --style --now --json --strict --help'
+expect 'xcvrctl verify -- => --file --i2c --address --optoe --netlink --netdev --trust-banks --ib --lid --module --catalog --oui-registry --style --now --json --strict --help'
 expect 'xcvrctl verify --style f => flat-top finned-top'
 expect 'xcvrctl verify --netdev l => lo'
-expect 'xcvrctl show -- => --file --i2c --address --optoe --netdev --trust-banks --ib --lid --module --json --help'
-expect 'xcvrctl show --netdev l => lo'
+expect 'xcvrctl show -- => --file --i2c --address --optoe --netlink --netdev --trust-banks --ib --lid --module --json --help'
+expect 'xcvrctl show --netlink l => lo'
 expect 'xcvrctl emulate -- => --fleet --port --list --seconds --json --help'
 expect 'xcvrctl emulate osfp-8 => osfp-800g-2xsr4-finned osfp-800g-aec'
 expect 'xcvrctl discover -- => --emit-config --json --sysfs-net --i2c-devices --sx-core --optoe-drivers --sonic-port-map --help'

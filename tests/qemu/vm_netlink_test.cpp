@@ -1,5 +1,5 @@
 // Runs inside a qemu VM of Debian's kernel (tests/qemu/run_qemu_netlink_test.sh):
-// EthtoolNetlinkTransport and netlink discovery against the kernel's own ethtool netlink code
+// NetlinkTransport and netlink discovery against the kernel's own ethtool netlink code
 // (net/ethtool/eeprom.c), served by the test-only NIC tests/qemu/kmod/xcvr_test_nic.c.
 //
 // Phases (one per invocation; the guest's /init sequences them):
@@ -29,7 +29,7 @@
 #include <vector>
 
 #include "drivers/dumpfile/dump_parser.hpp"
-#include "drivers/ethtool/ethtool_transport.hpp"
+#include "drivers/netlink/netlink_transport.hpp"
 #include "tests/qemu/vm_support.hpp"
 
 namespace {
@@ -71,8 +71,8 @@ unsigned long debugfs_counter(const std::string& name) {
   return v;
 }
 
-ethtool::EthtoolPortConfig port(const std::string& netdev) {
-  ethtool::EthtoolPortConfig c;
+ethtool::NetlinkPortConfig port(const std::string& netdev) {
+  ethtool::NetlinkPortConfig c;
   c.netdev = netdev;
   c.port = netdev;
   return c;
@@ -92,7 +92,7 @@ void phase_read(const std::string& netdev, const std::string& source, const std:
   const auto src = load_source(source);
   if (!src) return;
   const unsigned long by_page = debugfs_counter("by_page_calls"), legacy = debugfs_counter("legacy_calls");
-  ethtool::EthtoolNetlinkTransport t(port(netdev));
+  ethtool::NetlinkTransport t(port(netdev));
   check(t.presence() == drivers::Presence::Present, netdev + ": module present");
   check(!t.missing(), netdev + ": exists");
   cmis::ModuleImage image;
@@ -137,7 +137,7 @@ std::optional<drivers::Error> tampered_read(const std::string& netdev,
     if (!real) return nullptr;
     return std::make_unique<TamperingChannel>(std::move(real), tamper);
   };
-  ethtool::EthtoolNetlinkTransport t(port(netdev), factory);
+  ethtool::NetlinkTransport t(port(netdev), factory);
   std::vector<uint8_t> buf(1);
   return t.read({0x50, 0, 0, 128, 1}, buf);
 }
@@ -169,17 +169,17 @@ void phase_errors(const std::string& netdev) {
   // The unmodified transport against netdevs with no module interface, or none at all.
   std::vector<uint8_t> buf(1);
   for (const char* other : {"lo", "dummy0"}) {
-    ethtool::EthtoolNetlinkTransport t(port(other));
+    ethtool::NetlinkTransport t(port(other));
     expect(t.read({0x50, 0, 0, 0, 1}, buf), ErrorKind::Unsupported, "the driver cannot read module memory",
            std::string(other));
   }
-  ethtool::EthtoolNetlinkTransport gone(port("nosuch0"));
+  ethtool::NetlinkTransport gone(port("nosuch0"));
   expect(gone.read({0x50, 0, 0, 0, 1}, buf), ErrorKind::Absent, "no such netdev", "nosuch0");
   check(gone.missing().has_value(), "nosuch0 is reported missing");
 }
 
 void phase_empty(const std::string& netdev) {
-  ethtool::EthtoolNetlinkTransport t(port(netdev));
+  ethtool::NetlinkTransport t(port(netdev));
   check(t.presence() == drivers::Presence::Absent, netdev + ": emptied cage reads as absent");
 }
 

@@ -31,7 +31,7 @@ for dir in drivers drivers/*/; do
 done
 registry_only() {  # registry_only <files...>
   local bad
-  bad=$(grep -Hn '^#include "drivers/[a-z0-9_]*/' "$@" | grep -Ev '"drivers/(files/|ethtool/netdev_watch\.hpp)' || true)
+  bad=$(grep -Hn '^#include "drivers/[a-z0-9_]*/' "$@" | grep -Ev '"drivers/(files/|netlink/netdev_watch\.hpp)' || true)
   if [ -n "$bad" ]; then
     echo "names a transport outside the source registry (drivers/source_registry.cpp):"
     printf '  %s\n' "$bad"

@@ -10,7 +10,7 @@
 #include "daemon/port_poller.hpp"
 #include "drivers/emulator/bus.hpp"
 #include "drivers/emulator/emulator_transport.hpp"
-#include "drivers/ethtool/ethtool_transport.hpp"
+#include "drivers/netlink/netlink_transport.hpp"
 #include "drivers/i2c/i2c_dev_transport.hpp"
 #include "drivers/optoe/optoe_transport.hpp"
 #include "exporters/health.hpp"
@@ -32,10 +32,10 @@ struct TempDir {
 
 TEST(NetlinkMissing, ANetdevThatDoesNotExistIsNamed) {
   TempDir d;
-  ethtool::EthtoolPortConfig c;
+  ethtool::NetlinkPortConfig c;
   c.netdev = "ens9np0";
   c.sysfs_net = d.path.string();
-  ethtool::EthtoolNetlinkTransport t(c);
+  ethtool::NetlinkTransport t(c);
   ASSERT_TRUE(t.missing());
   EXPECT_NE(t.missing()->find("netdev ens9np0 does not exist"), std::string::npos) << *t.missing();
   fs::create_directories(d.path / "ens9np0");  // the driver bound later, or the netdev was renamed back

@@ -6,8 +6,8 @@
 #include <cstring>
 #include <deque>
 
-#include "drivers/ethtool/ethtool_transport.hpp"
-#include "drivers/ethtool/netlink_link.hpp"
+#include "drivers/netlink/netlink_transport.hpp"
+#include "drivers/netlink/netlink_link.hpp"
 #include "tests/unit/netlink_bytes.hpp"
 
 namespace xcvr::ethtool {
@@ -184,9 +184,9 @@ class LinkKernel final : public NetlinkChannel {
 
 TEST(NetlinkLinkTransport, FecCountersAndTwoRequestsPerPoll) {
   auto* kernel = new LinkKernel;
-  EthtoolPortConfig cfg;
+  NetlinkPortConfig cfg;
   cfg.netdev = "eth3";
-  EthtoolNetlinkTransport t(cfg, [&](int&) { return std::unique_ptr<NetlinkChannel>(kernel); });
+  NetlinkTransport t(cfg, [&](int&) { return std::unique_ptr<NetlinkChannel>(kernel); });
   auto r = t.read_link_health();
   ASSERT_TRUE(std::holds_alternative<drivers::LinkHealth>(r)) << std::get<drivers::Error>(r).message;
   const auto& h = std::get<drivers::LinkHealth>(r);
@@ -204,9 +204,9 @@ TEST(NetlinkLinkTransport, FecCountersAndTwoRequestsPerPoll) {
 TEST(NetlinkLinkTransport, NoFecAndNoDownCountIsUnsupported) {
   auto* kernel = new LinkKernel;
   kernel->fec_errno = EOPNOTSUPP;
-  EthtoolPortConfig cfg;
+  NetlinkPortConfig cfg;
   cfg.netdev = "eth3";
-  EthtoolNetlinkTransport t(cfg, [&](int&) { return std::unique_ptr<NetlinkChannel>(kernel); });
+  NetlinkTransport t(cfg, [&](int&) { return std::unique_ptr<NetlinkChannel>(kernel); });
   auto r = t.read_link_health();
   ASSERT_TRUE(std::holds_alternative<drivers::Error>(r));
   EXPECT_EQ(std::get<drivers::Error>(r).kind, ErrorKind::Unsupported);
@@ -225,9 +225,9 @@ namespace {
 TEST(NetlinkLinkTransport, RealKernelLoopback) {
   // This machine's kernel checks our requests against its policies: `lo` has no FEC (EOPNOTSUPP,
   // not EINVAL: the request itself was accepted) and no link-down count, so no counters at all.
-  EthtoolPortConfig cfg;
+  NetlinkPortConfig cfg;
   cfg.netdev = "lo";
-  EthtoolNetlinkTransport t(cfg);
+  NetlinkTransport t(cfg);
   auto r = t.read_link_health();
   if (auto* e = std::get_if<drivers::Error>(&r)) {
     if (e->message.find("resolving") != std::string::npos) GTEST_SKIP() << e->message;  // no ethtool family

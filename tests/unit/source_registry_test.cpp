@@ -7,7 +7,7 @@
 
 #include "daemon/config.hpp"
 #include "daemon/sources.hpp"
-#include "drivers/ethtool/netlink_source.hpp"
+#include "drivers/netlink/netlink_source.hpp"
 #include "drivers/i2c/i2c_source.hpp"
 #include "drivers/source_kind.hpp"
 #include "tests/support/run_command.hpp"

@@ -20,8 +20,8 @@
 #include "cmis/read_plan.hpp"
 #include "drivers/emulator/catalog.hpp"
 #include "drivers/emulator/model.hpp"
-#include "drivers/ethtool/ethtool_transport.hpp"
-#include "drivers/ethtool/netlink_reply.hpp"
+#include "drivers/netlink/netlink_transport.hpp"
+#include "drivers/netlink/netlink_reply.hpp"
 #include "tests/support/static_read.hpp"
 #include "tests/unit/netlink_bytes.hpp"
 
@@ -269,10 +269,10 @@ class FakeKernel final : public NetlinkChannel {
 struct Rig {
   explicit Rig(cmis::ModuleImage image, bool honour = false, bool trust = false) {
     kernel = new FakeKernel(std::move(image), honour);
-    EthtoolPortConfig cfg;
+    NetlinkPortConfig cfg;
     cfg.netdev = "eth3";
     cfg.trust_banks = trust;
-    transport = std::make_unique<EthtoolNetlinkTransport>(cfg, [this](int&) {
+    transport = std::make_unique<NetlinkTransport>(cfg, [this](int&) {
       ++opens;
       return std::unique_ptr<NetlinkChannel>(kernel);
     });
@@ -283,7 +283,7 @@ struct Rig {
   }
   FakeKernel* kernel;  // owned by the transport once opened
   int opens = 0;
-  std::unique_ptr<EthtoolNetlinkTransport> transport;
+  std::unique_ptr<NetlinkTransport> transport;
 };
 
 // Later pages may be unreachable: the image holds what was read.
@@ -423,9 +423,9 @@ TEST(TransportNetlink, DiscoveryFindsPhysicalNetdevsWithAModuleInterface) {
 TEST(TransportNetlink, RealKernelSocketIfAvailable) {
   // On this machine's kernel: the family resolves, and a netdev that does not exist is Absent
   // (or Permission without CAP_NET_ADMIN). Never a crash or a hang.
-  EthtoolPortConfig cfg;
+  NetlinkPortConfig cfg;
   cfg.netdev = "xcvr-no-such0";
-  EthtoolNetlinkTransport t(cfg);
+  NetlinkTransport t(cfg);
   std::vector<uint8_t> out(1);
   auto e = t.read(ReadRequest{0x50, 0, 0, 0, 1}, out);
   ASSERT_TRUE(e);

@@ -1,11 +1,11 @@
-#include "drivers/ethtool/netlink_link.hpp"
+#include "drivers/netlink/netlink_link.hpp"
 
 #include <linux/ethtool_netlink.h>
 #include <linux/genetlink.h>
 
 #include <libmnl/libmnl.h>
 
-#include "drivers/ethtool/netlink_walk.hpp"
+#include "drivers/netlink/netlink_walk.hpp"
 
 namespace xcvr::ethtool {
 namespace {

@@ -1,4 +1,4 @@
-#include "drivers/ethtool/ethtool_transport.hpp"
+#include "drivers/netlink/netlink_transport.hpp"
 
 #include <linux/ethtool_netlink.h>
 #include <linux/genetlink.h>
@@ -16,7 +16,7 @@
 #include <libmnl/libmnl.h>
 
 #include "drivers/files/files.hpp"
-#include "drivers/ethtool/netlink_link.hpp"
+#include "drivers/netlink/netlink_link.hpp"
 
 namespace xcvr::ethtool {
 namespace {
@@ -81,28 +81,28 @@ std::string netdev_pci_device(const std::string& sysfs_net, const std::string& n
   return {};
 }
 
-EthtoolNetlinkTransport::EthtoolNetlinkTransport(EthtoolPortConfig config, ChannelFactory factory)
+NetlinkTransport::NetlinkTransport(NetlinkPortConfig config, ChannelFactory factory)
     : config_(std::move(config)), factory_(std::move(factory)) {
   if (!factory_) factory_ = [](int& error) { return open_netlink_channel(error); };
 }
 
-std::string EthtoolNetlinkTransport::domain() const {
+std::string NetlinkTransport::domain() const {
   if (!config_.domain.empty()) return config_.domain;
   const std::string pci = netdev_pci_device(config_.sysfs_net, config_.netdev);
   return pci.empty() ? "netdev:" + config_.netdev : pci;
 }
 
-std::string EthtoolNetlinkTransport::describe() const {
+std::string NetlinkTransport::describe() const {
   std::string d = "ethtool " + config_.netdev;
   if (!config_.port.empty()) d += " (" + config_.port + ")";
   return d;
 }
 
-std::string EthtoolNetlinkTransport::where(const drivers::ReadRequest& r) const {
+std::string NetlinkTransport::where(const drivers::ReadRequest& r) const {
   return drivers::describe_read(describe(), r.device, r.bank, r.page, r.offset);
 }
 
-std::optional<Error> EthtoolNetlinkTransport::exchange(const std::vector<uint8_t>& request, const Take& take) {
+std::optional<Error> NetlinkTransport::exchange(const std::vector<uint8_t>& request, const Take& take) {
   if (const int n = channel_->send(request); n < 0) {
     channel_.reset();  // a broken socket: reopen next time
     return kernel_error({-n, "sending the request"});
@@ -123,7 +123,7 @@ std::optional<Error> EthtoolNetlinkTransport::exchange(const std::vector<uint8_t
   return Error{ErrorKind::Corrupt, "netlink exchange did not end"};
 }
 
-std::optional<Error> EthtoolNetlinkTransport::ensure_open() {
+std::optional<Error> NetlinkTransport::ensure_open() {
   if (channel_ && family_id_ != 0) return std::nullopt;
   if (!channel_) {
     int error = 0;
@@ -157,19 +157,19 @@ std::optional<Error> EthtoolNetlinkTransport::ensure_open() {
   return std::nullopt;
 }
 
-std::optional<std::string> EthtoolNetlinkTransport::missing() {
+std::optional<std::string> NetlinkTransport::missing() {
   if (!files::missing_path(config_.sysfs_net + "/" + config_.netdev, "netdev")) return std::nullopt;
   return "netdev " + config_.netdev + " does not exist (`ip -br link` lists this host's)";
 }
 
-drivers::Presence EthtoolNetlinkTransport::presence() {
+drivers::Presence NetlinkTransport::presence() {
   uint8_t b = 0;
   const auto err = read({0x50, 0, 0, 0, 1}, std::span<uint8_t>(&b, 1));
   if (!err) return drivers::Presence::Present;
   return err->kind == ErrorKind::Absent ? drivers::Presence::Absent : drivers::Presence::Unknown;
 }
 
-std::optional<Error> EthtoolNetlinkTransport::read(const drivers::ReadRequest& r,
+std::optional<Error> NetlinkTransport::read(const drivers::ReadRequest& r,
                                                    std::span<uint8_t> out) {
   if (!drivers::request_fits(r, out.size())) return drivers::bad_request(r, where(r));
   const bool lower = r.offset < kHalf;
@@ -221,7 +221,7 @@ std::optional<Error> EthtoolNetlinkTransport::read(const drivers::ReadRequest& r
   return std::nullopt;
 }
 
-std::variant<drivers::LinkHealth, Error> EthtoolNetlinkTransport::read_link_health() {
+std::variant<drivers::LinkHealth, Error> NetlinkTransport::read_link_health() {
   const std::string what = describe() + ": link counters: ";
   if (auto e = ensure_open()) {
     e->message = what + e->message;
@@ -283,13 +283,13 @@ std::vector<std::string> physical_netdevs(const std::string& sysfs_net) {
   return names;
 }
 
-NetdevDiscovery discover_netdevs(const std::string& sysfs_net, EthtoolNetlinkTransport::ChannelFactory factory) {
+NetdevDiscovery discover_netdevs(const std::string& sysfs_net, NetlinkTransport::ChannelFactory factory) {
   NetdevDiscovery out;
   for (const std::string& name : physical_netdevs(sysfs_net)) {
-    EthtoolPortConfig cfg;
+    NetlinkPortConfig cfg;
     cfg.netdev = name;
     cfg.sysfs_net = sysfs_net;
-    EthtoolNetlinkTransport t(cfg, factory);
+    NetlinkTransport t(cfg, factory);
     uint8_t b = 0;
     const auto err = t.read({0x50, 0, 0, 0, 1}, std::span<uint8_t>(&b, 1));
     if (!err || err->kind == ErrorKind::Absent) {

@@ -1,4 +1,4 @@
-// Pure parsers of the kernel's generic-netlink replies used by EthtoolNetlinkTransport — no
+// Pure parsers of the kernel's generic-netlink replies used by NetlinkTransport — no
 // socket, no libmnl, byte spans in, values out — so they can be fuzzed
 // (tests/fuzz/fuzz_netlink_reply.cpp) and unit-tested on constructed buffers.
 //

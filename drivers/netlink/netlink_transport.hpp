@@ -1,4 +1,4 @@
-// EthtoolNetlinkTransport: module memory of a host NIC's cage through the kernel's ethtool
+// NetlinkTransport: module memory of a host NIC's cage through the kernel's ethtool
 // generic-netlink family (ETHTOOL_MSG_MODULE_EEPROM_GET, kernel >= 5.13), the default source on
 // hosts. Needs CAP_NET_ADMIN.
 //
@@ -22,7 +22,7 @@
 #include <string>
 #include <vector>
 
-#include "drivers/ethtool/netlink_reply.hpp"
+#include "drivers/netlink/netlink_reply.hpp"
 #include "drivers/transport.hpp"
 
 namespace xcvr::ethtool {
@@ -39,7 +39,7 @@ class NetlinkChannel {
 // timeout. nullptr and the errno when the socket cannot be opened.
 std::unique_ptr<NetlinkChannel> open_netlink_channel(int& error, int recv_timeout_ms = 2000);
 
-struct EthtoolPortConfig {
+struct NetlinkPortConfig {
   std::string netdev;         // "enp59s0f0np0"
   std::string port;           // the exporter's port name, for messages
   std::string domain;         // override; default: the netdev's PCI device (or the netdev)
@@ -47,10 +47,10 @@ struct EthtoolPortConfig {
   std::string sysfs_net = "/sys/class/net";
 };
 
-class EthtoolNetlinkTransport final : public drivers::Transport {
+class NetlinkTransport final : public drivers::Transport {
  public:
   using ChannelFactory = std::function<std::unique_ptr<NetlinkChannel>(int& error)>;
-  explicit EthtoolNetlinkTransport(EthtoolPortConfig config, ChannelFactory factory = {});
+  explicit NetlinkTransport(NetlinkPortConfig config, ChannelFactory factory = {});
 
   std::string domain() const override;
   std::string describe() const override;
@@ -76,7 +76,7 @@ class EthtoolNetlinkTransport final : public drivers::Transport {
   std::optional<drivers::Error> exchange(const std::vector<uint8_t>& request, const Take& take);
   std::string where(const drivers::ReadRequest& r) const;
 
-  EthtoolPortConfig config_;
+  NetlinkPortConfig config_;
   ChannelFactory factory_;
   std::unique_ptr<NetlinkChannel> channel_;
   uint16_t family_id_ = 0;
@@ -97,7 +97,7 @@ struct NetdevDiscovery {
   std::vector<std::string> skipped;  // "eth2: <why>", for the log: what was looked at
 };
 NetdevDiscovery discover_netdevs(const std::string& sysfs_net = "/sys/class/net",
-                                 EthtoolNetlinkTransport::ChannelFactory factory = {});
+                                 NetlinkTransport::ChannelFactory factory = {});
 // The physical netdevs under sysfs_net (those with a `device` link), sorted; nothing is asked.
 std::vector<std::string> physical_netdevs(const std::string& sysfs_net = "/sys/class/net");
 

@@ -1,4 +1,4 @@
-// Internal to drivers/ethtool: walking netlink messages and attributes in untrusted bytes, for
+// Internal to drivers/netlink: walking netlink messages and attributes in untrusted bytes, for
 // the pure reply parsers (netlink_reply.cpp, netlink_link.cpp) — every length is checked against
 // the buffer; anything that does not add up is Corrupt — and the start of every ethtool request.
 #pragma once
@@ -17,7 +17,7 @@
 
 #include <libmnl/libmnl.h>
 
-#include "drivers/ethtool/netlink_reply.hpp"
+#include "drivers/netlink/netlink_reply.hpp"
 
 namespace xcvr::ethtool::detail {
 

@@ -1,18 +1,18 @@
-#include "drivers/ethtool/netlink_source.hpp"
+#include "drivers/netlink/netlink_source.hpp"
 
 namespace xcvr::ethtool {
 
 std::optional<std::string> NetlinkSource::build(const drivers::BuildContext& ctx, drivers::SourceBuild& out) const {
-  for (const EthtoolPortConfig& c : ports) out.ports.push_back({c.port, "", "", std::make_unique<EthtoolNetlinkTransport>(c)});
+  for (const NetlinkPortConfig& c : ports) out.ports.push_back({c.port, "", "", std::make_unique<NetlinkTransport>(c)});
   if (!discovery.discover) return std::nullopt;
   // Every netdev with a module interface, as a port named by the netdev (node_exporter's `device`).
   const NetdevDiscovery d = discover_netdevs();
   std::vector<drivers::FoundPort> found;
   for (const DiscoveredNetdev& n : d.found) {
-    EthtoolPortConfig c;
+    NetlinkPortConfig c;
     c.netdev = c.port = n.netdev;
     c.trust_banks = trust_banks;
-    found.push_back({n.netdev, "netdev:" + n.netdev, [c] { return std::make_unique<EthtoolNetlinkTransport>(c); }});
+    found.push_back({n.netdev, "netdev:" + n.netdev, [c] { return std::make_unique<NetlinkTransport>(c); }});
   }
   std::string looked_at = "physical netdevs looked at: " + std::to_string(d.found.size() + d.skipped.size());
   for (std::size_t i = 0; i < d.skipped.size(); ++i) looked_at += (i == 0 ? "; skipped: " : "; ") + d.skipped[i];
@@ -32,7 +32,7 @@ std::string NetlinkSource::fingerprint() const {
 }
 
 std::vector<std::string> NetlinkSource::claims() const {
-  return drivers::claims_of(ports, "netdev:", [](const EthtoolPortConfig& p) { return p.netdev; });
+  return drivers::claims_of(ports, "netdev:", [](const NetlinkPortConfig& p) { return p.netdev; });
 }
 
 namespace {
@@ -43,7 +43,7 @@ std::unique_ptr<const drivers::SourceSettings> parse(drivers::TomlTable& t, std:
   s->discovery = drivers::Discovery::read(t, !listed.empty());
   s->trust_banks = t.boolean("trust_banks").value_or(false);
   for (const drivers::ListedPort& p : listed) {
-    EthtoolPortConfig c;
+    NetlinkPortConfig c;
     c.port = p.name;
     c.netdev = p.table->str("netdev").value_or(p.name);
     c.domain = p.table->str("domain").value_or("");
@@ -54,15 +54,15 @@ std::unique_ptr<const drivers::SourceSettings> parse(drivers::TomlTable& t, std:
 }
 
 constexpr drivers::CliOption kOptions[] = {
-    {"netdev", "network interface whose module to read (ethtool netlink; CAP_NET_ADMIN)"},
-    {"trust-banks", "with --netdev: the driver honours CMIS banks (not mlx5)", /*is_flag=*/true},
+    {"netlink", "network interface whose module to read (ethtool netlink; CAP_NET_ADMIN)", false, "netdev"},
+    {"trust-banks", "with --netlink: the driver honours CMIS banks (not mlx5)", /*is_flag=*/true},
 };
 
 std::variant<drivers::OpenedModule, drivers::Error> open(const drivers::CliValues& v) {
-  EthtoolPortConfig cfg;
-  cfg.netdev = cfg.port = v.at("netdev");
+  NetlinkPortConfig cfg;
+  cfg.netdev = cfg.port = v.at("netlink");
   cfg.trust_banks = v.count("trust-banks") != 0;
-  auto t = std::make_unique<EthtoolNetlinkTransport>(cfg);
+  auto t = std::make_unique<NetlinkTransport>(cfg);
   std::string label = t->describe();
   return drivers::OpenedModule{std::move(t), std::move(label)};
 }

@@ -1,4 +1,4 @@
-#include "drivers/ethtool/netdev_watch.hpp"
+#include "drivers/netlink/netdev_watch.hpp"
 
 #include <linux/netlink.h>
 #include <linux/rtnetlink.h>
@@ -9,7 +9,7 @@
 #include <cerrno>
 #include <utility>
 
-#include "drivers/ethtool/ethtool_transport.hpp"
+#include "drivers/netlink/netlink_transport.hpp"
 #include "drivers/transport.hpp"
 
 namespace xcvr::ethtool {

@@ -1,4 +1,4 @@
-#include "drivers/ethtool/netlink_reply.hpp"
+#include "drivers/netlink/netlink_reply.hpp"
 
 #include <linux/ethtool_netlink.h>
 #include <linux/genetlink.h>
@@ -8,7 +8,7 @@
 
 #include <libmnl/libmnl.h>
 
-#include "drivers/ethtool/netlink_walk.hpp"
+#include "drivers/netlink/netlink_walk.hpp"
 
 namespace xcvr::ethtool {
 

@@ -1,15 +1,15 @@
 // The "netlink" source: NIC-attached modules read with ethtool netlink MODULE_EEPROM_GET, listed
 // (`[[source.port]] netdev = "…"`) or found (`discover`: every netdev with a module), and
-// xcvrctl's --netdev/--trust-banks.
+// xcvrctl's --netlink IFACE (also --netdev) and --trust-banks.
 #pragma once
 
-#include "drivers/ethtool/ethtool_transport.hpp"
+#include "drivers/netlink/netlink_transport.hpp"
 #include "drivers/source_kind.hpp"
 
 namespace xcvr::ethtool {
 
 struct NetlinkSource final : drivers::SourceSettings {
-  std::vector<EthtoolPortConfig> ports;
+  std::vector<NetlinkPortConfig> ports;
   drivers::Discovery discovery;
   bool trust_banks = false;  // the default of its ports, and of the ports it finds
 

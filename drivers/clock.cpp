@@ -5,7 +5,7 @@
 namespace xcvr::drivers {
 
 int64_t SteadyClock::now_ns() const {
-  return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch()).count();
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - origin_).count();
 }
 
 int64_t SteadyClock::wall_ns() const {

@@ -47,13 +47,17 @@ class VirtualClock final : public Clock {
 
 class SteadyClock final : public Clock {
  public:
-  explicit SteadyClock(bool sleep_for_bus_time = true) : sleep_(sleep_for_bus_time) {}
-  int64_t now_ns() const override;  // CLOCK_MONOTONIC
+  explicit SteadyClock(bool sleep_for_bus_time = true)
+      : origin_(std::chrono::steady_clock::now()), sleep_(sleep_for_bus_time) {}
+  // Since construction: an emulated fleet's time (its modules' dynamics and noise) starts at 0
+  // whatever the host's uptime, as a virtual fleet's does.
+  int64_t now_ns() const override;
   int64_t wall_ns() const override;
   void spend(int64_t ns) override;
   bool is_virtual() const override { return false; }
 
  private:
+  std::chrono::steady_clock::time_point origin_;
   bool sleep_;
 };
 

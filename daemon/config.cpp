@@ -183,7 +183,7 @@ SourceConfig read_source(Table t, const std::string& file) {
   std::vector<drivers::ListedPort> listed;
   for (Table& pt : tables) {
     s.ports.push_back(read_port(pt, s.kind->lists_devices));
-    listed.push_back({s.ports.back().name, s.ports.back().cage, s.ports.back().config_location, &pt});
+    listed.push_back({s.ports.back().name, s.ports.back().config_location, &pt});
   }
   s.settings = s.kind->parse(t, listed, config_dir);
   require(!s.kind->lists_devices || !s.ports.empty() || s.settings->discovers(), t.where(),

@@ -6,7 +6,6 @@
 #pragma once
 
 #include <cstdint>
-#include <functional>
 #include <optional>
 #include <span>
 #include <string>
@@ -36,13 +35,37 @@ class PageSelector {
     uint8_t bank = 0;
     uint8_t page = 0;
   };
-  using Write = std::function<std::optional<Error>(std::span<const uint8_t> register_then_bytes)>;
-  using Read = std::function<std::optional<Error>(uint8_t offset, std::span<uint8_t> out)>;
-
-  // Writes {bank, page}. With `read_back`, reads back the register(s) written and judges them
-  // (`where` names the port and page); without, the select is taken as written.
-  std::optional<Error> select(uint8_t bank, uint8_t page, const Write& write, const Read* read_back,
-                              const std::string& where);
+  // Writes {bank, page}: `write(bytes)` puts the select register and its bytes on the wire.
+  // With `verify`, `read_back(offset, out)` reads the register(s) written and the select is
+  // judged (`where` names the port and page); without, it is taken as written. Both return the
+  // transport's own Error. Templates, not std::function: this runs on every upper-page read.
+  template <typename Write, typename ReadBack>
+  std::optional<Error> select(uint8_t bank, uint8_t page, Write&& write, ReadBack&& read_back, bool verify,
+                              const std::string& where) {
+    const bool with_bank = bank != (selected_ ? selected_->bank : last_bank_written_);
+    const uint8_t page_only[2] = {page_select_offset(), page};
+    const uint8_t bank_and_page[3] = {bank_select_offset(), bank, page};
+    selected_.reset();
+    ++writes_;
+    if (auto e = write(with_bank ? std::span<const uint8_t>(bank_and_page) : std::span<const uint8_t>(page_only))) {
+      return e;
+    }
+    if (with_bank) last_bank_written_ = bank;
+    if (!verify) {
+      selected_ = Selection{bank, page};
+      return std::nullopt;
+    }
+    // Read back what the module took: an unsupported page reads back 0 (CMIS 5.3 8.2.15).
+    uint8_t back[2] = {0, 0};
+    if (auto e = read_back(with_bank ? bank_select_offset() : page_select_offset(),
+                           std::span<uint8_t>(back, with_bank ? 2 : 1))) {
+      return e;
+    }
+    const uint8_t got_page = with_bank ? back[1] : back[0];
+    const uint8_t got_bank = with_bank ? back[0] : bank;
+    selected_ = Selection{got_bank, got_page};
+    return page_select_error(bank, page, got_bank, got_page, with_bank, where);
+  }
 
   const std::optional<Selection>& selected() const { return selected_; }
   bool holds(uint8_t bank, uint8_t page) const {

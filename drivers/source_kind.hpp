@@ -23,10 +23,10 @@
 namespace xcvr::drivers {
 
 // A [[source.port]] (or [[source.module]]) entry as the config read it: the keys every type
-// shares (name, cage, in_service, unused_lanes) are taken; `table` still holds the type's own.
+// shares (name, cage, in_service, unused_lanes) are taken (the daemon applies them by name);
+// `table` still holds the type's own.
 struct ListedPort {
   std::string name;
-  std::string cage;
   std::string location;  // "file:line:col" of its table
   TomlTable* table;      // valid while the kind's parse runs
 };

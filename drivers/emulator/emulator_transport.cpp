@@ -65,19 +65,19 @@ std::optional<Error> EmulatorTransport::read_at(uint8_t device, uint8_t offset,
 
 std::optional<Error> EmulatorTransport::select_page(uint8_t device, uint8_t bank, uint8_t page) {
   if (select_.holds(bank, page)) return std::nullopt;
-  const drivers::PageSelector::Write write = [&](std::span<const uint8_t> bytes) -> std::optional<Error> {
+  const auto write = [&](std::span<const uint8_t> bytes) -> std::optional<Error> {
     I2cMsg msg[1] = {I2cMsg::write(bytes)};
     if (const I2cStatus s = bus_->transfer(cage_, device, msg); s != I2cStatus::Ok) {
       return error_for(s, "page select " + where(bank, page, drivers::page_select_offset()));
     }
     return std::nullopt;
   };
-  const drivers::PageSelector::Read read_back = [&](uint8_t offset, std::span<uint8_t> out) {
+  const auto read_back = [&](uint8_t offset, std::span<uint8_t> out) {
     auto e = read_at(device, offset, out, "page select read-back");
     if (e) e->message = where(bank, page, offset) + ": " + e->message;
     return e;
   };
-  return select_.select(bank, page, write, &read_back, where(bank, page, drivers::page_select_offset()));
+  return select_.select(bank, page, write, read_back, /*verify=*/true, where(bank, page, drivers::page_select_offset()));
 }
 
 std::optional<Error> EmulatorTransport::read(const drivers::ReadRequest& r,

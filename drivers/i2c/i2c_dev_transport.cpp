@@ -400,7 +400,7 @@ std::optional<Error> I2cDevTransport::select_page(Sequence& seq, uint8_t device,
   // The one write to a module (invariant 1), through the select sequence the emulator runs too.
   const uint8_t address = bus_address(device);
   const std::string what = where(device, bank, page, kHalf) + ": page select";
-  const drivers::PageSelector::Write write = [&](std::span<const uint8_t> bytes) -> std::optional<Error> {
+  const auto write = [&](std::span<const uint8_t> bytes) -> std::optional<Error> {
     const int rc = write_bytes(address, bytes);
     if (rc < 0) {
       Error e = error_for(rc, what, seq.acknowledged);
@@ -414,12 +414,12 @@ std::optional<Error> I2cDevTransport::select_page(Sequence& seq, uint8_t device,
     if (config_.post_write_delay_us > 0) sys_->sleep_us(config_.post_write_delay_us);
     return std::nullopt;
   };
-  const drivers::PageSelector::Read read = [&](uint8_t offset, std::span<uint8_t> out) {
+  const auto read = [&](uint8_t offset, std::span<uint8_t> out) {
     auto e = read_window(seq, device, offset, out);
     if (e) e->message = what + " read-back: " + e->message;
     return e;
   };
-  return select_.select(bank, page, write, read_back ? &read : nullptr, where(device, bank, page, kHalf));
+  return select_.select(bank, page, write, read, read_back, where(device, bank, page, kHalf));
 }
 
 std::optional<Error> I2cDevTransport::restore_page0(uint8_t device) {

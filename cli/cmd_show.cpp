@@ -4,7 +4,7 @@
 //   xcvrctl show --optoe PATH                          optoe eeprom file or sx_core module dir
 //   xcvrctl show --netlink IFACE (or --netdev)         ethtool netlink (CAP_NET_ADMIN)
 //   xcvrctl show --file DUMP                           a dump file, replayed as a module
-//   xcvrctl show --ib CA:PORT [--lid L] [--module M]   MCIA over MADs (drivers/ib/ib_source.hpp)
+//   xcvrctl show --ib CA:PORT [--lid L] [--cage C]     MCIA over MADs (drivers/ib/ib_source.hpp)
 // The flags are the registered source kinds' (drivers/source_registry.cpp).
 // --json prints the decoder's JSON contract instead of the human report.
 // Exit codes: 0 clean, 1 problems (bad checksum, decode findings, a page that could not be

@@ -19,7 +19,7 @@ namespace xcvr::cli {
 
 // The source flags of show and verify, one set per registered source kind
 // (drivers/source_registry.cpp): --file, --i2c/--address, --optoe, --netdev/--trust-banks,
-// --ib/--lid/--module. A kind's first flag selects it; the others need that one.
+// --ib/--lid/--cage. A kind's first flag selects it; the others need that one.
 struct SourceFlags {
   std::map<std::string, std::string, std::less<>> values;  // what CLI11 writes, by flag name
   struct Given {

@@ -52,9 +52,17 @@ struct LinkBer {
   double window_s = 0;
 };
 
+// The IB port number behind a link named by its front-panel position (a switch cage's "4/1"):
+// what perfquery, ibdiagnet and UFM take.
+struct LinkIbPort {
+  std::string link;
+  int ib_port = 0;
+};
+
 struct LinkHealth {
   std::vector<LinkCounter> counters;
   std::vector<LinkBer> ber;
+  std::vector<LinkIbPort> ib_ports;  // switch links only (an HCA's link is its port number)
   uint64_t transactions = 0;  // requests this read cost (MADs or netlink requests)
   uint64_t bytes = 0;         // bytes on the wire, both ways
 };

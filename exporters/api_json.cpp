@@ -151,6 +151,11 @@ json link_json(const daemon::PortSnapshot& p) {
                    {"window_s", b.window_s}});
   }
   j["ber"] = std::move(ber);
+  if (!p.link->ib_ports.empty()) {
+    json ib_ports = json::object();
+    for (const drivers::LinkIbPort& l : p.link->ib_ports) ib_ports[l.link] = l.ib_port;
+    j["ib_ports"] = std::move(ib_ports);
+  }
   j["read_unix"] = time_json(p.link_read_unix);
   return j;
 }

@@ -2,6 +2,8 @@
 
 #include <vector>
 
+#include "drivers/ib/front_panel.hpp"
+
 namespace xcvr::ib {
 namespace {
 
@@ -58,7 +60,7 @@ std::variant<std::unique_ptr<drivers::Transport>, drivers::Error> open_ib_module
   auto channel = std::make_shared<MadChannel>(std::move(device), *clock, nullptr, MadPolicy{}, name);
   auto target = std::make_shared<IbTarget>(o, *clock);
   if (auto e = target->probe(*channel)) return *e;
-  const std::string port = target->name() + "/" + std::to_string(module);
+  const std::string port = module_port_name(target->name(), module);
   auto t = std::make_unique<IbTransport>(target, IbLane{channel, "ib:" + ca_port + ":lid" + std::to_string(o.lid)},
                                          static_cast<uint8_t>(module), port);
   return std::unique_ptr<drivers::Transport>(std::make_unique<OwnedIbTransport>(clock, std::move(t)));

@@ -4,6 +4,8 @@
 #include <cstdio>
 #include <set>
 
+#include "drivers/ib/front_panel.hpp"
+
 namespace xcvr::ib {
 namespace {
 
@@ -117,7 +119,7 @@ std::variant<IbPorts, drivers::Error> build_ib_ports(std::vector<TargetSpec> tar
     for (int m : modules) {
       if (m < 0 || m > 255) continue;
       const IbLane& lane = lane_list[static_cast<std::size_t>(m % used_lanes)];
-      const std::string name = node + "/" + std::to_string(m);
+      const std::string name = module_port_name(node, m);
       out.ports.push_back({name, node, static_cast<uint8_t>(m),
                            std::make_unique<IbTransport>(target, lane, static_cast<uint8_t>(m), name)});
     }

@@ -1,5 +1,5 @@
 // From configured targets to ports: one IbTarget per device, `lanes` MadChannels per target
-// (each on its own UmadDevice), one IbTransport per module named "<node description>/<module>",
+// (each on its own UmadDevice), one IbTransport per module named "<node description>/<cage>",
 // and the sharding that lets n exporter instances split one fabric with no module polled twice.
 #pragma once
 
@@ -27,7 +27,7 @@ bool in_shard(uint64_t key, const Shard& shard);
 
 struct TargetSpec {
   TargetOptions options;
-  std::vector<int> modules;  // empty: every module MGPIR reports
+  std::vector<int> modules;  // MCIA module numbers; empty: every module MGPIR reports
 };
 
 struct IbPortsOptions {
@@ -44,7 +44,7 @@ struct IbPortsOptions {
 using DeviceFactory = std::function<std::variant<std::unique_ptr<UmadDevice>, drivers::Error>()>;
 
 struct IbModulePort {
-  std::string name;  // "<node description>/<module>"
+  std::string name;  // "<node description>/<cage>" (front_panel.hpp)
   std::string node;  // the node description (metrics label `node`)
   uint8_t module = 0;
   std::unique_ptr<IbTransport> transport;

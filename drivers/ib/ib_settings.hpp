@@ -14,7 +14,7 @@ struct IbTargetSetting {
   uint16_t lid = 0;           // either lid
   uint64_t guid = 0;          // or guid (resolved by a subnet walk), or both
   std::string name;           // overrides the node description
-  std::vector<int> modules;   // empty: all (MGPIR)
+  std::vector<int> modules;   // MCIA module numbers (config: `cages`, 1-based); empty: all (MGPIR)
 };
 
 // `ca = "*"`: every active InfiniBand port of every CA on this host, each its own source polling

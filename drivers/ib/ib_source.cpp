@@ -2,6 +2,7 @@
 
 #include <set>
 
+#include "drivers/ib/front_panel.hpp"
 #include "drivers/ib/ib_module.hpp"
 #include "drivers/ib/mad_layout.hpp"
 
@@ -135,13 +136,17 @@ IbTargetSetting read_target(drivers::TomlTable t) {
   if (out.lid == 0 && out.guid == 0) drivers::toml_fail(t.raw(), t.name() + ": needs lid, guid or both");
   out.name = t.str("name").value_or("");
   printable_name(t, out.name);
+  const std::string range = "front-panel cage numbers 1-" + std::to_string(kMaxCage);
   if (const toml::node* n = t.node("modules")) {
+    t.fail(n, "modules", "is now `cages`: " + range + " (MCIA module + 1), as the ports are named");
+  }
+  if (const toml::node* n = t.node("cages")) {
     const toml::array* a = n->as_array();
-    if (a == nullptr) t.fail(n, "modules", "expected an array of module numbers (0-255)");
+    if (a == nullptr) t.fail(n, "cages", "expected an array of " + range);
     for (const toml::node& e : *a) {
-      const auto m = e.value_exact<int64_t>();
-      if (!m || *m < 0 || *m > 255) t.fail(&e, "modules", "expected module numbers 0-255");
-      out.modules.push_back(static_cast<int>(*m));
+      const auto c = e.value_exact<int64_t>();
+      if (!c || *c < 1 || *c > kMaxCage) t.fail(&e, "cages", "expected " + range);
+      out.modules.push_back(module_of_cage(static_cast<int>(*c)));
     }
   }
   t.finish();
@@ -205,24 +210,27 @@ std::unique_ptr<const drivers::SourceSettings> parse(drivers::TomlTable& t, std:
 constexpr drivers::CliOption kOptions[] = {
     {"ib", "InfiniBand CA:PORT to send MADs from, e.g. mlx5_0:1"},
     {"lid", "with --ib: LID of the switch or HCA (default: the CA's own)"},
-    {"module", "with --ib: module (cage) number, 0-based as MCIA counts"},
+    {"cage", "with --ib: front-panel cage, from 1 (MCIA module cage - 1; default 1)"},
 };
 
 std::variant<drivers::OpenedModule, drivers::Error> open(const drivers::CliValues& v) {
-  const auto number = [&](const char* key, int max) -> std::optional<int> {
+  const auto number = [&](const char* key, int absent, int max) -> std::optional<int> {
     const auto it = v.find(key);
-    if (it == v.end()) return 0;
+    if (it == v.end()) return absent;
     if (it->second.empty() || it->second.size() > 6 || it->second.find_first_not_of("0123456789") != std::string::npos) {
       return std::nullopt;
     }
     const int n = std::stoi(it->second);
     return n <= max ? std::optional<int>(n) : std::nullopt;
   };
-  const auto lid = number("lid", 0xBFFF);
-  const auto module = number("module", 255);
+  const auto lid = number("lid", 0, 0xBFFF);
+  const auto cage = number("cage", 1, kMaxCage);
   if (!lid) return drivers::Error{drivers::ErrorKind::Unsupported, "--lid " + v.at("lid") + " is not a unicast LID (1-49151)"};
-  if (!module) return drivers::Error{drivers::ErrorKind::Unsupported, "--module " + v.at("module") + " is not 0-255"};
-  auto opened = open_ib_module_transport(v.at("ib"), *lid, *module);
+  if (!cage || *cage < 1) {
+    return drivers::Error{drivers::ErrorKind::Unsupported,
+                          "--cage " + v.at("cage") + " is not a front-panel cage (1-" + std::to_string(kMaxCage) + ")"};
+  }
+  auto opened = open_ib_module_transport(v.at("ib"), *lid, module_of_cage(*cage));
   if (auto* e = std::get_if<drivers::Error>(&opened)) return *e;
   auto t = std::move(std::get<std::unique_ptr<drivers::Transport>>(opened));
   std::string label = t->describe();

@@ -2,7 +2,7 @@
 // Access Register MADs. Each switch is its own set of serialization domains (one per lane,
 // `max_outstanding` per target), so switches poll in parallel and a slow or dead one holds up
 // only its own ports. Ports are "<node description>/<module>" with `node` set. xcvrctl's
-// --ib CA:PORT [--lid L] [--module M] reads one module.
+// --ib CA:PORT [--lid L] [--cage C] reads one module.
 #pragma once
 
 #include "drivers/ib/ib_settings.hpp"

@@ -4,6 +4,8 @@
 #include <cstdio>
 #include <map>
 
+#include "drivers/ib/front_panel.hpp"
+
 namespace xcvr::ib {
 namespace {
 
@@ -57,7 +59,9 @@ std::optional<std::string> validate(const IbSourceSettings& s) {
     if (t.lid == 0 && t.guid == 0) return "targets: each target needs a lid or a guid";
     if (t.lid >= 0xC000) return "targets: lid " + std::to_string(t.lid) + " is not a unicast LID";
     for (int m : t.modules) {
-      if (m < 0 || m > 255) return "targets: module " + std::to_string(m) + " is out of range (0-255)";
+      if (m < 0 || m >= kMaxCage) {
+        return "targets: cage " + std::to_string(cage_of_module(m)) + " is out of range (1-" + std::to_string(kMaxCage) + ")";
+      }
     }
   }
   return std::nullopt;

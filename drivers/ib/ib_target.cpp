@@ -309,7 +309,9 @@ std::variant<std::vector<uint8_t>, drivers::Error> IbTarget::ports_of_module(Mad
     return drivers::Error{drivers::ErrorKind::Unsupported, name() + ": port count unknown (no NodeInfo): "
                                                                     "cannot map modules to ports"};
   }
-  std::map<uint8_t, std::vector<uint8_t>> map;
+  // Per module: (the module lane a port starts at, the port), so a twin-port cage's ports come
+  // in panel order (x/1 on lanes 1-4, x/2 on lanes 5-8) whatever their local port numbers.
+  std::map<uint8_t, std::vector<std::pair<uint8_t, uint8_t>>> starts;
   for (int p = 1; p <= ports; ++p) {
     Pmlp q;
     q.local_port = static_cast<uint8_t>(p);
@@ -321,7 +323,12 @@ std::variant<std::vector<uint8_t>, drivers::Error> IbTarget::ports_of_module(Mad
       continue;
     }
     const auto pmlp = decode_pmlp(std::get<std::vector<uint8_t>>(r));
-    if (pmlp && pmlp->width > 0) map[pmlp->lanes[0].module].push_back(static_cast<uint8_t>(p));
+    if (pmlp && pmlp->width > 0) starts[pmlp->lanes[0].module].emplace_back(pmlp->lanes[0].tx_lane, static_cast<uint8_t>(p));
+  }
+  std::map<uint8_t, std::vector<uint8_t>> map;
+  for (auto& [m, list] : starts) {
+    std::sort(list.begin(), list.end());
+    for (const auto& [lane, port] : list) map[m].push_back(port);
   }
   std::lock_guard lock(mutex_);
   module_ports_ = std::move(map);

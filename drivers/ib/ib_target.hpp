@@ -30,7 +30,7 @@ std::optional<AccessPreference> parse_access_preference(std::string_view text); 
 struct TargetOptions {
   uint16_t lid = 0;
   uint64_t guid = 0;        // 0 until known
-  std::string name;         // node description; ports are named "<name>/<module>"
+  std::string name;         // node description; ports are named "<name>/<cage>" (front_panel.hpp)
   AccessPreference access = AccessPreference::Auto;
   uint64_t vs_key = 0;      // Class 0xA / GMP vendor-specific key
   uint64_t m_key = 0;       // SMP M_Key
@@ -76,7 +76,8 @@ class IbTarget {
   // The PMA's ClassPortInfo, asked once and kept.
   std::variant<PmaCapabilities, drivers::Error> pma_capabilities(MadChannel& ch);
   // The IB ports `module` carries: for a switch, learned once from PMLP of every local port
-  // (lane 0's module; twin-port cages carry two ports); for an HCA, its local port.
+  // (lane 0's module; twin-port cages carry two ports), in the order of the module lane each
+  // starts at (front-panel order); for an HCA, its local port.
   std::variant<std::vector<uint8_t>, drivers::Error> ports_of_module(MadChannel& ch, uint8_t module);
 
   int mcia_bytes() const { return mcia_bytes_.load(); }

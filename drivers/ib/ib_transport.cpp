@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "drivers/ib/front_panel.hpp"
+
 namespace xcvr::ib {
 
 IbTransport::IbTransport(std::shared_ptr<IbTarget> target, IbLane lane, uint8_t module, std::string port)
@@ -9,7 +11,8 @@ IbTransport::IbTransport(std::shared_ptr<IbTarget> target, IbLane lane, uint8_t 
 
 std::string IbTransport::describe() const {
   return "ib " + lane_.channel->device().describe() + " -> " + target_->name() + " (LID " +
-         std::to_string(target_->lid()) + ") module " + std::to_string(module_);
+         std::to_string(target_->lid()) + ") module " + std::to_string(module_) + " (cage " +
+         std::to_string(cage_of_module(module_)) + ")";
 }
 
 template <typename Fn>
@@ -107,7 +110,8 @@ std::optional<drivers::Error> IbTransport::read(const drivers::ReadRequest& requ
 
 // PPCNT's physical layer statistics of local port `port`, mlxlink's BER figures. A device that
 // cannot answer (no PPCNT, or no AccessRegisterGMP to carry it) is asked once, then never.
-std::optional<drivers::Error> IbTransport::read_phys_layer(uint8_t port, drivers::LinkHealth& out) {
+std::optional<drivers::Error> IbTransport::read_phys_layer(uint8_t port, const std::string& link,
+                                                           drivers::LinkHealth& out) {
   if (phys_layer_refused_) return std::nullopt;
   Ppcnt q;
   q.local_port = port;
@@ -124,7 +128,7 @@ std::optional<drivers::Error> IbTransport::read_phys_layer(uint8_t port, drivers
                                                            " group " + std::to_string(p->grp) + ", asked port " +
                                                            std::to_string(port)};
   }
-  append_phys_layer(p->stats, std::to_string(port), out);
+  append_phys_layer(p->stats, link, out);
   return std::nullopt;
 }
 
@@ -141,7 +145,13 @@ std::variant<drivers::LinkHealth, drivers::Error> IbTransport::read_link_health(
   if (auto* e = std::get_if<drivers::Error>(&caps)) return fail(*e);
   const bool extended = std::get<PmaCapabilities>(caps).extended_error_counters();
   const uint16_t attr = extended ? kAttrPortCountersExt : kAttrPortCounters;
-  for (uint8_t port : std::get<std::vector<uint8_t>>(ports)) {
+  const auto& carried = std::get<std::vector<uint8_t>>(ports);
+  for (std::size_t i = 0; i < carried.size(); ++i) {
+    const uint8_t port = carried[i];
+    // A switch cage's links by their panel names (1/1, 1/2); an HCA's by its IB port number.
+    const bool panel = target_->node_type() == kNodeTypeSwitch;
+    const std::string link = panel ? panel_link_name(module_, static_cast<int>(i)) : std::to_string(port);
+    if (panel) out.ib_ports.push_back({link, port});
     auto r = counted([&] { return target_->pma_get(*lane_.channel, attr, port); });
     if (auto* e = std::get_if<drivers::Error>(&r)) return fail(*e);
     const auto& data = std::get<std::array<uint8_t, kPmaDataSize>>(r);
@@ -151,9 +161,9 @@ std::variant<drivers::LinkHealth, drivers::Error> IbTransport::read_link_health(
     }
     const auto c = extended ? decode_port_counters_ext(data) : decode_port_counters(data);
     if (!c) return fail({drivers::ErrorKind::Corrupt, "short PMA data"});
-    auto counters = to_link_counters(*c, std::to_string(port), extended);
+    auto counters = to_link_counters(*c, link, extended);
     out.counters.insert(out.counters.end(), counters.begin(), counters.end());
-    if (auto e = read_phys_layer(port, out)) return fail(*e);
+    if (auto e = read_phys_layer(port, link, out)) return fail(*e);
   }
   out.transactions = counters_.transactions - before.transactions;
   out.bytes = counters_.bytes - before.bytes;

@@ -46,7 +46,7 @@ class IbTransport final : public drivers::Transport {
  private:
   std::optional<drivers::Error> read_chunk(uint8_t device, uint8_t bank, uint8_t page, uint16_t offset,
                                            std::span<uint8_t> out);
-  std::optional<drivers::Error> read_phys_layer(uint8_t port, drivers::LinkHealth& out);
+  std::optional<drivers::Error> read_phys_layer(uint8_t port, const std::string& link, drivers::LinkHealth& out);
   template <typename Fn>
   auto counted(Fn&& fn);
 

@@ -13,6 +13,7 @@ never reset). Exit 77 (skipped) only when ibsim, umad2sim or OpenSM is not insta
 
 usage: ibsim_fabric.py TRANSCEIVER_EXPORTER IBSIM_RESPONDER"""
 
+import json
 import os
 import re
 import shutil
@@ -25,7 +26,7 @@ from daemon_fleet import Processes, fail, free_port, http_get, log, wait_for  # 
 
 SIM_SO = "/usr/lib/x86_64-linux-gnu/umad2sim/libumad2sim.so"
 SWITCHES = ["sw-spine-1", "sw-leaf-1", "sw-leaf-2"]
-PORTS = 8       # per switch: 4 twin-port cages (module m carries ports 2m+1, 2m+2)
+PORTS = 8       # per switch: 4 twin-port cages (MCIA module m, cage m + 1, carries ports 2m+1, 2m+2)
 CAGES = 4
 MODEL = "osfp-800g-2xsr4-finned"
 
@@ -45,7 +46,7 @@ Switch	8 "sw-leaf-2"
 [7]	"sw-spine-1"[3]
 """
 
-# (node, IB port, PortCounters field, value); (node, port) -> module (port - 1) // 2.
+# (node, IB port, PortCounters field, value); IB port p is in front-panel cage (p - 1) // 2 + 1.
 INJECT = [
     ("sw-leaf-1", 7, "SymbolErrorCounter", 65535),        # saturated: 16 bits
     ("sw-leaf-1", 7, "PortRcvErrors", 77),
@@ -61,6 +62,16 @@ FAMILY = {
     "LocalLinkIntegrityErrors": "transceiver_link_local_integrity_errors_total",
 }
 SATURATED = {("sw-leaf-1", 7, "SymbolErrorCounter"), ("sw-leaf-2", 8, "LocalLinkIntegrityErrors")}
+
+
+def cage_port(node, ib_port):
+    """The exporter's port (node description / front-panel cage) of a switch's IB port."""
+    return f"{node}/{(ib_port - 1) // 2 + 1}"
+
+
+def panel_link(ib_port):
+    """The `link` label of a switch's IB port: cage/port as the panel numbers it (7 -> 4/1)."""
+    return f"{(ib_port - 1) // 2 + 1}/{(ib_port - 1) % 2 + 1}"
 
 
 def series(text, family):
@@ -179,7 +190,7 @@ timeout = "300ms"
                                   stderr=subprocess.STDOUT, cwd=procs.work, env=sim.preload)
         procs.children.append(("daemon", daemon))
         url = f"http://127.0.0.1:{http}/metrics"
-        expected_ports = {f"{s}/{m}" for s in SWITCHES for m in range(CAGES)}
+        expected_ports = {f"{s}/{cage}" for s in SWITCHES for cage in range(1, CAGES + 1)}
 
         def ready():
             if daemon.poll() is not None:
@@ -203,40 +214,46 @@ timeout = "300ms"
         log(f"subnet walk: {len(nodes)} switches by name; {len(ports)} modules decoded (MCIA via the responders)")
 
         for node, port, field, v in INJECT:
-            got = value(text, FAMILY[field], port=f"{node}/{(port - 1) // 2}", link=str(port))
+            got = value(text, FAMILY[field], port=cage_port(node, port), link=panel_link(port))
             if got != v:
                 fail(f"{node}[{port}] {field}: /metrics has {got}, ibsim was set to {v}")
-            sat = value(text, "transceiver_link_saturated", port=f"{node}/{(port - 1) // 2}", link=str(port),
+            sat = value(text, "transceiver_link_saturated", port=cage_port(node, port), link=panel_link(port),
                         counter=FAMILY[field])
             if ((node, port, field) in SATURATED) != (sat == 1):
                 fail(f"{node}[{port}] {field}: saturated gauge {sat}")
-        untouched = value(text, "transceiver_link_symbol_errors_total", port="sw-leaf-2/0", link="1")
+        untouched = value(text, "transceiver_link_symbol_errors_total", port="sw-leaf-2/1", link="1/1")
         if untouched != 0:
             fail(f"sw-leaf-2[1] SymbolErrorCounter: {untouched}, expected 0")
         both = {dict(ls)["link"] for ls in series(text, "transceiver_link_symbol_errors_total")
-                if dict(ls)["port"] == "sw-leaf-1/3"}
-        if both != {"7", "8"}:
-            fail(f"sw-leaf-1/3 (a twin-port cage) has links {sorted(both)}, expected 7 and 8")
+                if dict(ls)["port"] == "sw-leaf-1/4"}
+        if both != {"4/1", "4/2"}:
+            fail(f"sw-leaf-1/4 (a twin-port cage: IB ports 7 and 8) has links {sorted(both)}, expected 4/1 and 4/2")
         log("PortCounters match the injected values; saturated counters marked")
 
-        raw = value(text, "transceiver_link_raw_ber_ratio", port="sw-leaf-1/3", link="7")
+        raw = value(text, "transceiver_link_raw_ber_ratio", port="sw-leaf-1/4", link="4/1")
         if raw != 2e-5:
             fail(f"sw-leaf-1[7] raw BER: /metrics has {raw}, the responder was set to 2E-5")
-        clean = value(text, "transceiver_link_raw_ber_ratio", port="sw-leaf-1/3", link="8")
+        clean = value(text, "transceiver_link_raw_ber_ratio", port="sw-leaf-1/4", link="4/2")
         if clean != 1.5e-254:
             fail(f"sw-leaf-1[8] raw BER: /metrics has {clean}, expected firmware's 'no errors' 15E-255")
-        eff = value(text, "transceiver_link_effective_ber_ratio", port="sw-leaf-1/3", link="7")
+        eff = value(text, "transceiver_link_effective_ber_ratio", port="sw-leaf-1/4", link="4/1")
         if eff != 1.5e-254:
             fail(f"sw-leaf-1[7] effective BER: /metrics has {eff}, expected 15E-255")
         log("PPCNT physical layer BER read through AccessRegisterGMP at the responder")
 
+        api = json.loads(http_get(f"http://127.0.0.1:{http}/api/v1/modules")[1])
+        cage = next(p for p in api["modules"] if p["port"] == "sw-leaf-1/4")
+        if cage["link"]["ib_ports"] != {"4/1": 7, "4/2": 8}:
+            fail(f"sw-leaf-1/4 link.ib_ports {cage['link'].get('ib_ports')}, expected 4/1 -> 7, 4/2 -> 8")
+        log("front-panel links 4/1 and 4/2 carry their IB port numbers (7, 8) in /api/v1/modules")
+
         # Counters move only when the fabric's do: a later change shows at the next link poll.
         sim.perf_set("sw-leaf-1", 7, "PortRcvErrors", 90)
         wait_for("the changed PortRcvErrors at the next link poll",
-                 lambda: value(http_get(url)[1].decode(), FAMILY["PortRcvErrors"], port="sw-leaf-1/3", link="7") == 90,
+                 lambda: value(http_get(url)[1].decode(), FAMILY["PortRcvErrors"], port="sw-leaf-1/4", link="4/1") == 90,
                  timeout_s=15, interval_s=0.5)
         final = http_get(url)[1].decode()
-        if value(final, FAMILY["SymbolErrorCounter"], port="sw-leaf-1/3", link="7") != 65535:
+        if value(final, FAMILY["SymbolErrorCounter"], port="sw-leaf-1/4", link="4/1") != 65535:
             fail("the saturated SymbolErrorCounter changed: something reset it")
         log("an injected change arrives at the next link poll; nothing was reset")
         for p in responders:

@@ -193,8 +193,12 @@ INSTANTIATE_TEST_SUITE_P(
             "target[0].lid: must be between 1 and 49151"},
         Bad{"ib_target_guid_negative", "[[source]]\ntype = \"ib\"\n[[source.target]]\nguid = -5\n", 4, 8,
             "target[0].guid: expected a 64-bit value"},
-        Bad{"ib_target_module_range", "[[source]]\ntype = \"ib\"\n[[source.target]]\nlid = 5\nmodules = [1, 300]\n", 5, 15,
-            "modules: expected module numbers 0-255"},
+        Bad{"ib_target_cage_range", "[[source]]\ntype = \"ib\"\n[[source.target]]\nlid = 5\ncages = [1, 257]\n", 5, 13,
+            "cages: expected front-panel cage numbers 1-256"},
+        Bad{"ib_target_cage_zero", "[[source]]\ntype = \"ib\"\n[[source.target]]\nlid = 5\ncages = [0]\n", 5, 10,
+            "cages: expected front-panel cage numbers 1-256"},
+        Bad{"ib_target_modules_renamed", "[[source]]\ntype = \"ib\"\n[[source.target]]\nlid = 5\nmodules = [0]\n", 5, 11,
+            "modules: is now `cages`: front-panel cage numbers 1-256 (MCIA module + 1)"},
         Bad{"ib_target_unknown_key", "[[source]]\ntype = \"ib\"\n[[source.target]]\nlid = 5\nport = 3\n", 5, 1,
             "unknown key 'port' in source[0].target[0]"}),
     [](const auto& param_info) { return std::string(param_info.param.name); });
@@ -225,7 +229,7 @@ m_key = 42
 [[source.target]]
 lid = 17
 name = "spine-a"
-modules = [0, 63]
+cages = [1, 32]
 [[source.target]]
 guid = "0xe41d2d0300a1b2c3"
 )");
@@ -253,7 +257,7 @@ guid = "0xe41d2d0300a1b2c3"
   ASSERT_EQ(s.targets.size(), 2u);
   EXPECT_EQ(s.targets[0].lid, 17);
   EXPECT_EQ(s.targets[0].name, "spine-a");
-  EXPECT_EQ(s.targets[0].modules, (std::vector<int>{0, 63}));
+  EXPECT_EQ(s.targets[0].modules, (std::vector<int>{0, 31}));
   EXPECT_EQ(s.targets[1].guid, 0xe41d2d0300a1b2c3ULL);
   EXPECT_TRUE(c.sources[0].ports.empty());
   // Defaults: the local HCA's modules from the first active port.

@@ -58,28 +58,34 @@ const drivers::LinkCounter* find(const drivers::LinkHealth& h, LinkCounterId id,
 
 TEST(IbLinkHealth, PortCountersOfBothPortsOfATwinPortCage) {
   LinkRig r;
-  // Module 5 of a twin-port Quantum-2 carries local ports 11 and 12 (PMLP).
+  // Module 5 (front-panel cage 6) of a twin-port Quantum-2 carries local ports 11 and 12
+  // (PMLP: module lanes 0-3 and 4-7), the panel's 6/1 and 6/2.
   r.sw->set_port_counters(11, {70000, 3, 2, 17, 1, 0});  // symbol errors past 16 bits
   r.sw->set_port_counters(12, {5, 0, 255, 0, 15, 4});    // downed and integrity at their maximum
-  IbTransport t(r.target(10), IbLane{r.channel, "ib:leaf-01#0"}, 5, "leaf-01/5");
+  IbTransport t(r.target(10), IbLane{r.channel, "ib:leaf-01#0"}, 5, "leaf-01/6");
   auto first = t.read_link_health();
   ASSERT_TRUE(std::holds_alternative<drivers::LinkHealth>(first)) << std::get<drivers::Error>(first).message;
   const auto& h = std::get<drivers::LinkHealth>(first);
   ASSERT_EQ(h.counters.size(), 12u);
   EXPECT_EQ(h.ber.size(), 4u) << "raw and effective BER of both ports (PPCNT)";
-  const auto* sym = find(h, LinkCounterId::SymbolErrors, "11");
+  const auto* sym = find(h, LinkCounterId::SymbolErrors, "6/1");
   ASSERT_TRUE(sym);
   EXPECT_EQ(sym->value, 0xFFFFu);
   EXPECT_TRUE(sym->saturated) << "a 16-bit counter at 0xFFFF no longer counts";
-  EXPECT_EQ(find(h, LinkCounterId::RcvErrors, "11")->value, 17u);
-  EXPECT_FALSE(find(h, LinkCounterId::RcvErrors, "11")->saturated);
-  EXPECT_EQ(find(h, LinkCounterId::LinkDowned, "12")->value, 255u);
-  EXPECT_TRUE(find(h, LinkCounterId::LinkDowned, "12")->saturated);
-  EXPECT_TRUE(find(h, LinkCounterId::LocalLinkIntegrityErrors, "12")->saturated);
-  EXPECT_EQ(find(h, LinkCounterId::ExcessiveBufferOverrunErrors, "12")->value, 4u);
-  // The first poll learns the module -> port map (PMLP of the 128 ports), ClassPortInfo and
+  EXPECT_EQ(find(h, LinkCounterId::RcvErrors, "6/1")->value, 17u);
+  EXPECT_FALSE(find(h, LinkCounterId::RcvErrors, "6/1")->saturated);
+  EXPECT_EQ(find(h, LinkCounterId::LinkDowned, "6/2")->value, 255u);
+  EXPECT_TRUE(find(h, LinkCounterId::LinkDowned, "6/2")->saturated);
+  EXPECT_TRUE(find(h, LinkCounterId::LocalLinkIntegrityErrors, "6/2")->saturated);
+  EXPECT_EQ(find(h, LinkCounterId::ExcessiveBufferOverrunErrors, "6/2")->value, 4u);
+  ASSERT_EQ(h.ib_ports.size(), 2u);
+  EXPECT_EQ(h.ib_ports[0].link, "6/1");
+  EXPECT_EQ(h.ib_ports[0].ib_port, 11);
+  EXPECT_EQ(h.ib_ports[1].link, "6/2");
+  EXPECT_EQ(h.ib_ports[1].ib_port, 12);
+  // The first poll learns the module -> port map (PMLP of the 64 ports), ClassPortInfo and
   // GeneralInfo (does the switch take AccessRegisterGMP) once.
-  EXPECT_EQ(h.transactions, 128u + 1u + 1u + 2u + 2u);
+  EXPECT_EQ(h.transactions, 64u + 1u + 1u + 2u + 2u);
   EXPECT_EQ(h.bytes, h.transactions * 2 * kMadSize);
   auto second = t.read_link_health();
   ASSERT_TRUE(std::holds_alternative<drivers::LinkHealth>(second));
@@ -88,32 +94,49 @@ TEST(IbLinkHealth, PortCountersOfBothPortsOfATwinPortCage) {
   EXPECT_EQ(r.sw->pma_mads(), 1u + 2u + 2u);
 }
 
+// The panel's x/1 is the port on the module's first lanes, whatever its local port number.
+TEST(IbLinkHealth, TwinPortLinksAreNamedInPanelOrderByModuleLane) {
+  LinkRig r;
+  FakeNode& sw = r.add_switch("leaf-05", 14, [](FakeNodeConfig& c) { c.twin_ports_reversed = true; });
+  sw.set_port_counters(3, {31, 0, 0, 0, 0, 0});  // local port 3: cage 2, module lanes 4-7
+  sw.set_port_counters(4, {42, 0, 0, 0, 0, 0});  // local port 4: cage 2, module lanes 0-3
+  IbTransport t(r.target(14), IbLane{r.channel, "ib:leaf-05#0"}, 1, "leaf-05/2");
+  auto got = t.read_link_health();
+  ASSERT_TRUE(std::holds_alternative<drivers::LinkHealth>(got)) << std::get<drivers::Error>(got).message;
+  const auto& h = std::get<drivers::LinkHealth>(got);
+  EXPECT_EQ(find(h, LinkCounterId::SymbolErrors, "2/1")->value, 42u);
+  EXPECT_EQ(find(h, LinkCounterId::SymbolErrors, "2/2")->value, 31u);
+  ASSERT_EQ(h.ib_ports.size(), 2u);
+  EXPECT_EQ(h.ib_ports[0].ib_port, 4);
+}
+
 TEST(IbLinkHealth, ExtendedErrorCountersWhereClassPortInfoOffersThem) {
   LinkRig r;
   FakeNode& sw = r.add_switch(
       "leaf-02", 11, [](FakeNodeConfig& c) { c.pma = {kPmCapExtendedWidth, kPmCap2AdditionalExtCounters}; });
   sw.set_port_counters(1, {70000, 300, 2, 1ULL << 40, 0, 0});
-  IbTransport t(r.target(11), IbLane{r.channel, "ib:leaf-02#0"}, 0, "leaf-02/0");
+  IbTransport t(r.target(11), IbLane{r.channel, "ib:leaf-02#0"}, 0, "leaf-02/1");
   auto got = t.read_link_health();
   ASSERT_TRUE(std::holds_alternative<drivers::LinkHealth>(got)) << std::get<drivers::Error>(got).message;
   const auto& h = std::get<drivers::LinkHealth>(got);
-  EXPECT_EQ(find(h, LinkCounterId::SymbolErrors, "1")->value, 70000u);
-  EXPECT_FALSE(find(h, LinkCounterId::SymbolErrors, "1")->saturated);
-  EXPECT_EQ(find(h, LinkCounterId::LinkErrorRecovery, "1")->value, 300u);
-  EXPECT_EQ(find(h, LinkCounterId::RcvErrors, "1")->value, 1ULL << 40);
-  EXPECT_TRUE(find(h, LinkCounterId::SymbolErrors, "2"));
-  EXPECT_FALSE(find(h, LinkCounterId::SymbolErrors, "3")) << "ports 3-4 belong to module 1";
+  EXPECT_EQ(find(h, LinkCounterId::SymbolErrors, "1/1")->value, 70000u);
+  EXPECT_FALSE(find(h, LinkCounterId::SymbolErrors, "1/1")->saturated);
+  EXPECT_EQ(find(h, LinkCounterId::LinkErrorRecovery, "1/1")->value, 300u);
+  EXPECT_EQ(find(h, LinkCounterId::RcvErrors, "1/1")->value, 1ULL << 40);
+  EXPECT_TRUE(find(h, LinkCounterId::SymbolErrors, "1/2"));
+  EXPECT_FALSE(find(h, LinkCounterId::SymbolErrors, "2/1")) << "ports 3-4 belong to cage 2";
 }
 
 TEST(IbLinkHealth, AnHcaModuleIsItsLocalPort) {
   LinkRig r;
   r.hca->set_port_counters(1, {9, 0, 1, 0, 0, 0});
   auto target = r.target(1);
-  IbTransport t(target, IbLane{r.channel, "ib:hca#0"}, static_cast<uint8_t>(target->modules().at(0)), "hca/0");
+  IbTransport t(target, IbLane{r.channel, "ib:hca#0"}, static_cast<uint8_t>(target->modules().at(0)), "hca/1");
   auto got = t.read_link_health();
   ASSERT_TRUE(std::holds_alternative<drivers::LinkHealth>(got)) << std::get<drivers::Error>(got).message;
   const auto& h = std::get<drivers::LinkHealth>(got);
   EXPECT_EQ(find(h, LinkCounterId::SymbolErrors, "1")->value, 9u);
+  EXPECT_TRUE(h.ib_ports.empty()) << "an HCA's link is its IB port number already";
   // ClassPortInfo + GeneralInfo + PortCounters + PPCNT: no PMLP map for an HCA
   EXPECT_EQ(h.transactions, 4u);
 }
@@ -155,17 +178,17 @@ TEST(IbLinkHealth, PhysicalLayerBerOfEachPortAsMlxlinkShowsIt) {
   a.time_since_clear_ms = 3'600'000;
   a.raw_ber = {2, 5};  // 2e-5 (coef is one digit, 4 bits)
   r.sw->set_phys_layer(11, a);
-  IbTransport t(r.target(10), IbLane{r.channel, "ib:leaf-01#0"}, 5, "leaf-01/5");
+  IbTransport t(r.target(10), IbLane{r.channel, "ib:leaf-01#0"}, 5, "leaf-01/6");
   auto got = t.read_link_health();
   ASSERT_TRUE(std::holds_alternative<drivers::LinkHealth>(got)) << std::get<drivers::Error>(got).message;
   const auto& h = std::get<drivers::LinkHealth>(got);
-  const auto* raw = find_ber(h, drivers::LinkBerId::Raw, "11");
+  const auto* raw = find_ber(h, drivers::LinkBerId::Raw, "6/1");
   ASSERT_TRUE(raw);
   EXPECT_DOUBLE_EQ(raw->value, 2e-5);
   EXPECT_DOUBLE_EQ(raw->window_s, 3600);
-  EXPECT_FALSE(find_ber(h, drivers::LinkBerId::Effective, "11")) << "a figure the device did not compute is absent";
-  EXPECT_DOUBLE_EQ(find_ber(h, drivers::LinkBerId::Effective, "12")->value, 1.5e-254) << "firmware's 'no errors'";
-  EXPECT_TRUE(find_ber(h, drivers::LinkBerId::Raw, "12")) << "the cage's second port";
+  EXPECT_FALSE(find_ber(h, drivers::LinkBerId::Effective, "6/1")) << "a figure the device did not compute is absent";
+  EXPECT_DOUBLE_EQ(find_ber(h, drivers::LinkBerId::Effective, "6/2")->value, 1.5e-254) << "firmware's 'no errors'";
+  EXPECT_TRUE(find_ber(h, drivers::LinkBerId::Raw, "6/2")) << "the cage's second port";
   EXPECT_EQ(r.sw->register_accesses(kRegPpcnt), 2u);
   EXPECT_EQ(r.sw->module_write_violations(), 0u);
 }
@@ -175,10 +198,10 @@ TEST(IbLinkHealth, ADeviceWithoutGmpKeepsItsPortCountersAndIsNotAskedForBerAgain
   // Older firmware: Class 0xA only, which cannot carry PPCNT.
   FakeNode& sw = r.add_switch("leaf-03", 12, [](FakeNodeConfig& c) { c.gmp = false; });
   sw.set_port_counters(1, {9, 0, 0, 0, 0, 0});
-  IbTransport t(r.target(12), IbLane{r.channel, "ib:leaf-03#0"}, 0, "leaf-03/0");
+  IbTransport t(r.target(12), IbLane{r.channel, "ib:leaf-03#0"}, 0, "leaf-03/1");
   auto first = t.read_link_health();
   ASSERT_TRUE(std::holds_alternative<drivers::LinkHealth>(first)) << std::get<drivers::Error>(first).message;
-  EXPECT_EQ(find(std::get<drivers::LinkHealth>(first), LinkCounterId::SymbolErrors, "1")->value, 9u);
+  EXPECT_EQ(find(std::get<drivers::LinkHealth>(first), LinkCounterId::SymbolErrors, "1/1")->value, 9u);
   EXPECT_TRUE(std::get<drivers::LinkHealth>(first).ber.empty());
   auto second = t.read_link_health();
   ASSERT_TRUE(std::holds_alternative<drivers::LinkHealth>(second));
@@ -189,7 +212,7 @@ TEST(IbLinkHealth, ADeviceWithoutGmpKeepsItsPortCountersAndIsNotAskedForBerAgain
 TEST(IbLinkHealth, ADeviceWithoutPpcntIsAskedOnce) {
   LinkRig r;
   FakeNode& sw = r.add_switch("leaf-04", 13, [](FakeNodeConfig& c) { c.ppcnt = false; });
-  IbTransport t(r.target(13), IbLane{r.channel, "ib:leaf-04#0"}, 0, "leaf-04/0");
+  IbTransport t(r.target(13), IbLane{r.channel, "ib:leaf-04#0"}, 0, "leaf-04/1");
   for (int i = 0; i < 3; ++i) {
     auto got = t.read_link_health();
     ASSERT_TRUE(std::holds_alternative<drivers::LinkHealth>(got)) << std::get<drivers::Error>(got).message;
@@ -201,11 +224,11 @@ TEST(IbLinkHealth, ADeviceWithoutPpcntIsAskedOnce) {
 TEST(IbLinkHealth, AnUnansweredTargetIsAnErrorNotZeros) {
   LinkRig r;
   auto target = r.target(10);
-  IbTransport t(target, IbLane{r.channel, "ib:leaf-01#0"}, 0, "leaf-01/0");
+  IbTransport t(target, IbLane{r.channel, "ib:leaf-01#0"}, 0, "leaf-01/1");
   r.sw->set_dead(true);
   auto got = t.read_link_health();
   ASSERT_TRUE(std::holds_alternative<drivers::Error>(got));
-  EXPECT_NE(std::get<drivers::Error>(got).message.find("leaf-01/0: link counters"), std::string::npos);
+  EXPECT_NE(std::get<drivers::Error>(got).message.find("leaf-01/1: link counters"), std::string::npos);
 }
 
 }  // namespace

@@ -98,7 +98,7 @@ TEST(IbSource, TargetsByLidGuidAndDiscovery) {
   IbSourceSettings s;
   s.ca = "mlx5_0";
   s.local = true;
-  s.targets.push_back({0, 0xC002, "", {0, 1}});  // leaf-02 by GUID, two modules
+  s.targets.push_back({0, 0xC002, "", {0, 1}});  // leaf-02 by GUID, MCIA modules 0 and 1: cages 1 and 2
   s.targets.push_back({201, 0, "spine-B", {}});  // spine-01 by LID, renamed
   auto r = open_ib_source(s, t.opener(), t.clock);
   ASSERT_TRUE(std::holds_alternative<IbSource>(r)) << std::get<drivers::Error>(r).message;
@@ -106,10 +106,11 @@ TEST(IbSource, TargetsByLidGuidAndDiscovery) {
   std::set<std::string> ports;
   for (const IbModulePort& p : src.ports.ports) ports.insert(p.name);
   EXPECT_EQ(ports.size(), 1u + 2u + 4u);
-  EXPECT_EQ(ports.count("host-01 mlx5_0/0"), 1u);
+  EXPECT_EQ(ports.count("host-01 mlx5_0/1"), 1u);
   EXPECT_EQ(ports.count("leaf-02/1"), 1u);
-  EXPECT_EQ(ports.count("leaf-02/2"), 0u);
-  EXPECT_EQ(ports.count("spine-B/3"), 1u);
+  EXPECT_EQ(ports.count("leaf-02/2"), 1u);
+  EXPECT_EQ(ports.count("leaf-02/3"), 0u);
+  EXPECT_EQ(ports.count("spine-B/4"), 1u);
 
   s.targets = {{0, 0xDEAD, "", {}}};
   auto missing = open_ib_source(s, t.opener(), t.clock);
@@ -283,7 +284,7 @@ max_outstanding = 1
 timeout = "50ms"
 [[source.target]]
 guid = "0xC001"
-modules = [1]
+cages = [2]
 [[source.target]]
 lid = 200
 name = "spine-A"
@@ -298,11 +299,11 @@ name = "spine-A"
     domains.insert(p.transport->domain());
     EXPECT_EQ(p.id.port.substr(0, p.id.node.size() + 1), p.id.node + "/");
   }
-  EXPECT_EQ(names, (std::set<std::string>{"leaf-01/1", "spine-A/0", "spine-A/1"}));
+  EXPECT_EQ(names, (std::set<std::string>{"leaf-01/2", "spine-A/1", "spine-A/2"}));
   EXPECT_EQ(domains.size(), 2u) << "max_outstanding = 1: one lane per target";
 }
 
-// What `xcvrctl show --ib CA:PORT --lid L --module M` opens, then reads as the daemon does.
+// What `xcvrctl show --ib CA:PORT --lid L --cage C` opens, then reads as the daemon does.
 TEST(IbSource, OneModuleOnAnEmulatedFabric) {
   Topology t(1, 8);
   const auto read = [&](int lid, int module, cmis::ModuleImage& image) -> std::pair<std::string, std::optional<drivers::Error>> {
@@ -316,6 +317,7 @@ TEST(IbSource, OneModuleOnAnEmulatedFabric) {
   const auto [leaf, error] = read(100, 3, image);
   EXPECT_FALSE(error) << error->message;
   EXPECT_NE(leaf.find("leaf-00"), std::string::npos) << leaf;
+  EXPECT_NE(leaf.find("module 3 (cage 4)"), std::string::npos) << leaf;
   EXPECT_EQ(cmis::decode(image).lanes.size(), 8u);
   // An empty cage, and the local HCA by its own LID (lid 0).
   t.leaves[0]->remove(5);
@@ -351,7 +353,7 @@ CliRun xcvrctl(const std::string& args) {
 
 // The real binary on this (InfiniBand-less) test host: exit 2 and say what is missing.
 TEST(IbSource, XcvrctlShowIbWithoutHardwareExits2) {
-  const CliRun r = xcvrctl("show --ib xcvr_no_such_ca:1 --lid 17 --module 3");
+  const CliRun r = xcvrctl("show --ib xcvr_no_such_ca:1 --lid 17 --cage 3");
   EXPECT_EQ(r.code, 2) << r.out;
   EXPECT_NE(r.out.find("xcvrctl show: InfiniBand xcvr_no_such_ca:1: "), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("(no such device on this host?)"), std::string::npos) << r.out;
@@ -365,6 +367,11 @@ TEST(IbSource, XcvrctlShowIbWithoutHardwareExits2) {
   const CliRun lid = xcvrctl("show --ib mlx5_0:1 --lid 60000");
   EXPECT_EQ(lid.code, 2) << lid.out;
   EXPECT_NE(lid.out.find("--lid 60000 is not a unicast LID"), std::string::npos) << lid.out;
+  for (const char* cage : {"0", "257", "x"}) {
+    const CliRun c = xcvrctl(std::string("show --ib mlx5_0:1 --cage ") + cage);
+    EXPECT_EQ(c.code, 2) << c.out;
+    EXPECT_NE(c.out.find(std::string("--cage ") + cage + " is not a front-panel cage (1-256)"), std::string::npos) << c.out;
+  }
   const CliRun orphan = xcvrctl("show --lid 5");
   EXPECT_NE(orphan.code, 0) << "--lid needs --ib";
 }

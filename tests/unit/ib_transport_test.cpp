@@ -65,7 +65,7 @@ TEST(IbTransport, ProbeLearnsNameSizeAndModules) {
   EXPECT_EQ(r.target->guid(), 0x0002C90300000A00ULL);
   EXPECT_EQ(r.target->node_type(), kNodeTypeSwitch);
   EXPECT_EQ(r.target->mcia_bytes(), 128);
-  EXPECT_EQ(r.target->module_count(), 64);
+  EXPECT_EQ(r.target->module_count(), 32);
   EXPECT_EQ(r.target->method(), AccessMethod::ClassA);
 }
 

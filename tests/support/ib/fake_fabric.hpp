@@ -19,6 +19,7 @@ namespace xcvr::ib {
 
 inline constexpr const char* kQuantum2Model = "osfp-800g-2xsr4-finned";
 inline constexpr const char* kConnectX7Model = "osfp-400g-sr4-flat";
+inline constexpr unsigned kQuantum2Cages = 32;  // a QM9700/QM9790's OSFP cages
 
 class FakeFabric {
  public:
@@ -27,7 +28,7 @@ class FakeFabric {
   FakeNode& add(FakeNodeConfig config);
   // NVIDIA Quantum-2 (device id 0xd2f2): `cages` OSFP cages of twin-port 800G finned-top SR8
   // modules, two IB ports per cage.
-  FakeNode& add_quantum2(uint16_t lid, uint64_t guid, std::string description, int cages = 64);
+  FakeNode& add_quantum2(uint16_t lid, uint64_t guid, std::string description, int cages = kQuantum2Cages);
   // NVIDIA ConnectX-7 (device id 0x1021), one port, one OSFP flat-top 400G SR4 module.
   FakeNode& add_connectx7(uint16_t lid, uint64_t guid, std::string description);
   void connect(FakeNode& a, uint8_t port_a, FakeNode& b, uint8_t port_b);

@@ -346,12 +346,16 @@ FakeNode::RegisterResult FakeNode::run_register(uint16_t id, std::span<const uin
     case kRegPmlp: {
       auto q = decode_pmlp(image);
       if (!q || q->local_port == 0) return {out.image, kRegStatusBadParameter};
-      // Twin-port switch cages carry local ports 2m+1 and 2m+2; an HCA's port p is module p-1.
-      const int module = config_.node_type == kNodeTypeSwitch ? (q->local_port - 1) / 2 : q->local_port - 1;
+      // Twin-port switch cages carry local ports 2m+1 (module lanes 0-3) and 2m+2 (lanes 4-7);
+      // an HCA's port p is module p-1, lanes 0-3.
+      const bool sw = config_.node_type == kNodeTypeSwitch;
+      const int module = sw ? (q->local_port - 1) / 2 : q->local_port - 1;
       if (module >= cage_count) return {out.image, kRegStatusBadParameter};
+      const int first_lane = sw ? 4 * (((q->local_port - 1) % 2) ^ (config_.twin_ports_reversed ? 1 : 0)) : 0;
       q->width = 4;
       for (std::size_t l = 0; l < 4; ++l) {
-        q->lanes[l] = {static_cast<uint8_t>(module), 0, static_cast<uint8_t>(l), static_cast<uint8_t>(l)};
+        const auto lane = static_cast<uint8_t>(first_lane + static_cast<int>(l));
+        q->lanes[l] = {static_cast<uint8_t>(module), 0, lane, lane};
       }
       place(encode_pmlp(*q));
       return out;

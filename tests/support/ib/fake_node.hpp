@@ -1,5 +1,5 @@
 // FakeNode: the management firmware of an emulated InfiniBand device — a Quantum-2 switch with
-// 64 OSFP cages or a ConnectX-7 HCA — answering MADs the way the layouts in mad_layout.hpp say
+// 32 twin-port OSFP cages or a ConnectX-7 HCA — answering MADs the way the layouts in mad_layout.hpp say
 // real firmware does: Access Register in its three forms (Class 0xA + TLVs, GMP, SMP),
 // GeneralInfo, and the SMA's NodeInfo / NodeDescription / PortInfo. Registers: MCIA (reads the
 // cage's emulator module through its I2C register interface, writing only page select 127 or
@@ -47,6 +47,9 @@ struct FakeNodeConfig {
   bool smp_access = true;         // answers Access Register as an SMP (registers <= 44 B)
   bool mgpir = true;              // supports MGPIR (older NIC firmware: no; PMLP maps the port)
   bool ppcnt = true;              // supports PPCNT's physical layer statistics group
+  // A twin-port cage's local port 2m+1 on module lanes 4-7 and 2m+2 on 0-3 (local port numbers
+  // need not follow the panel's order).
+  bool twin_ports_reversed = false;
   uint64_t vs_key = 0;            // required VS key (0: none)
   uint64_t m_key = 0;             // required M_Key (0: none)
   // The PMA's ClassPortInfo: extended width (bit 9), no 64-bit error counters by default.

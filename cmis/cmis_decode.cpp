@@ -19,16 +19,16 @@ using F = CmisField;
 
 class CmisDecoder {
  public:
-  explicit CmisDecoder(const ModuleImage& image) : img_(image), r_(own_) {}
-  // Decodes into `report` in place (refresh), without moving it in and out.
+  // Decodes into `report` in place (a fresh report for run(), the previous one for a refresh),
+  // never moving it in and out: a ModuleReport is large.
   CmisDecoder(const ModuleImage& image, ModuleReport& report) : img_(image), r_(report) {}
 
-  ModuleReport run() {
+  void run() {
     r_.spec = Spec::Cmis;
     if (!has_page(kLowerPage)) {
       r_.missing_pages.push_back(page_name({kDeviceA0, 0, kLowerPage}));
       r_.problems.push_back("lower memory not read");
-      return std::move(own_);
+      return;
     }
     decode_lower();
     if (has_page(0x00)) decode_page00();
@@ -40,7 +40,6 @@ class CmisDecoder {
     decode_lanes();
     decode_vdm();
     note_missing_pages();
-    return std::move(own_);
   }
 
   // decode_dynamic(): the bytes a steady-state poll re-reads, decoded into a report of this
@@ -123,7 +122,7 @@ class CmisDecoder {
       app.host_lane_count = static_cast<int>(u(host_lanes, i).value_or(0));
       app.media_lane_count = static_cast<int>(u(media_lanes, i).value_or(0));
       app.host_lane_assignment = static_cast<uint8_t>(u(assignment, i).value_or(0));
-      r_.applications.push_back(app);
+      r_.applications.push_back(std::move(app));
     }
   }
 
@@ -365,8 +364,7 @@ class CmisDecoder {
   }
 
   const ModuleImage& img_;
-  ModuleReport own_;  // run()'s result
-  ModuleReport& r_;   // own_, or the report a refresh works on
+  ModuleReport& r_;
   bool advertised_ = false;  // page 01h was read: monitor advertisement is known
   bool apps_ended_ = false;
   std::optional<int> active_app_;  // AppSel of the first configured lane, as data_paths() sees it  // an application descriptor with host ID 0xFF was seen
@@ -374,7 +372,11 @@ class CmisDecoder {
 
 }  // namespace
 
-ModuleReport decode_cmis(const ModuleImage& image) { return CmisDecoder(image).run(); }
+ModuleReport decode_cmis(const ModuleImage& image) {
+  ModuleReport report;
+  CmisDecoder(image, report).run();
+  return report;
+}
 
 bool decode_dynamic(const ModuleImage& image, ModuleReport& report) {
   if (report.spec != Spec::Cmis) return false;  // SFF-8636/8472 polls decode in full

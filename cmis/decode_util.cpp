@@ -1,6 +1,7 @@
 #include "cmis/decode_util.hpp"
 
 #include <algorithm>
+#include <charconv>
 #include <cstdio>
 #include <utility>
 
@@ -30,16 +31,6 @@ Thresholds read_thresholds(const ModuleImage& image, const Field& ha, const Fiel
     if (!v) return std::nullopt;
     return *v * multiplier;
   });
-}
-
-Thresholds read_thresholds(const Field& ha, const Field& la, const Field& hw, const Field& lw,
-                           const FieldReader& read) {
-  Thresholds t;
-  t.high_alarm = read(ha);
-  t.low_alarm = read(la);
-  t.high_warning = read(hw);
-  t.low_warning = read(lw);
-  return t;
 }
 
 std::vector<std::string> raised_flags(const ModuleImage& image, std::span<const Field> table,
@@ -113,12 +104,13 @@ void collect_flags(const ModuleImage& image, std::span<const Field> table, Modul
 }
 
 std::string format_oui(std::span<const uint8_t> bytes) {
+  constexpr std::string_view kHex = "0123456789abcdef";
   std::string out;
+  out.reserve(bytes.size() * 3);
   for (std::size_t i = 0; i < bytes.size(); ++i) {
-    char buf[4];
-    std::snprintf(buf, sizeof buf, "%02x", static_cast<unsigned>(bytes[i]));
     if (i != 0) out += ':';
-    out += buf;
+    out += kHex[bytes[i] >> 4];
+    out += kHex[bytes[i] & 0x0F];
   }
   return out;
 }
@@ -172,7 +164,11 @@ void add_checksum(const ModuleImage& image, ModuleReport& report, std::string na
   if (!computed || !value) return;
   Checksum c;
   c.page = std::move(name);
-  c.range = std::to_string(first.offset) + "-" + std::to_string(last);
+  char range[16];
+  char* end = std::to_chars(range, range + sizeof range, first.offset).ptr;
+  *end++ = '-';
+  end = std::to_chars(end, range + sizeof range, last).ptr;
+  c.range.assign(range, end);
   c.stored = static_cast<uint8_t>(*value);
   c.computed = *computed;
   report.checksums.push_back(std::move(c));

@@ -19,16 +19,23 @@ namespace xcvr::cmis {
 // SFF-8024 connector code of cable assemblies (DAC, AOC): "no separable connector".
 inline constexpr uint32_t kConnectorNoSeparable = 0x23;
 
-// Reads one field into the monitor's SI unit; nullopt when the value is unavailable.
-using FieldReader = std::function<std::optional<double>(const Field&)>;
 
 // A 4-level threshold group; rows are passed in table order (high alarm, low alarm, high
 // warning, low warning). Each value is read_scaled() times `multiplier`; absent bytes stay absent.
 Thresholds read_thresholds(const ModuleImage& image, const Field& ha, const Field& la,
                            const Field& hw, const Field& lw, double multiplier = 1);
-// Same, with a caller-supplied reader (e.g. SFF-8472 external calibration).
+// Same, with a caller-supplied reader of one field into the monitor's SI unit (nullopt when
+// unavailable; e.g. SFF-8472 external calibration). A template: a decode reads many groups.
+template <typename FieldReader>
 Thresholds read_thresholds(const Field& ha, const Field& la, const Field& hw, const Field& lw,
-                           const FieldReader& read);
+                           const FieldReader& read) {
+  Thresholds t;
+  t.high_alarm = read(ha);
+  t.low_alarm = read(la);
+  t.high_warning = read(hw);
+  t.low_warning = read(lw);
+  return t;
+}
 
 // Appends the names of raised flags: every 1-bit Bits row of `role` in `table` that reads 1.
 // Module-level rows go to report.module_flags; per-lane rows go to the flags of each lane

@@ -63,8 +63,10 @@ TEST(EmulatorFleet, DemoFleetMatchesItsDescription) {
     EXPECT_EQ(p.cage_form, "OSFP") << p.name;
   }
   EXPECT_EQ(q2_cages, 32);
-  ASSERT_NE(fleet.find_port("qm9700-01/cage1"), nullptr) << "front-panel cage numbers, from 1";
-  EXPECT_EQ(fleet.find_port("qm9700-01/cage1")->model, "osfp-800g-2xsr4-finned");
+  ASSERT_NE(fleet.find_port("qm9700-01/1"), nullptr) << "front-panel cage numbers, from 1, as the ib source names them";
+  EXPECT_EQ(fleet.find_port("qm9700-01/1")->model, "osfp-800g-2xsr4-finned");
+  EXPECT_NE(fleet.find_port("qm9700-01/32"), nullptr);
+  EXPECT_EQ(fleet.find_port("qm9700-01/0"), nullptr);
 
   const FleetSystem& host = fleet.systems()[2];
   EXPECT_EQ(host.buses.size(), 10u);  // 8 compute NICs + 2 storage/in-band ports, a domain each

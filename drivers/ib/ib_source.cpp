@@ -210,7 +210,7 @@ std::unique_ptr<const drivers::SourceSettings> parse(drivers::TomlTable& t, std:
 constexpr drivers::CliOption kOptions[] = {
     {"ib", "InfiniBand CA:PORT to send MADs from, e.g. mlx5_0:1"},
     {"lid", "with --ib: LID of the switch or HCA (default: the CA's own)"},
-    {"cage", "with --ib: front-panel cage, from 1 (MCIA module cage - 1; default 1)"},
+    {"cage", "with --ib: front-panel cage, from 1 (its MCIA module is cage - 1; default 1)"},
 };
 
 std::variant<drivers::OpenedModule, drivers::Error> open(const drivers::CliValues& v) {

@@ -10,6 +10,9 @@ namespace xcvr::ib {
 
 inline constexpr int kMaxCage = 256;  // MCIA's module field is one byte
 
+// "1-256": the cages an operator may name, for messages.
+inline std::string cage_range() { return "1-" + std::to_string(kMaxCage); }
+
 inline int cage_of_module(int module) { return module + 1; }
 inline int module_of_cage(int cage) { return cage - 1; }
 

@@ -136,7 +136,7 @@ IbTargetSetting read_target(drivers::TomlTable t) {
   if (out.lid == 0 && out.guid == 0) drivers::toml_fail(t.raw(), t.name() + ": needs lid, guid or both");
   out.name = t.str("name").value_or("");
   printable_name(t, out.name);
-  const std::string range = "front-panel cage numbers 1-" + std::to_string(kMaxCage);
+  const std::string range = "front-panel cage numbers " + cage_range();
   if (const toml::node* n = t.node("modules")) {
     t.fail(n, "modules", "is now `cages`: " + range + " (MCIA module + 1), as the ports are named");
   }
@@ -228,7 +228,7 @@ std::variant<drivers::OpenedModule, drivers::Error> open(const drivers::CliValue
   if (!lid) return drivers::Error{drivers::ErrorKind::Unsupported, "--lid " + v.at("lid") + " is not a unicast LID (1-49151)"};
   if (!cage || *cage < 1) {
     return drivers::Error{drivers::ErrorKind::Unsupported,
-                          "--cage " + v.at("cage") + " is not a front-panel cage (1-" + std::to_string(kMaxCage) + ")"};
+                          "--cage " + v.at("cage") + " is not a front-panel cage (" + cage_range() + ")"};
   }
   auto opened = open_ib_module_transport(v.at("ib"), *lid, module_of_cage(*cage));
   if (auto* e = std::get_if<drivers::Error>(&opened)) return *e;

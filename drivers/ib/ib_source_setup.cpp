@@ -60,7 +60,7 @@ std::optional<std::string> validate(const IbSourceSettings& s) {
     if (t.lid >= 0xC000) return "targets: lid " + std::to_string(t.lid) + " is not a unicast LID";
     for (int m : t.modules) {
       if (m < 0 || m >= kMaxCage) {
-        return "targets: cage " + std::to_string(cage_of_module(m)) + " is out of range (1-" + std::to_string(kMaxCage) + ")";
+        return "targets: cage " + std::to_string(cage_of_module(m)) + " is out of range (" + cage_range() + ")";
       }
     }
   }

@@ -146,10 +146,10 @@ std::variant<drivers::LinkHealth, drivers::Error> IbTransport::read_link_health(
   const bool extended = std::get<PmaCapabilities>(caps).extended_error_counters();
   const uint16_t attr = extended ? kAttrPortCountersExt : kAttrPortCounters;
   const auto& carried = std::get<std::vector<uint8_t>>(ports);
+  // A switch cage's links by their panel names (1/1, 1/2); an HCA's by its IB port number.
+  const bool panel = target_->node_type() == kNodeTypeSwitch;
   for (std::size_t i = 0; i < carried.size(); ++i) {
     const uint8_t port = carried[i];
-    // A switch cage's links by their panel names (1/1, 1/2); an HCA's by its IB port number.
-    const bool panel = target_->node_type() == kNodeTypeSwitch;
     const std::string link = panel ? panel_link_name(module_, static_cast<int>(i)) : std::to_string(port);
     if (panel) out.ib_ports.push_back({link, port});
     auto r = counted([&] { return target_->pma_get(*lane_.channel, attr, port); });

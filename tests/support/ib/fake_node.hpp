@@ -1,6 +1,6 @@
 // FakeNode: the management firmware of an emulated InfiniBand device — a Quantum-2 switch with
-// 32 twin-port OSFP cages or a ConnectX-7 HCA — answering MADs the way the layouts in mad_layout.hpp say
-// real firmware does: Access Register in its three forms (Class 0xA + TLVs, GMP, SMP),
+// 32 twin-port OSFP cages or a ConnectX-7 HCA — answering MADs the way the layouts in
+// mad_layout.hpp say real firmware does: Access Register in its three forms (Class 0xA + TLVs, GMP, SMP),
 // GeneralInfo, and the SMA's NodeInfo / NodeDescription / PortInfo. Registers: MCIA (reads the
 // cage's emulator module through its I2C register interface, writing only page select 127 or
 // 126-127), PMAOS, MGPIR, MCAM, PMLP, PPCNT (group 0x16, physical layer statistics). Faults: dead, dropped MADs, busy statuses, MCIA I2C

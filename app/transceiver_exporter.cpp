@@ -165,7 +165,7 @@ int main(int argc, char** argv) {
   // Nothing may escape as an uncaught exception (an abort, rc 134): report it and exit.
   try {
     if (o.check_config) return check_config(o);
-    daemon::limit_allocator_arenas();
+    daemon::apply_allocator_policy();
     return run(o);
   } catch (const std::exception& e) {
     std::cerr << "transceiver_exporter: " << e.what() << '\n';

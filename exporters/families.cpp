@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <memory>
 #include <stdexcept>
 
 #include <prometheus/check_names.h>
@@ -237,28 +238,43 @@ bool labels_valid(const LabelRange& labels) {
   return std::all_of(labels.begin(), labels.end(), [](const auto& l) { return label_name_valid(l.name); });
 }
 
-// Copies [first, last) into `views`, pointing a value that is not plain ASCII at its valid-UTF-8
-// copy in `fixed` (reserved before the first, so the views into it stay valid). Returns the
-// number of views.
-std::size_t utf8_views(const LabelView* first, const LabelView* last, std::vector<std::string>& fixed,
-                       std::array<LabelView, Labels::kMax>& views) {
-  std::size_t n = 0;
-  for (; first != last; ++first, ++n) {
-    views[n] = *first;
-    if (!plain_ascii(first->value)) {
-      fixed.reserve(Labels::kMax);
-      views[n].value = fixed.emplace_back(valid_utf8(first->value));
+// A series' labels (at most Labels::kMax and one more) with every value valid UTF-8.
+class Utf8Labels {
+ public:
+  Utf8Labels() {}  // NOLINT: leaves views_ unwritten (zeroing 700 bytes per series showed in profiles)
+  // Appends [first, last), pointing a value that is not plain ASCII at its valid-UTF-8 copy.
+  void add(const LabelView* first, const LabelView* last) {
+    for (; first != last; ++first, ++n_) {
+      LabelView* view = std::construct_at(&views_[n_], *first);
+      if (!plain_ascii(first->value)) {
+        fixed_.reserve(Labels::kMax + 1);
+        view->value = fixed_.emplace_back(valid_utf8(first->value));
+      }
     }
   }
-  return n;
-}
+  std::span<const LabelView> span() const { return {views_, n_}; }
+
+ private:
+  union {  // LabelView is trivially copyable and destructible: only the first n_ are constructed
+    LabelView views_[Labels::kMax + 1];
+  };
+  std::size_t n_ = 0;
+  std::vector<std::string> fixed_;  // the values that were not: reserved once, so views stay valid
+};
 
 }  // namespace
 
-FamilySet::FamilySet(std::size_t ports, Output output) : output_(output) {
+FamilySet::FamilySet(std::size_t ports, Output output, const std::vector<std::size_t>* family_bytes)
+    : output_(output) {
   if (output_ == Output::Text) {
     text_.resize(family_specs().size());
     text_samples_.resize(family_specs().size());
+    if (family_bytes != nullptr && family_bytes->size() == text_.size()) {
+      for (std::size_t i = 0; i < text_.size(); ++i) {
+        const std::size_t bytes = (*family_bytes)[i];
+        if (bytes != 0) text_[i].reserve(bytes + bytes / 16);  // room for longer values
+      }
+    }
     return;
   }
   families_.reserve(family_specs().size());
@@ -277,9 +293,10 @@ FamilySet::FamilySet(std::size_t ports, Output output) : output_(output) {
   }
 }
 
-// `histogram`: the metric of a histogram series (its labels are added here); nullptr for a
-// gauge or counter, whose value is `value`.
-void FamilySet::add(Fam id, const Labels& labels, prometheus::ClientMetric* histogram, double value) {
+// `last`: a label after `labels`, or nullptr. `histogram`: the metric of a histogram series (its
+// labels are added here); nullptr for a gauge or counter, whose value is `value`.
+void FamilySet::add(Fam id, const Labels& labels, const LabelView* last, prometheus::ClientMetric* histogram,
+                    double value) {
   const std::size_t i = static_cast<std::size_t>(id);
   const FamilySpec& spec = family_specs()[i];
   // The text output of a plain gauge or counter skips the labels already rendered.
@@ -288,11 +305,11 @@ void FamilySet::add(Fam id, const Labels& labels, prometheus::ClientMetric* hist
     ++refused_labels_;
     return;
   }
-  std::vector<std::string> fixed;
-  std::array<LabelView, Labels::kMax> views;
-  const std::size_t n =
-      utf8_views(labels.begin() + (skip_rendered ? labels.rendered_count_ : 0), labels.end(), fixed, views);
-  const std::span<const LabelView> valid(views.data(), n);
+  Utf8Labels utf8;
+  utf8.add(labels.begin() + (skip_rendered ? labels.rendered_count_ : 0), labels.end());
+  if (last != nullptr) utf8.add(last, last + 1);
+  const std::span<const LabelView> valid = utf8.span();
+  const std::size_t n = valid.size();
   if (output_ == Output::Families) {
     prometheus::ClientMetric metric = histogram ? std::move(*histogram) : prometheus::ClientMetric{};
     metric.label.reserve(n);
@@ -317,32 +334,35 @@ void FamilySet::add(Fam id, const Labels& labels, prometheus::ClientMetric* hist
 
 Labels FamilySet::with_rendered(const Labels& labels) {
   Labels out = labels;
-  if (output_ != Output::Text || labels.empty()) return out;
-  std::vector<std::string> fixed;
-  std::array<LabelView, Labels::kMax> views;
-  const std::span<const LabelView> valid(views.data(), utf8_views(labels.begin(), labels.end(), fixed, views));
-  std::string& text = rendered_.emplace_back();
+  if (output_ != Output::Text || labels.size() == labels.rendered_count_) return out;
+  // Labels that begin with rendered ones (a lane's after its port's) extend their text.
+  Utf8Labels utf8;
+  utf8.add(labels.begin() + labels.rendered_count_, labels.end());
+  const std::span<const LabelView> valid = utf8.span();
+  std::string& text = rendered_.emplace_back(labels.rendered_);
+  if (!text.empty()) text += ',';
   append_labels(text, valid);
   out.rendered_ = text;
   out.rendered_count_ = labels.size();
-  out.rendered_valid_ = labels_valid(valid);
+  out.rendered_valid_ = labels.rendered_valid_ && labels_valid(valid);
   return out;
 }
 
-void FamilySet::gauge(Fam id, const Labels& labels, double value) {
-  if (!std::isfinite(value)) {
-    ++dropped_;
-    return;
-  }
-  add(id, labels, nullptr, value);
+void FamilySet::gauge(Fam id, const Labels& labels, double value) { add_value(id, labels, nullptr, value, false); }
+void FamilySet::gauge(Fam id, const Labels& labels, LabelView last, double value) {
+  add_value(id, labels, &last, value, false);
+}
+void FamilySet::counter(Fam id, const Labels& labels, double value) { add_value(id, labels, nullptr, value, true); }
+void FamilySet::counter(Fam id, const Labels& labels, LabelView last, double value) {
+  add_value(id, labels, &last, value, true);
 }
 
-void FamilySet::counter(Fam id, const Labels& labels, double value) {
-  if (!std::isfinite(value) || value < 0) {
+void FamilySet::add_value(Fam id, const Labels& labels, const LabelView* last, double value, bool counter) {
+  if (!std::isfinite(value) || (counter && value < 0)) {
     ++dropped_;
     return;
   }
-  add(id, labels, nullptr, value);
+  add(id, labels, last, nullptr, value);
 }
 
 void FamilySet::histogram(Fam id, const Labels& labels, prometheus::ClientMetric::Histogram histogram) {
@@ -352,7 +372,7 @@ void FamilySet::histogram(Fam id, const Labels& labels, prometheus::ClientMetric
   }
   prometheus::ClientMetric metric;
   metric.histogram = std::move(histogram);
-  add(id, labels, &metric, 0);
+  add(id, labels, nullptr, &metric, 0);
 }
 
 std::vector<prometheus::MetricFamily> FamilySet::take() {
@@ -374,10 +394,14 @@ std::vector<prometheus::MetricFamily> FamilySet::take() {
   return out;
 }
 
-std::string FamilySet::take_text() {
+std::string FamilySet::take_text(std::vector<std::size_t>* family_bytes) {
   dropped_ += refused_labels_;
   std::size_t bytes = 0;
   for (const std::string& t : text_) bytes += t.size();
+  if (family_bytes != nullptr) {
+    family_bytes->resize(text_.size());
+    for (std::size_t i = 0; i < text_.size(); ++i) (*family_bytes)[i] = text_[i].size();
+  }
   std::string out;
   out.reserve(bytes + text_.size() * 200);  // + the headers
   for (std::size_t i = 0; i < text_.size(); ++i) {

@@ -167,10 +167,17 @@ class Labels {
 class FamilySet {
  public:
   enum class Output { Families, Text };
-  explicit FamilySet(std::size_t ports = 0, Output output = Output::Families);
+  // `family_bytes` (Text): each family's text size in a previous render, reserved up front so a
+  // family's text does not regrow (and copy itself) as a render of a similar snapshot fills it.
+  explicit FamilySet(std::size_t ports = 0, Output output = Output::Families,
+                     const std::vector<std::size_t>* family_bytes = nullptr);
 
   void gauge(Fam id, const Labels& labels, double value);
   void counter(Fam id, const Labels& labels, double value);
+  // `labels` and then `last`, without copying `labels` (most series add one label to a port's
+  // or a lane's).
+  void gauge(Fam id, const Labels& labels, LabelView last, double value);
+  void counter(Fam id, const Labels& labels, LabelView last, double value);
   void histogram(Fam id, const Labels& labels, prometheus::ClientMetric::Histogram histogram);
 
   // `labels` with their exposition text written once, for labels that begin many series (a
@@ -182,10 +189,12 @@ class FamilySet {
   // family-name refusals are counted by take()/take_text()).
   std::size_t dropped() const { return dropped_; }
   std::vector<prometheus::MetricFamily> take();  // Output::Families
-  std::string take_text();                        // Output::Text
+  // Output::Text. `family_bytes`: set to each family's text size, for the next render.
+  std::string take_text(std::vector<std::size_t>* family_bytes = nullptr);
 
  private:
-  void add(Fam id, const Labels& labels, prometheus::ClientMetric* histogram, double value);
+  void add_value(Fam id, const Labels& labels, const LabelView* last, double value, bool counter);
+  void add(Fam id, const Labels& labels, const LabelView* last, prometheus::ClientMetric* histogram, double value);
 
   Output output_;
   std::vector<prometheus::MetricFamily> families_;  // Families

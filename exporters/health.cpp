@@ -133,11 +133,13 @@ Reason stale_reason(const PortSnapshot& p) {
 }
 
 std::vector<int> in_service_lanes(const PortSnapshot& p) {
-  std::set<int> lanes;
+  std::vector<int> lanes;
   for (const auto& l : p.report->lanes) {
-    if (l.lane > 0 && lane_in_service(p, l.lane)) lanes.insert(l.lane);
+    if (l.lane > 0 && lane_in_service(p, l.lane)) lanes.push_back(l.lane);
   }
-  return {lanes.begin(), lanes.end()};
+  std::sort(lanes.begin(), lanes.end());
+  lanes.erase(std::unique(lanes.begin(), lanes.end()), lanes.end());
+  return lanes;
 }
 
 // A CMIS module that is not ModuleReady cannot carry traffic (SFF-8636 and SFF-8472 have no

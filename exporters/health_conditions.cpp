@@ -40,11 +40,12 @@ const std::optional<double>& level_value(const cmis::Thresholds& t, Level l) {
 // Thresholds usable for judging values: in order, and each low below its high (passive copper
 // reports all zeros; a miscoded module may report them out of order: its flags still count).
 bool usable(const cmis::Thresholds& t) {
-  std::vector<double> v;
+  std::optional<double> previous;  // the levels given, in ascending order, must not descend
   for (const auto* x : {&t.low_alarm, &t.low_warning, &t.high_warning, &t.high_alarm}) {
-    if (*x) v.push_back(**x);
+    if (!*x) continue;
+    if (previous && **x < *previous) return false;
+    previous = *x;
   }
-  if (!std::is_sorted(v.begin(), v.end())) return false;
   if (t.low_alarm && t.high_alarm && *t.low_alarm >= *t.high_alarm) return false;
   return !(t.low_warning && t.high_warning && *t.low_warning >= *t.high_warning);
 }
@@ -164,22 +165,21 @@ void add_condition_reasons(const PortSnapshot& p, const std::vector<RaisedFlag>&
     c.flagged = true;
   }
   const cmis::ModuleReport& r = *p.report;
+  std::vector<int> live_lanes;  // in service and live
+  for (const auto& l : r.lanes) {
+    if (l.lane > 0 && lane_in_service(p, l.lane) && lane_live(r, l)) live_lanes.push_back(l.lane);
+  }
+  static const std::vector<int> kModule{0};
   for (const Monitor& m : cmis::kQuantities) {
     const auto t = r.thresholds.find(m.key);
     if (t == r.thresholds.end() || !usable(t->second)) continue;
-    std::vector<int> lanes{0};
-    if (m.per_lane()) {
-      lanes.clear();
-      for (const auto& l : r.lanes) {
-        if (l.lane > 0 && lane_in_service(p, l.lane) && lane_live(r, l)) lanes.push_back(l.lane);
-      }
-    }
-    for (int lane : lanes) {
+    for (int lane : m.per_lane() ? live_lanes : kModule) {
       const auto v = cmis::value_of(m, r, lane);
       const auto level = v ? crossing(*v, t->second) : std::nullopt;
       if (level) conditions[std::string(m.stem) + "_" + std::string(kLevelNames[*level])].lanes.insert(lane);
     }
   }
+  if (conditions.empty()) return;  // the common case: nothing below builds a name for nothing
   // The alarm of a direction covers its warning on the same lanes.
   for (const Monitor& m : cmis::kQuantities) {
     for (auto [alarm, warning] : {std::pair{HighAlarm, HighWarning}, std::pair{LowAlarm, LowWarning}}) {

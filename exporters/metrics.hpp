@@ -31,7 +31,9 @@ std::vector<prometheus::MetricFamily> build_families(const daemon::Snapshot& sna
 
 // Text exposition format 0.0.4 of build_families(), byte for byte, written series by series
 // without building the families (exporter_text_exposition_test holds the two equal).
-std::string render_text(const daemon::Snapshot& snapshot, const SelfStats& self = {});
+// `family_bytes`: kept by a caller that renders snapshot after snapshot (FamilySet).
+std::string render_text(const daemon::Snapshot& snapshot, const SelfStats& self = {},
+                        std::vector<std::size_t>* family_bytes = nullptr);
 
 // Content-Type of render_text() output.
 inline constexpr const char* kMetricsContentType = "text/plain; version=0.0.4; charset=utf-8";
@@ -68,6 +70,7 @@ class SnapshotCollector : public prometheus::Collectable {
   mutable std::mutex render_mutex_;  // one render at a time; others wait and share it
   mutable std::shared_ptr<const daemon::Snapshot> rendered_for_;
   mutable std::shared_ptr<const RenderedMetrics> rendered_;
+  mutable std::vector<std::size_t> family_bytes_;  // of the last render (render_text)
 };
 
 }  // namespace xcvr::exporters

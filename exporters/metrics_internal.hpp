@@ -1,7 +1,11 @@
 // Pieces of build_families(), split by subject. Internal to exporters/.
 #pragma once
 
+#include <array>
+#include <cstddef>
+#include <memory_resource>
 #include <optional>
+#include <set>
 #include <string>
 
 #include "daemon/snapshot.hpp"
@@ -18,11 +22,47 @@ Labels plus(const Labels& base, std::string_view name, std::string_view value);
 Labels live_lane_labels(const Labels& base, int lane, const std::optional<int>& data_path);
 // The data path of a lane of the report (nullptr or an unknown lane: none).
 std::optional<int> data_path_of(const cmis::ModuleReport* report, int lane);
+// Keys seen so far within one port's series, to never write a duplicate series. The nodes live
+// in a buffer on the stack: a render inserts a few hundred keys per port, each a heap node before.
+template <typename Key, std::size_t kBytes = 4096>
+class SeenSet {
+ public:
+  SeenSet() = default;
+  SeenSet(const SeenSet&) = delete;
+  SeenSet& operator=(const SeenSet&) = delete;
+  bool first(const Key& key) { return seen_.insert(key).second; }
+
+ private:
+  std::array<std::byte, kBytes> buffer_;
+  std::pmr::monotonic_buffer_resource memory_{buffer_.data(), buffer_.size()};
+  std::pmr::set<Key> seen_{&memory_};
+};
+
+// A present module's port labels and its live lanes' labels (live_lane_labels), each lane's
+// written as exposition text once per render rather than once per series: most of a module's
+// series are per lane.
+class LiveLabels {
+ public:
+  LiveLabels(FamilySet& out, const Labels& base, const cmis::ModuleReport& report)
+      : out_(out), base_(base), report_(report) {}
+  const Labels& base() const { return base_; }
+  // Valid until the next call for a lane above kCached (none on today's modules).
+  const Labels& lane(int lane);
+
+ private:
+  static constexpr int kCached = 16;  // OSFP-XD: 16 lanes
+  FamilySet& out_;
+  const Labels& base_;
+  const cmis::ModuleReport& report_;
+  std::array<std::optional<Labels>, kCached + 1> lanes_;  // by lane number
+  Labels other_;
+};
+
 // The four levels of a threshold family (those the module gives).
 void add_levels(FamilySet& out, Fam fam, const Labels& base, const cmis::Thresholds& thresholds);
 
 // VDM observables of a present, fresh module (exporters/metrics_vdm.cpp).
-void add_vdm_series(FamilySet& out, const Labels& base, const daemon::PortSnapshot& port);
+void add_vdm_series(FamilySet& out, LiveLabels& labels, const daemon::PortSnapshot& port);
 
 // Every series of one port (presence, identity, monitors, thresholds, flags, counters).
 void add_port_series(FamilySet& out, const daemon::PortSnapshot& port);

@@ -2,7 +2,6 @@
 // on per-lane series. Vendor strings only in transceiver_module_info.
 #include <map>
 #include <optional>
-#include <set>
 #include <string>
 #include <utility>
 
@@ -43,6 +42,13 @@ Labels live_lane_labels(const Labels& base, int lane, const std::optional<int>& 
   return l;
 }
 
+const Labels& LiveLabels::lane(int lane) {
+  const bool cached = lane >= 0 && lane <= kCached;
+  if (cached && lanes_[static_cast<std::size_t>(lane)]) return *lanes_[static_cast<std::size_t>(lane)];
+  const Labels rendered = out_.with_rendered(live_lane_labels(base_, lane, data_path_of(&report_, lane)));
+  return cached ? lanes_[static_cast<std::size_t>(lane)].emplace(rendered) : (other_ = rendered);
+}
+
 std::optional<int> data_path_of(const cmis::ModuleReport* r, int lane) {
   if (r == nullptr) return std::nullopt;
   for (const cmis::LaneReport& x : r->lanes) {
@@ -53,7 +59,7 @@ std::optional<int> data_path_of(const cmis::ModuleReport* r, int lane) {
 
 void add_levels(FamilySet& out, Fam fam, const Labels& base, const cmis::Thresholds& t) {
   const auto level = [&](const char* name, const std::optional<double>& v) {
-    if (v) out.gauge(fam, plus(base, "level", name), *v);
+    if (v) out.gauge(fam, base, {"level", name}, *v);
   };
   level("high_alarm", t.high_alarm);
   level("high_warning", t.high_warning);
@@ -115,56 +121,56 @@ void add_thresholds(FamilySet& out, const Labels& base, const cmis::ModuleReport
   }
 }
 
-void add_lanes(FamilySet& out, const Labels& base, const cmis::ModuleReport& r) {
-  std::set<int> seen;
+void add_lanes(FamilySet& out, LiveLabels& labels, const cmis::ModuleReport& r) {
+  SeenSet<int> seen;
   for (const cmis::LaneReport& lane : r.lanes) {
-    if (lane.lane <= 0 || !seen.insert(lane.lane).second) continue;  // never a duplicate series
-    const Labels l = live_lane_labels(base, lane.lane, lane.data_path);
+    if (lane.lane <= 0 || !seen.first(lane.lane)) continue;  // never a duplicate series
+    const Labels& l = labels.lane(lane.lane);
     for (const cmis::QuantitySpec& q : cmis::kQuantities) {
       if (q.per_lane()) gauge_if(out, quantity_family(q.id), l, lane.*q.lane_value);
     }
     if (lane.data_path_state) {
-      out.gauge(Fam::LaneDataPathState, plus(l, "state", data_path_state_label(*lane.data_path_state)),
-                1);
+      out.gauge(Fam::LaneDataPathState, l, {"state", data_path_state_label(*lane.data_path_state)}, 1);
     }
   }
 }
 
-void add_aging(FamilySet& out, const Labels& base, const PortSnapshot& p) {
-  std::set<int> seen;
+void add_aging(FamilySet& out, LiveLabels& labels, const PortSnapshot& p) {
+  SeenSet<int> seen;
   for (const daemon::LaneAging& a : p.aging) {
-    if (a.lane <= 0 || !seen.insert(a.lane).second) continue;
-    const Labels l = live_lane_labels(base, a.lane, data_path_of(p.report.get(), a.lane));
+    if (a.lane <= 0 || !seen.first(a.lane)) continue;
+    const Labels& l = labels.lane(a.lane);
     gauge_if(out, Fam::LaneTxBiasDrift, l, a.tx_bias_ratio);
     gauge_if(out, Fam::LaneTxPowerDrift, l, a.tx_power_ratio);
   }
 }
 
-// Flag series: module-level ones carry no lane; live gauges carry the lane's data path too.
-Labels flag_labels(const Labels& base, int lane, const std::string& flag, const std::optional<int>& data_path = {}) {
-  return lane > 0 ? plus(live_lane_labels(base, lane, data_path), "flag", flag) : plus(base, "flag", flag);
+// Flag counters: module-level ones carry no lane, lane ones no data path (see live_lane_labels).
+Labels flag_labels(const Labels& base, int lane, const std::string& flag) {
+  return lane > 0 ? plus(lane_labels(base, lane), "flag", flag) : plus(base, "flag", flag);
 }
 
 // Live values: only while the module is present and its last read is recent.
 void add_live(FamilySet& out, const Labels& base, const PortSnapshot& p) {
   const cmis::ModuleReport& r = *p.report;
   if (r.module_state) {
-    out.gauge(Fam::ModuleState, plus(base, "state", module_state_label(r.module_state->name)), 1);
+    out.gauge(Fam::ModuleState, base, {"state", module_state_label(r.module_state->name)}, 1);
   }
   for (const cmis::QuantitySpec& q : cmis::kQuantities) {
     if (!q.per_lane()) gauge_if(out, quantity_family(q.id), base, r.*q.module_value);
   }
   if (r.module_fault_cause && r.module_fault_cause->code != 0) {
-    out.gauge(Fam::ModuleFaultCause, plus(base, "cause", module_fault_cause_label(r.module_fault_cause->name)), 1);
+    out.gauge(Fam::ModuleFaultCause, base, {"cause", module_fault_cause_label(r.module_fault_cause->name)}, 1);
   }
   if (r.low_power) out.gauge(Fam::ModuleLowPower, base, *r.low_power ? 1 : 0);
-  add_lanes(out, base, r);
+  LiveLabels labels(out, base, r);
+  add_lanes(out, labels, r);
   add_thresholds(out, base, r);
   gauge_if(out, Fam::TemperatureHeadroom, base, temperature_headroom(p));
-  add_aging(out, base, p);
-  add_vdm_series(out, base, p);
-  for (const RaisedFlag& f : raised_flags(p)) {
-    out.gauge(Fam::Flag, flag_labels(base, f.lane, f.flag, data_path_of(&r, f.lane)), 1);
+  add_aging(out, labels, p);
+  add_vdm_series(out, labels, p);
+  for (const RaisedFlag& f : raised_flags(p)) {  // live gauges: with the lane's data path
+    out.gauge(Fam::Flag, f.lane > 0 ? labels.lane(f.lane) : base, {"flag", f.flag}, 1);
   }
 }
 
@@ -174,22 +180,22 @@ void add_identity(FamilySet& out, const Labels& base, const PortSnapshot& p) {
   add_info(out, base, r);
   gauge_if(out, Fam::MaxPower, base, r.max_power_watts);
   if (!p.groups.empty()) out.gauge(Fam::PowerOverAllowance, base, p.over_power_allowance ? 1 : 0);
-  std::set<std::pair<coding::CheckStatus, std::string_view>> seen;
+  SeenSet<std::pair<coding::CheckStatus, std::string_view>> seen;
   for (const daemon::CodingFinding& c : p.coding) {
-    if (!seen.emplace(c.severity, c.check).second) continue;
-    if (c.severity == coding::CheckStatus::Fail) out.gauge(Fam::CodingCheckFailed, plus(base, "check", c.check), 1);
-    if (c.severity == coding::CheckStatus::Warn) out.gauge(Fam::CodingCheckWarning, plus(base, "check", c.check), 1);
+    if (!seen.first({c.severity, c.check})) continue;
+    if (c.severity == coding::CheckStatus::Fail) out.gauge(Fam::CodingCheckFailed, base, {"check", c.check}, 1);
+    if (c.severity == coding::CheckStatus::Warn) out.gauge(Fam::CodingCheckWarning, base, {"check", c.check}, 1);
   }
 }
 
 void add_counters(FamilySet& out, const Labels& base, const PortSnapshot& p) {
   out.counter(Fam::InsertionsTotal, base, static_cast<double>(p.insertions_total));
   for (const auto& [kind, n] : p.read_errors_total) {
-    out.counter(Fam::ReadErrorsTotal, plus(base, "kind", kind), static_cast<double>(n));
+    out.counter(Fam::ReadErrorsTotal, base, {"kind", kind}, static_cast<double>(n));
   }
-  std::set<std::pair<int, std::string>> seen;
+  SeenSet<std::pair<int, std::string_view>> seen;
   for (const daemon::FlagHistory& h : p.flags) {
-    if (h.raised_total == 0 || !seen.insert({h.lane, h.flag}).second) continue;  // sparse
+    if (h.raised_total == 0 || !seen.first({h.lane, h.flag})) continue;  // sparse
     out.counter(Fam::FlagRaisedTotal, flag_labels(base, h.lane, h.flag),
                 static_cast<double>(h.raised_total));
   }
@@ -199,7 +205,7 @@ void add_counters(FamilySet& out, const Labels& base, const PortSnapshot& p) {
 // or netdev) and `lane` where the device counts per lane.
 void add_link(FamilySet& out, const Labels& base, const PortSnapshot& p) {
   for (const auto& [kind, n] : p.link_read_errors_total) {
-    out.counter(Fam::LinkReadErrorsTotal, plus(base, "kind", kind), static_cast<double>(n));
+    out.counter(Fam::LinkReadErrorsTotal, base, {"kind", kind}, static_cast<double>(n));
   }
   if (!p.link) return;
   out.gauge(Fam::LinkLastReadTimestamp, base, p.link_read_unix);
@@ -213,11 +219,11 @@ void add_link(FamilySet& out, const Labels& base, const PortSnapshot& p) {
     if (c.lane > 0) l = plus(l, "lane", lane_name(c.lane));
     out.counter(kFamily[static_cast<std::size_t>(c.id)], l, static_cast<double>(c.value));
     if (c.saturated) {
-      out.gauge(Fam::LinkCounterSaturated, plus(l, "counter", family_spec(kFamily[static_cast<std::size_t>(c.id)]).name), 1);
+      out.gauge(Fam::LinkCounterSaturated, l, {"counter", family_spec(kFamily[static_cast<std::size_t>(c.id)]).name}, 1);
     }
   }
   for (const drivers::LinkBer& b : p.link->ber) {
-    out.gauge(kBerFamily[static_cast<std::size_t>(b.id)], plus(base, "link", b.link), b.value);
+    out.gauge(kBerFamily[static_cast<std::size_t>(b.id)], base, {"link", b.link}, b.value);
   }
 }
 
@@ -229,10 +235,10 @@ void add_port_series(FamilySet& out, const PortSnapshot& p) {
     out.gauge(Fam::ModulePresent, base, p.presence == PortPresence::Present ? 1 : 0);
   }
   if (p.state != daemon::PortState::Unknown) {
-    out.gauge(Fam::PortLifecycleState, plus(base, "state", daemon::port_state_name(p.state)), 1);
+    out.gauge(Fam::PortLifecycleState, base, {"state", daemon::port_state_name(p.state)}, 1);
   }
-  if (!p.misconfiguration.empty()) out.gauge(Fam::PortMisconfigured, plus(base, "reason", p.misconfiguration), 1);
-  out.gauge(Fam::PortHealth, plus(base, "health", health_name(assess(p).health)), 1);
+  if (!p.misconfiguration.empty()) out.gauge(Fam::PortMisconfigured, base, {"reason", p.misconfiguration}, 1);
+  out.gauge(Fam::PortHealth, base, {"health", health_name(assess(p).health)}, 1);
   add_counters(out, base, p);
   add_link(out, base, p);
   if (p.presence != PortPresence::Present) return;

@@ -2,8 +2,9 @@
 // quantity (cmis/codes.cpp) having a row here; statistics (min/max/avg) and types without a
 // clear name and unit stay in the JSON API only.
 #include <array>
-#include <set>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <tuple>
 
 #include "cmis/codes.hpp"
@@ -57,22 +58,33 @@ bool lane_measures(const cmis::ModuleReport& r, int lane) {
 
 }  // namespace
 
-void add_vdm_series(FamilySet& out, const Labels& base, const daemon::PortSnapshot& p) {
+void add_vdm_series(FamilySet& out, LiveLabels& labels, const daemon::PortSnapshot& p) {
   const cmis::ModuleReport& r = *p.report;
-  std::set<std::tuple<Fam, std::string, int>> seen;  // never a duplicate series
-  std::set<std::pair<Fam, std::string>> levels_seen;
+  // Keys compare the lane before the qualifier: most observables differ in lane, and an int
+  // compares cheaper than a string.
+  SeenSet<std::tuple<Fam, int, std::string_view>, 8192> seen;  // never a duplicate series
+  SeenSet<std::pair<Fam, std::string_view>> levels_seen;
+  std::array<std::optional<bool>, 17> measures;  // lane_measures() by lane (0: the module)
+  const auto measured = [&](int lane) {
+    if (lane < 0 || lane >= static_cast<int>(measures.size())) return lane_measures(r, lane);
+    auto& m = measures[static_cast<std::size_t>(lane)];
+    if (!m) m = lane_measures(r, lane);
+    return *m;
+  };
   for (const cmis::VdmObservable& o : r.vdm) {
     const VdmQuantity* q = o.statistic ? nullptr : quantity_of(o);
     if (q == nullptr) continue;
     const int lane = q->per_lane ? o.lane : 0;
-    if (!seen.insert({q->value, o.qualifier, lane}).second) continue;
-    if (q->per_lane ? !lane_measures(r, lane) : !lane_measures(r, 0)) continue;
+    if (!seen.first({q->value, lane, o.qualifier})) continue;
+    if (!measured(lane)) continue;
     const auto qualify = [&](const Labels& l) { return q->label.empty() ? l : plus(l, q->label, o.qualifier); };
-    out.gauge(q->value, qualify(q->per_lane ? live_lane_labels(base, lane, data_path_of(&r, lane)) : base), o.value);
+    const Labels& l = q->per_lane ? labels.lane(lane) : labels.base();
+    if (q->label.empty()) out.gauge(q->value, l, o.value);
+    else out.gauge(q->value, l, {q->label, o.qualifier}, o.value);
     // The levels of the first instance of a quantity (and side) that names a set: modules give
     // every lane of one observable type the same set.
-    if (o.thresholds && levels_seen.insert({q->threshold, o.qualifier}).second) {
-      add_levels(out, q->threshold, qualify(base), *o.thresholds);
+    if (o.thresholds && levels_seen.first({q->threshold, o.qualifier})) {
+      add_levels(out, q->threshold, qualify(labels.base()), *o.thresholds);
     }
   }
 }

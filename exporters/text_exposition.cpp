@@ -157,19 +157,21 @@ void append_escaped(std::string& out, std::string_view value) {
   }
 }
 
-void append_label(std::string& out, const char*& separator, std::string_view name) {
-  out += separator;
+// `name="`, after a comma unless it is the first label (then it clears `first`). Single
+// characters go in with push_back: appending a C string calls strlen, and this runs per label.
+void append_label(std::string& out, bool& first, std::string_view name) {
+  if (!first) out += ',';
+  first = false;
   out += name;
-  out += "=\"";
-  separator = ",";
+  out += '=';
+  out += '"';
 }
 
-// name="escaped value" for each label, each after `separator` (then ","). Labels:
-// ClientMetric::Label or LabelView.
+// name="escaped value" for each label. Labels: ClientMetric::Label or LabelView.
 template <typename LabelRange>
-void append_label_list(std::string& out, const char*& separator, const LabelRange& labels) {
+void append_label_list(std::string& out, bool& first, const LabelRange& labels) {
   for (const auto& l : labels) {
-    append_label(out, separator, l.name);
+    append_label(out, first, l.name);
     append_escaped(out, l.value);
     out += '"';
   }
@@ -183,10 +185,10 @@ void append_head(std::string& out, std::string_view name, const std::vector<Clie
   out += suffix;
   if (!labels.empty() || !extra_name.empty()) {
     out += '{';
-    const char* separator = "";
-    append_label_list(out, separator, labels);
+    bool first = true;
+    append_label_list(out, first, labels);
     if (!extra_name.empty()) {
-      append_label(out, separator, extra_name);
+      append_label(out, first, extra_name);
       if (extra_value) append_sample_value(out, *extra_value);
       else out += "+Inf";
       out += '"';
@@ -282,8 +284,8 @@ void append_family_header(std::string& out, std::string_view name, MetricType ty
 }
 
 void append_labels(std::string& out, std::span<const LabelView> labels) {
-  const char* separator = "";
-  append_label_list(out, separator, labels);
+  bool first = true;
+  append_label_list(out, first, labels);
 }
 
 void append_sample(std::string& out, std::string_view name, std::string_view rendered,
@@ -292,8 +294,8 @@ void append_sample(std::string& out, std::string_view name, std::string_view ren
   if (!rendered.empty() || !labels.empty()) {
     out += '{';
     out += rendered;
-    const char* separator = rendered.empty() ? "" : ",";
-    append_label_list(out, separator, labels);
+    bool first = rendered.empty();
+    append_label_list(out, first, labels);
     out += '}';
   }
   out += ' ';

@@ -221,7 +221,7 @@ int main(int argc, char** argv) {
   // add up to 50 µs of oversleep per transaction, an emulator artefact (a real i2c-dev read
   // waits for its completion interrupt, not a timer).
   spdlog::set_level(spdlog::level::warn);  // stdout carries the JSON; no per-port insertion lines
-  daemon::limit_allocator_arenas();  // the daemon's policy (its periodic trim is not applied here)
+  daemon::apply_allocator_policy();  // the daemon's policy (its periodic trim is not applied here)
   if (std::getenv("XCVR_BENCH_DEFAULT_TIMERSLACK") == nullptr) prctl(PR_SET_TIMERSLACK, 1UL, 0UL, 0UL, 0UL);
   std::map<std::string, double> out;
   if (wanted("bytes")) bytes_per_poll(out);

@@ -111,7 +111,7 @@ void bench_render(const SnapshotPtr& a, int n) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  xcvr::daemon::limit_allocator_arenas();  // the daemon's allocator policy, so HTTP figures are its
+  xcvr::daemon::apply_allocator_policy();  // the daemon's allocator policy, so HTTP figures are its
   xcvr::exporters::WebConfig cfg;
   cfg.listen_addresses.clear();
   int ports = 64;

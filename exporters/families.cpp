@@ -305,10 +305,16 @@ void FamilySet::add(Fam id, const Labels& labels, const LabelView* last, prometh
     ++refused_labels_;
     return;
   }
+  const LabelView* first = labels.begin() + (skip_rendered ? labels.rendered_count_ : 0);
   Utf8Labels utf8;
-  utf8.add(labels.begin() + (skip_rendered ? labels.rendered_count_ : 0), labels.end());
-  if (last != nullptr) utf8.add(last, last + 1);
-  const std::span<const LabelView> valid = utf8.span();
+  std::span<const LabelView> valid;
+  if (first == labels.end() && (last == nullptr || plain_ascii(last->value))) {
+    if (last != nullptr) valid = {last, 1};  // most series: nothing to copy
+  } else {
+    utf8.add(first, labels.end());
+    if (last != nullptr) utf8.add(last, last + 1);
+    valid = utf8.span();
+  }
   const std::size_t n = valid.size();
   if (output_ == Output::Families) {
     prometheus::ClientMetric metric = histogram ? std::move(*histogram) : prometheus::ClientMetric{};

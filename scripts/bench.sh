@@ -22,7 +22,7 @@ load_before=$(cut -d' ' -f1-3 /proc/loadavg)
 "$bin/bench_emulator" --benchmark_format=json --benchmark_min_time=0.2 > "$out/emulator.json"
 "$bin/run_poll" > "$out/poll.json"
 if [ -x "$bin/bench_scrape" ]; then
-  "$bin/bench_scrape" --benchmark_format=json --benchmark_min_time=2 > "$out/scrape.json" || true
+  "$bin/bench_scrape" --benchmark_format=json --benchmark_min_time=2 --benchmark_min_warmup_time=0.5 > "$out/scrape.json" || true
 fi
 # wrk: the exporter's HTTP server vs a bare prometheus-cpp + cpp-httplib server, same series.
 bash tests/bench/scrape_bench.sh "$bin/e2e/xcvr_e2e_server" 10 4 > "$out/scrape_wrk.md"

@@ -242,8 +242,8 @@ if poll:
               f"{mib(d('daemon_heap_mib'))} | {mib(d('daemon_rss_mib'))} | ≤ {target} MiB: "
               f"{verdict(d('daemon_rss_mib') <= target)} |")
     print("\nThe emulated fleet runs in the benchmark process, under the daemon's allocator policy "
-          "(`daemon/allocator.hpp`: two arenas; its 30 s trim is not applied, so RSS here is the "
-          "untrimmed figure). The emulator's heap is measured (mallinfo2) after the modules are built "
+          "(`daemon/allocator.hpp`: two arenas, free memory returned only by a trim every 30 s, which is "
+          "not applied here, so RSS here is the untrimmed figure). The emulator's heap is measured (mallinfo2) after the modules are built "
           "and before any daemon object exists; daemon RSS = process RSS − emulator heap (shared "
           "libraries, thread stacks and allocator slack count as the daemon's). CPU per port poll is the "
           "process's, emulator included (its cost is below).\n")
@@ -265,7 +265,8 @@ if scrape:
           "service nearly every scrape is the first after a publish and pays a full render: families "
           "from the snapshot, serialization, gzip. The baseline is a bare prometheus-cpp "
           "`TextSerializer` over families built once at start (what an exporter of static data pays); "
-          "over HTTP it is a stock `httplib::Server` that serializes and gzips per request.\n")
+          "over HTTP it is a stock `httplib::Server` that serializes and gzips per request. Each row runs "
+          "0.5 s before it is measured, so the heap is in the state a running daemon's is.\n")
     print("| what | 64 ports: CPU | p50 / p99 | 2048 ports: CPU | p50 / p99 |")
     print("|---|---|---|---|---|")
     for name, label in [
@@ -324,10 +325,15 @@ if scrape:
               f"{cached['p99_ms']:.2f} ms ({verdict(cached['p99_ms'] <= 5)}).")
         print("- What separates the render from its floor: the floor copies lines prepared beforehand and formats "
               "their values; the render walks each port's report, computes its health verdict and its VDM and flag "
-              "series, and writes each series' name and labels (a port's own labels escaped once per render, the "
-              "rest per series) before formatting the value with the same formatter. A prefix cache kept across "
-              "scrapes would still have to compare each series' labels with the cached ones, about what writing "
-              "them costs, so it was not built.")
+              "series, and writes each series' name and labels (a port's labels and each live lane's written once "
+              "per render, the one label a series adds to them, such as `level` or `side`, per series) before "
+              "formatting the value with the same formatter. A prefix cache kept across scrapes would still have "
+              "to compare each series' labels with the cached ones, about what writing them costs, so it was not "
+              "built.")
+        print("- Every figure here runs under the daemon's allocator policy (`daemon/allocator.hpp`), as the "
+              "daemon does: free memory goes back to the kernel by its 30 s trim, not by every free. With glibc's "
+              "defaults a render's body-sized buffers were unmapped and faulted in again on every render (about "
+              "300 page faults of ~8 µs each per 64-port render on these VMs, three times the render's own CPU).")
         print("- The exporter serializes with `exporters/text_exposition.cpp`, byte-identical to "
               "`prometheus::TextSerializer` (asserted by `exporter_text_exposition_test` on the exporter's "
               "own families, 40 000 random doubles and 40 000 integers), without its per-token `std::ostream` "

@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <limits>
+#include <memory>
 #include <string_view>
 
 namespace xcvr::exporters {
@@ -112,25 +113,31 @@ char* format_g16(double x, char* p) {
 // prometheus-cpp writes doubles through an ostream in the classic locale with precision
 // max_digits10 - 1 and the default float field, i.e. printf("%.16g"); to_chars(general, 16)
 // is specified as that printf conversion, and format_g16 is its fast path.
-void append_sample_value(std::string& out, double value) {
-  if (std::isnan(value)) {
-    out += "Nan";
-  } else if (std::isinf(value)) {
-    out += value < 0 ? "-Inf" : "+Inf";
-  } else {
-    char buf[32];
-    // Most samples are integers (states, flags, counts, info): "%.16g" prints an integer below
-    // 1e16 in full without exponent, so integer formatting gives the same bytes, much cheaper.
-    const bool integral = std::abs(value) < 1e15 && value == std::trunc(value);
-    char* end = nullptr;
-    if (integral && !(value == 0 && std::signbit(value))) {
-      end = std::to_chars(buf, buf + sizeof buf, static_cast<int64_t>(value)).ptr;
-    } else if ((end = format_g16(value, buf)) == nullptr) {
-      end = std::to_chars(buf, buf + sizeof buf, value, std::chars_format::general,
-                          std::numeric_limits<double>::max_digits10 - 1).ptr;
-    }
-    out.append(buf, end);
+namespace {
+
+constexpr std::size_t kValueChars = 32;  // the longest value write_sample_value writes, and more
+
+// Writes the value at `p` (room for kValueChars); returns the end.
+char* write_sample_value(char* p, double value) {
+  const auto put = [p](std::string_view s) { return std::copy(s.begin(), s.end(), p); };
+  if (std::isnan(value)) return put("Nan");
+  if (std::isinf(value)) return put(value < 0 ? "-Inf" : "+Inf");
+  // Most samples are integers (states, flags, counts, info): "%.16g" prints an integer below
+  // 1e16 in full without exponent, so integer formatting gives the same bytes, much cheaper.
+  const bool integral = std::abs(value) < 1e15 && value == std::trunc(value);
+  if (integral && !(value == 0 && std::signbit(value))) {
+    return std::to_chars(p, p + kValueChars, static_cast<int64_t>(value)).ptr;
   }
+  if (char* end = format_g16(value, p)) return end;
+  return std::to_chars(p, p + kValueChars, value, std::chars_format::general,
+                       std::numeric_limits<double>::max_digits10 - 1).ptr;
+}
+
+}  // namespace
+
+void append_sample_value(std::string& out, double value) {
+  char buf[kValueChars];
+  out.append(buf, write_sample_value(buf, value));
 }
 
 namespace {
@@ -141,20 +148,28 @@ void append_count(std::string& out, std::uint64_t value) {
   out.append(buf, r.ptr);
 }
 
+// Label value escaping: backslash, double quote and newline (as \n) get a backslash.
+bool escape_special(char c) { return c == '\\' || c == '"' || c == '\n'; }
+
+char* put(char* p, std::string_view s) { return static_cast<char*>(std::memcpy(p, s.data(), s.size())) + s.size(); }
+
+char* put_escaped(char* p, std::string_view value) {
+  if (std::none_of(value.begin(), value.end(), escape_special)) return put(p, value);
+  for (const char c : value) {
+    if (escape_special(c)) *p++ = '\\';
+    *p++ = c == '\n' ? 'n' : c;
+  }
+  return p;
+}
+
 void append_escaped(std::string& out, std::string_view value) {
-  const auto special = [](char c) { return c == '\\' || c == '"' || c == '\n'; };
-  if (std::none_of(value.begin(), value.end(), special)) {  // nearly always: one copy
+  if (std::none_of(value.begin(), value.end(), escape_special)) {  // nearly always: one copy
     out += value;
     return;
   }
-  for (const char c : value) {
-    if (c == '\n') {
-      out += "\\n";
-      continue;
-    }
-    if (special(c)) out += '\\';
-    out += c;
-  }
+  std::string escaped(2 * value.size(), '\0');
+  escaped.resize(static_cast<std::size_t>(put_escaped(escaped.data(), value) - escaped.data()));
+  out += escaped;
 }
 
 // `name="`, after a comma unless it is the first label (then it clears `first`). Single
@@ -288,19 +303,35 @@ void append_labels(std::string& out, std::span<const LabelView> labels) {
   append_label_list(out, first, labels);
 }
 
+// The line is written in a buffer and appended with one call: a std::string append per piece
+// cost more than the bytes.
 void append_sample(std::string& out, std::string_view name, std::string_view rendered,
                    std::span<const LabelView> labels, double value) {
-  out += name;
+  std::size_t bound = name.size() + rendered.size() + 3 + kValueChars + 1;  // {} space value \n
+  for (const LabelView& l : labels) bound += l.name.size() + 2 * l.value.size() + 4;  // ,name="value"
+  char stack[512];  // nearly every line fits
+  std::unique_ptr<char[]> heap;
+  char* const line = bound <= sizeof stack ? stack : (heap = std::make_unique<char[]>(bound)).get();
+  char* p = put(line, name);
   if (!rendered.empty() || !labels.empty()) {
-    out += '{';
-    out += rendered;
+    *p++ = '{';
+    p = put(p, rendered);
     bool first = rendered.empty();
-    append_label_list(out, first, labels);
-    out += '}';
+    for (const LabelView& l : labels) {
+      if (!first) *p++ = ',';
+      first = false;
+      p = put(p, l.name);
+      *p++ = '=';
+      *p++ = '"';
+      p = put_escaped(p, l.value);
+      *p++ = '"';
+    }
+    *p++ = '}';
   }
-  out += ' ';
-  append_sample_value(out, value);
-  out += '\n';
+  *p++ = ' ';
+  p = write_sample_value(p, value);
+  *p++ = '\n';
+  out.append(line, p);
 }
 
 void append_metric(std::string& out, std::string_view name, MetricType type, const ClientMetric& m) {

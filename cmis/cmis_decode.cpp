@@ -25,6 +25,7 @@ class CmisDecoder {
 
   void run() {
     r_.spec = Spec::Cmis;
+    r_.checksums.reserve(3);  // 00h, 01h, 02h
     if (!has_page(kLowerPage)) {
       r_.missing_pages.push_back(page_name({kDeviceA0, 0, kLowerPage}));
       r_.problems.push_back("lower memory not read");
@@ -109,12 +110,13 @@ class CmisDecoder {
     if (apps_ended_) return;  // an 0xFF host ID in descriptors 1-8 also ends the list: skip 9-15
     const int count = f(host).lanes.count;
     const uint8_t media_type = static_cast<uint8_t>(r_.media_type ? r_.media_type->code : 0);
+    r_.applications.reserve(r_.applications.size() + static_cast<std::size_t>(count));  // no regrowth
     for (int i = 1; i <= count; ++i) {
       const auto host_id = u(host, i);
       if (host_id && *host_id == 0xFF) apps_ended_ = true;
       if (!host_id || *host_id == 0xFF) break;  // 0xFF ends the list
       if (*host_id == 0x00) continue;           // undefined descriptor: skip, keep looking
-      Application app;
+      Application& app = r_.applications.emplace_back();
       app.index = first + i;
       app.host_interface = {*host_id, codes::host_interface(static_cast<uint8_t>(*host_id))};
       const uint8_t media_id = static_cast<uint8_t>(u(media, i).value_or(0));
@@ -122,7 +124,6 @@ class CmisDecoder {
       app.host_lane_count = static_cast<int>(u(host_lanes, i).value_or(0));
       app.media_lane_count = static_cast<int>(u(media_lanes, i).value_or(0));
       app.host_lane_assignment = static_cast<uint8_t>(u(assignment, i).value_or(0));
-      r_.applications.push_back(std::move(app));
     }
   }
 
@@ -308,6 +309,7 @@ class CmisDecoder {
     int ordinal = 0;
     LanePaths paths{};
     active_app_.reset();
+    r_.lanes.reserve(static_cast<std::size_t>(banks * kCmisLanesPerBank));  // no regrowth
     const uint32_t unsupported = u(F::MediaLaneUnsupported).value_or(0);
     for (int bank = 0; bank < banks; ++bank) {
       if (!has_page(kCmisPageLaneStatus, static_cast<uint8_t>(bank))) continue;

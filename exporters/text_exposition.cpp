@@ -46,7 +46,10 @@ char* format_g16(double x, char* p) {
   if (biased == 0) return nullptr;  // subnormal (below the range anyway)
   const uint64_t m = (bits & ((uint64_t{1} << 52) - 1)) | uint64_t{1} << 52;
   const int e = biased - 1075;
-  int e10 = static_cast<int>(std::floor(std::log10(a)));  // may be one off: checked below
+  // floor(log10(a)) from the binary exponent alone, (e2 * log10(2)) as 78913 / 2^18: one low
+  // when the mantissa's share crosses a power of ten, which the loop below corrects. log10()
+  // here was a tenth of a render.
+  int e10 = ((biased - 1023) * 78913) >> 18;
   uint64_t n = 0;
   for (int attempt = 0;; ++attempt) {
     if (attempt == 3) return nullptr;

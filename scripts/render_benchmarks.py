@@ -193,10 +193,12 @@ if decode:
     print(" A field read is offset arithmetic: `ModuleImage` keeps an index from page key to "
           "half-page (rebuilt when a page is added or dropped) and `read_uint`/`read_scaled` are inline.")
     if missed:
-        print(" What the full decode spends beyond that (callgrind) is building its strings: vendor "
-              "identity, OUI, firmware and revision, one `Application` per advertised descriptor with "
-              "its interface names, code names, checksums; the report's text fields would have to "
-              "become views into the code tables to go further.")
+        print(" Where the full decode's 37.8 k instructions go (callgrind, this dump): the 10 application "
+              "descriptors 11 k (five field reads and two interface names each), the 8 lanes 8.8 k, the rest "
+              "of page 01h 3 k, thresholds 4 k, identity strings 2.6 k, checksums 1.9 k. The report is built "
+              "in place with its vectors sized up front; what is left is ~300 field reads of ~30 "
+              "instructions and the report's text fields, which would have to become views into the code "
+              "tables to go further.")
     print()
 
 poll = load("poll.json")

@@ -154,7 +154,7 @@ void append_count(std::string& out, std::uint64_t value) {
 // Label value escaping: backslash, double quote and newline (as \n) get a backslash.
 bool escape_special(char c) { return c == '\\' || c == '"' || c == '\n'; }
 
-char* put(char* p, std::string_view s) { return static_cast<char*>(std::memcpy(p, s.data(), s.size())) + s.size(); }
+char* put(char* p, std::string_view s) { return std::copy(s.begin(), s.end(), p); }  // s may be empty, data() null
 
 char* put_escaped(char* p, std::string_view value) {
   if (std::none_of(value.begin(), value.end(), escape_special)) return put(p, value);

@@ -120,11 +120,13 @@ namespace {
 
 constexpr std::size_t kValueChars = 32;  // the longest value write_sample_value writes, and more
 
+// `s` at `p`; returns the end. (std::copy: `s` may be empty with a null data().)
+char* put(char* p, std::string_view s) { return std::copy(s.begin(), s.end(), p); }
+
 // Writes the value at `p` (room for kValueChars); returns the end.
 char* write_sample_value(char* p, double value) {
-  const auto put = [p](std::string_view s) { return std::copy(s.begin(), s.end(), p); };
-  if (std::isnan(value)) return put("Nan");
-  if (std::isinf(value)) return put(value < 0 ? "-Inf" : "+Inf");
+  if (std::isnan(value)) return put(p, "Nan");
+  if (std::isinf(value)) return put(p, value < 0 ? "-Inf" : "+Inf");
   // Most samples are integers (states, flags, counts, info): "%.16g" prints an integer below
   // 1e16 in full without exponent, so integer formatting gives the same bytes, much cheaper.
   const bool integral = std::abs(value) < 1e15 && value == std::trunc(value);
@@ -153,8 +155,6 @@ void append_count(std::string& out, std::uint64_t value) {
 
 // Label value escaping: backslash, double quote and newline (as \n) get a backslash.
 bool escape_special(char c) { return c == '\\' || c == '"' || c == '\n'; }
-
-char* put(char* p, std::string_view s) { return std::copy(s.begin(), s.end(), p); }  // s may be empty, data() null
 
 char* put_escaped(char* p, std::string_view value) {
   if (std::none_of(value.begin(), value.end(), escape_special)) return put(p, value);

@@ -20,7 +20,7 @@ std::string fmt(const char* format, double v) {
 std::string coded(const cmis::Coded& c) {
   char buf[16];
   std::snprintf(buf, sizeof buf, "0x%02x", c.code);
-  return std::string(buf) + " (" + c.name + ")";
+  return std::string(buf) + " (" + std::string(c.name) + ")";
 }
 
 std::string temperature(double c) {
@@ -100,7 +100,7 @@ std::string render_human(const ModuleReport& r) {
     std::snprintf(lanes, sizeof lanes, " (host lanes %d, media lanes %d, host lane mask 0x%02x)",
                   a.host_lane_count, a.media_lane_count, a.host_lane_assignment);
     w.line("Application " + std::to_string(a.index),
-           a.host_interface.name + " -> " + a.media_interface.name + lanes);
+           std::string(a.host_interface.name) + " -> " + std::string(a.media_interface.name) + lanes);
   }
   w.opt("Cable assembly length", r.cable_length_meters, [](double m) { return fmt("%.1f m", m); });
   for (const auto& [fiber, m] : r.lengths_meters) w.line("Length (" + fiber + ")", fmt("%.0f m", m));
@@ -125,7 +125,7 @@ std::string render_human(const ModuleReport& r) {
   const std::string rx_kind = r.rx_power_type.value_or("average") == "oma" ? "OMA" : "avg";
   for (const cmis::LaneReport& l : r.lanes) {
     const std::string ch = " (Channel " + std::to_string(l.lane) + ")";
-    w.opt("Data path state" + ch, l.data_path_state, [](const std::string& s) { return s; });
+    w.opt("Data path state" + ch, l.data_path_state, [](std::string_view s) { return std::string(s); });
     w.opt("Laser tx bias current" + ch, l.tx_bias_amperes, [](double a) { return fmt("%.3f mA", a * 1e3); });
     w.opt("Transmit avg optical power" + ch, l.tx_power_watts, format_power);
     w.opt("Rcvr signal " + rx_kind + " optical power" + ch, l.rx_power_watts, format_power);
@@ -134,7 +134,7 @@ std::string render_human(const ModuleReport& r) {
   for (const std::string& flag : r.module_flags) w.line("Module flag", flag);
   thresholds(w, r);
   for (const cmis::VdmObservable& o : r.vdm) {
-    std::string text = fmt("%g ", o.value) + o.unit;
+    std::string text = fmt("%g ", o.value).append(o.unit);
     if (o.statistic) text += " (statistic, not frozen)";
     if (o.thresholds) {
       const cmis::Thresholds& t = *o.thresholds;
@@ -142,7 +142,7 @@ std::string render_human(const ModuleReport& r) {
               ", alarm " + fmt("%g", t.low_alarm.value_or(0)) + ".." + fmt("%g", t.high_alarm.value_or(0)) + "]";
     }
     for (const std::string& flag : o.flags) text += " " + flag;
-    w.line("VDM " + o.name + " (lane " + std::to_string(o.lane) + ")", text);
+    w.line("VDM " + std::string(o.name) + " (lane " + std::to_string(o.lane) + ")", text);
   }
   for (const cmis::Checksum& c : r.checksums) {
     char buf[64];

@@ -37,35 +37,47 @@ const Entry* find_entry(std::span<const Entry> table, uint8_t code) {
   return it == table.end() || it->code != code ? nullptr : &*it;
 }
 
-std::optional<std::string_view> find(std::span<const Entry> table, uint8_t code) {
-  const Entry* e = find_entry(table, code);
-  return e ? std::optional(e->name) : std::nullopt;
-}
+// "reserved (0x2a)" for every code of one class word, built at compile time: a name for an
+// unlisted code has static storage like a listed one, so every name is a view of constant text
+// and a decode allocates none.
+class TaggedNames {
+ public:
+  consteval explicit TaggedNames(std::string_view word) : size_(word.size() + 7) {
+    constexpr std::string_view digits = "0123456789abcdef";
+    for (std::size_t code = 0; code < text_.size(); ++code) {
+      std::array<char, kMaxSize>& t = text_[code];
+      std::size_t i = 0;
+      for (const char c : word) t[i++] = c;
+      for (const char c : std::string_view(" (0x")) t[i++] = c;
+      t[i++] = digits[code >> 4];
+      t[i++] = digits[code & 0x0F];
+      t[i++] = ')';
+    }
+  }
+  std::string_view operator()(uint8_t code) const { return {text_[code].data(), size_}; }
 
-// "reserved (0x2a)": the class word, then the code in lower-case hex.
-std::string tagged(std::string_view word, uint8_t code) {
-  constexpr std::string_view digits = "0123456789abcdef";
-  std::string s(word);
-  s += " (0x";
-  s += digits[code >> 4];
-  s += digits[code & 0x0F];
-  s += ')';
-  return s;
-}
+ private:
+  static constexpr std::size_t kMaxSize = 24;  // "vendor specific (0xNN)" is 22
+  std::array<std::array<char, kMaxSize>, 256> text_{};
+  std::size_t size_;
+};
+
+constexpr TaggedNames kReserved("reserved"), kVendorSpecific("vendor specific"), kCustom("custom"),
+    kUnknown("unknown");
 
 std::string_view reserved_or_vendor(uint8_t code) {
-  return code >= 0x80 ? "vendor specific" : "reserved";
+  return code >= 0x80 ? kVendorSpecific(code) : kReserved(code);
 }
 std::string_view reserved_or_custom_c0(uint8_t code) {
-  return code >= 0xC0 && code <= 0xFE ? "custom" : "reserved";
+  return code >= 0xC0 && code <= 0xFE ? kCustom(code) : kReserved(code);
 }
-std::string_view reserved_only(uint8_t) { return "reserved"; }
+std::string_view reserved_only(uint8_t code) { return kReserved(code); }
 
 using Classifier = std::string_view (*)(uint8_t);
 
-std::string lookup(std::span<const Entry> table, uint8_t code, Classifier classify) {
-  if (auto name = find(table, code)) return std::string(*name);
-  return tagged(classify(code), code);
+std::string_view lookup(std::span<const Entry> table, uint8_t code, Classifier unlisted) {
+  if (const Entry* e = find_entry(table, code)) return e->name;
+  return unlisted(code);
 }
 
 // ---- SFF-8024 Table 4-1: Identifier (§14.1) ------------------------------------------------
@@ -370,15 +382,15 @@ constexpr std::array<double, 23> kExactPow10 = [] {
 
 }  // namespace
 
-std::string identifier(uint8_t code) { return lookup(kIdentifiers, code, reserved_or_vendor); }
-std::string connector(uint8_t code) { return lookup(kConnectors, code, reserved_or_vendor); }
-std::string host_interface(uint8_t code) {
+std::string_view identifier(uint8_t code) { return lookup(kIdentifiers, code, reserved_or_vendor); }
+std::string_view connector(uint8_t code) { return lookup(kConnectors, code, reserved_or_vendor); }
+std::string_view host_interface(uint8_t code) {
   return lookup(kHostInterfaces, code, reserved_or_custom_c0);
 }
 
-std::string media_type(uint8_t code) {
+std::string_view media_type(uint8_t code) {
   return lookup(kMediaTypes, code, [](uint8_t c) -> std::string_view {
-    return c >= 0x40 && c <= 0x8F ? "custom" : "reserved";
+    return c >= 0x40 && c <= 0x8F ? kCustom(c) : kReserved(c);
   });
 }
 
@@ -395,9 +407,9 @@ std::span<const Entry> media_table(uint8_t media_type_code) {
 }
 }  // namespace
 
-std::string media_interface(uint8_t media_type_code, uint8_t code) {
+std::string_view media_interface(uint8_t media_type_code, uint8_t code) {
   const std::span<const Entry> table = media_table(media_type_code);
-  if (table.empty()) return tagged("unknown", code);
+  if (table.empty()) return kUnknown(code);
   return lookup(table, code, reserved_or_custom_c0);
 }
 
@@ -414,33 +426,33 @@ int media_interface_lanes(uint8_t media_type_code, uint8_t code) {
   return e ? e->lanes : 0;
 }
 
-std::string media_interface_technology(uint8_t code) {
+std::string_view media_interface_technology(uint8_t code) {
   return lookup(kMediaTechnologies, code, reserved_only);
 }
-std::string extended_compliance(uint8_t code) {
+std::string_view extended_compliance(uint8_t code) {
   return lookup(kExtendedCompliance, code, reserved_only);
 }
-std::string module_state(uint8_t code) { return lookup(kModuleStates, code, reserved_only); }
-std::string data_path_state(uint8_t code) {
+std::string_view module_state(uint8_t code) { return lookup(kModuleStates, code, reserved_only); }
+std::string_view data_path_state(uint8_t code) {
   return lookup(kDataPathStates, code, reserved_only);
 }
 
-std::string module_fault_cause(uint8_t code) {
+std::string_view module_fault_cause(uint8_t code) {
   return lookup(kModuleFaultCauses, code, [](uint8_t c) -> std::string_view {
-    return c >= 32 && c <= 63 ? "custom" : "reserved";
+    return c >= 32 && c <= 63 ? kCustom(c) : kReserved(c);
   });
 }
 
-std::string config_status(uint8_t code) {
+std::string_view config_status(uint8_t code) {
   return lookup(kConfigStatuses, code, [](uint8_t c) -> std::string_view {
-    return c >= 0xD && c <= 0xF ? "custom" : "reserved";
+    return c >= 0xD && c <= 0xF ? kCustom(c) : kReserved(c);
   });
 }
 
-std::string sff8636_revision(uint8_t code) {
+std::string_view sff8636_revision(uint8_t code) {
   return lookup(kSff8636Revisions, code, reserved_only);
 }
-std::string sff8472_compliance(uint8_t code) {
+std::string_view sff8472_compliance(uint8_t code) {
   return lookup(kSff8472Compliance, code, reserved_only);
 }
 

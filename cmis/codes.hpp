@@ -1,22 +1,24 @@
 // SFF-8024 code tables and CMIS enumerations: code -> human name. Unknown or reserved codes
 // give "reserved (0xNN)" / "vendor specific (0xNN)" / "custom (0xNN)" as the spec classes them —
-// never an empty string and never a crash.
+// never an empty string and never a crash. Every name is a view of static text (no allocation,
+// valid for the life of the program), so a report can hold it as a string_view.
 #pragma once
 
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 
 namespace xcvr::cmis::codes {
 
-std::string identifier(uint8_t code);                // SFF-8024 Table 4-1: 0x18 "QSFP-DD"
-std::string connector(uint8_t code);                 // Table 4-3: 0x07 "LC"
-std::string host_interface(uint8_t code);            // Table 4-5: 0x11 "400GAUI-8 C2M"
-std::string media_type(uint8_t code);                // CMIS 00h:85: 0x01 "MMF"
+std::string_view identifier(uint8_t code);                // SFF-8024 Table 4-1: 0x18 "QSFP-DD"
+std::string_view connector(uint8_t code);                 // Table 4-3: 0x07 "LC"
+std::string_view host_interface(uint8_t code);            // Table 4-5: 0x11 "400GAUI-8 C2M"
+std::string_view media_type(uint8_t code);                // CMIS 00h:85: 0x01 "MMF"
 // Media interface ID per media type (Tables 4-6 .. 4-10): (0x01, 0x10) "400GBASE-SR8".
-std::string media_interface(uint8_t media_type, uint8_t code);
-std::string media_interface_technology(uint8_t code);  // CMIS 00h:212 / SFF-8636 147[7:4]
-std::string extended_compliance(uint8_t code);         // Table 4-4 (SFF-8636 192, SFF-8472 36)
+std::string_view media_interface(uint8_t media_type, uint8_t code);
+std::string_view media_interface_technology(uint8_t code);  // CMIS 00h:212 / SFF-8636 147[7:4]
+std::string_view extended_compliance(uint8_t code);         // Table 4-4 (SFF-8636 192, SFF-8472 36)
 // CMIS module state (00h:3 bits 3-1) and data path state (11h:128-131 nibbles) encodings.
 enum class ModuleState : uint8_t { LowPwr = 1, PwrUp = 2, Ready = 3, PwrDn = 4, Fault = 5 };
 enum class DataPathState : uint8_t {
@@ -24,12 +26,12 @@ enum class DataPathState : uint8_t {
 };
 constexpr uint8_t code_of(ModuleState s) { return static_cast<uint8_t>(s); }
 constexpr uint8_t code_of(DataPathState s) { return static_cast<uint8_t>(s); }
-std::string module_state(uint8_t code);                // CMIS: 3 "ModuleReady"
-std::string data_path_state(uint8_t code);             // CMIS: 4 "DPActivated"
-std::string module_fault_cause(uint8_t code);          // CMIS 00h:41
-std::string config_status(uint8_t code);               // CMIS 11h:202-205 nibbles
-std::string sff8636_revision(uint8_t code);            // SFF-8636 byte 1: 0x07 "SFF-8636 rev 2.5-2.7"
-std::string sff8472_compliance(uint8_t code);          // SFF-8472 A0h byte 94
+std::string_view module_state(uint8_t code);                // CMIS: 3 "ModuleReady"
+std::string_view data_path_state(uint8_t code);             // CMIS: 4 "DPActivated"
+std::string_view module_fault_cause(uint8_t code);          // CMIS 00h:41
+std::string_view config_status(uint8_t code);               // CMIS 11h:202-205 nibbles
+std::string_view sff8636_revision(uint8_t code);            // SFF-8636 byte 1: 0x07 "SFF-8636 rev 2.5-2.7"
+std::string_view sff8472_compliance(uint8_t code);          // SFF-8472 A0h byte 94
 
 // Lanes an interface uses, from the same SFF-8024 rows as its name (Table 4-5 host, 4-6/4-7
 // media per media type); 0 where the spec does not fix a count.

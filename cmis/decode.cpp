@@ -72,14 +72,14 @@ ModuleReport decode(const ModuleImage& image) {
   ModuleReport r = decode_as(image, id->spec);
   if (id->from_copy) {
     r.problems.insert(r.problems.begin(),
-                      "identifier byte 0 is " + codes::identifier(id->byte0) +
+                      "identifier byte 0 is " + std::string(codes::identifier(id->byte0)) +
                           ", no known management interface; decoded as its page 00h copy " +
-                          codes::identifier(id->code) + " says (" +
+                          std::string(codes::identifier(id->code)) + " says (" +
                           std::string(spec_name(id->spec)) + ")");
   } else if (id->guessed) {
     // Unknown identifier: decode identity as CMIS would, but say we guessed.
     r.problems.insert(r.problems.begin(),
-                      "identifier " + codes::identifier(id->byte0) +
+                      "identifier " + std::string(codes::identifier(id->byte0)) +
                           " has no known management interface; decoded as CMIS");
   }
   return r;

@@ -133,7 +133,7 @@ std::optional<std::string> read_text(const ModuleImage& image, const Field& fiel
 }
 
 std::optional<Coded> read_coded(const ModuleImage& image, const Field& field,
-                                std::string (*namer)(uint8_t)) {
+                                std::string_view (*namer)(uint8_t)) {
   const auto code = read_uint(image, field);
   if (!code) return std::nullopt;
   return Coded{*code, namer(static_cast<uint8_t>(*code))};

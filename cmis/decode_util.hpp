@@ -66,7 +66,7 @@ std::optional<std::string> read_text(const ModuleImage& image, const Field& fiel
 
 // A code byte with its name from `namer` (one of the codes:: functions); nullopt when absent.
 std::optional<Coded> read_coded(const ModuleImage& image, const Field& field,
-                                std::string (*namer)(uint8_t));
+                                std::string_view (*namer)(uint8_t));
 
 // The half-page holding a field (lane 1's for per-lane fields).
 PageKey page_of(const Field& field);

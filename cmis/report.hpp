@@ -6,6 +6,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "cmis/field.hpp"
@@ -14,7 +15,7 @@ namespace xcvr::cmis {
 
 struct Coded {  // a code byte and its SFF-8024 / CMIS name
   uint32_t code = 0;
-  std::string name;
+  std::string_view name;  // static text: cmis/codes.hpp's names (or a literal); never a temporary
 };
 
 struct Thresholds {  // alarm/warning levels, in the monitor's unit
@@ -46,25 +47,27 @@ struct LaneReport {
   std::optional<double> rx_power_watts;
   std::optional<double> tx_power_watts;
   std::optional<double> tx_bias_amperes;
-  std::optional<std::string> data_path_state;  // CMIS only
+  std::optional<std::string_view> data_path_state;  // CMIS only; static text (codes::data_path_state)
   // CMIS: which data path (host port) of the active application the lane belongs to, numbered
   // 1, 2, ... in lane order (a twin-port 2x400G module: lanes 1-4 -> 1, lanes 5-8 -> 2).
   std::optional<int> data_path;
   std::vector<std::string> flags;              // raised flags, e.g. "rx_los", "tx_power_high_warning"
 };
 
+// The text fields are static (codes::vdm_type_ref's table): an observable exists only for a
+// known type, and a fleet of them carries no name strings of its own.
 struct VdmObservable {  // one described VDM instance (cmis/vdm.hpp)
   int type_id = 0;
-  std::string name;       // type name, e.g. "esnr_media_input", "pre_fec_ber_current_media"
-  std::string quantity;   // exported quantity ("pre_fec_ber", "esnr", ...); "" = JSON only
-  std::string qualifier;  // "media"/"host" side, or the supply rail ("2p6", ...); "" = none
-  bool statistic = false; // min/max/avg (held only by a freeze, which is never written)
-  int lane = 0;           // 1-based
+  std::string_view name;       // type name, e.g. "esnr_media_input", "pre_fec_ber_current_media"
+  std::string_view quantity;   // exported quantity ("pre_fec_ber", "esnr", ...); "" = JSON only
+  std::string_view qualifier;  // "media"/"host" side, or the supply rail ("2p6", ...); "" = none
+  bool statistic = false;      // min/max/avg (held only by a freeze, which is never written)
+  int lane = 0;                // 1-based
   double value = 0;
-  std::string unit;       // "decibels", "ratio", "celsius", ...
-  int group = 0;          // where the module describes it: group 0-3, instance 1-64
+  std::string_view unit;       // "decibels", "ratio", "celsius", ...
+  int group = 0;               // where the module describes it: group 0-3, instance 1-64
   int index = 1;
-  int threshold_set = 0;  // 0-15 within the instance's group
+  int threshold_set = 0;       // 0-15 within the instance's group
   std::optional<Thresholds> thresholds;  // the set's levels; nullopt when not read or blank
   std::vector<std::string> flags;        // raised latched flags: "high_alarm", "low_warning", ...
 };

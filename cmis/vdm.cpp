@@ -117,12 +117,12 @@ void decode_vdm_into(const ModuleImage& image, std::vector<VdmObservable>& out) 
     if (n == out.size()) out.emplace_back();
     VdmObservable& o = out[n++];
     o.type_id = in.type_id;
-    o.name.assign(type->name);
-    o.quantity.assign(type->quantity);
-    o.qualifier.assign(type->qualifier);
+    o.name = type->name;
+    o.quantity = type->quantity;
+    o.qualifier = type->qualifier;
     o.statistic = type->statistic;
     o.lane = in.lane;
-    o.unit.assign(type->unit);
+    o.unit = type->unit;
     o.value = *value;
     o.group = in.group;
     o.index = in.index;

@@ -26,12 +26,12 @@ std::string upper_trim(std::string_view s) {
 
 bool contains(const std::vector<uint32_t>& v, uint32_t x) { return std::find(v.begin(), v.end(), x) != v.end(); }
 
-std::string code_list(const std::vector<uint32_t>& v, std::string (*namer)(uint8_t) = nullptr) {
+std::string code_list(const std::vector<uint32_t>& v, std::string_view (*namer)(uint8_t) = nullptr) {
   std::string out;
   for (uint32_t c : v) {
     if (!out.empty()) out += " or ";
     out += hex2(c);
-    if (namer) out += " (" + namer(static_cast<uint8_t>(c)) + ")";
+    if (namer) out.append(" (").append(namer(static_cast<uint8_t>(c))).append(")");
   }
   return out;
 }
@@ -51,7 +51,7 @@ std::string at(const Subject& s, std::string_view name) {
 
 // Compares a coded byte against the catalog's acceptable codes.
 void expect_code(Builder& b, const Subject& s, const char* what, std::string_view field, const std::vector<uint32_t>& want,
-                 std::string (*namer)(uint8_t)) {
+                 std::string_view (*namer)(uint8_t)) {
   if (want.empty()) return;
   const Field* f = row(s, field);
   const auto got = f ? cmis::read_uint(s.image, *f) : std::nullopt;
@@ -59,7 +59,7 @@ void expect_code(Builder& b, const Subject& s, const char* what, std::string_vie
     b.skip(std::string(what) + ": " + at(s, field) + " not read");
     return;
   }
-  const std::string got_text = hex2(*got) + (namer ? " (" + namer(static_cast<uint8_t>(*got)) + ")" : "");
+  const std::string got_text = hex2(*got) + (namer ? " (" + std::string(namer(static_cast<uint8_t>(*got))) + ")" : "");
   if (contains(want, *got)) b.pass(std::string(what) + " " + got_text);
   else b.fail(at(s, field) + " is " + got_text + "; the catalog expects " + code_list(want, namer));
 }
@@ -206,10 +206,10 @@ void catalog_checks(const Subject& s, ModuleVerdict& v) {
     if (e->identifier.empty()) {
       b.skip(entry_name + " sets no identifier");
     } else if (contains(e->identifier, s.identifier)) {
-      b.pass(at(s, "identifier") + " " + hex2(s.identifier) + " (" + cmis::codes::identifier(static_cast<uint8_t>(s.identifier)) +
+      b.pass(at(s, "identifier") + " " + hex2(s.identifier) + " (" + std::string(cmis::codes::identifier(static_cast<uint8_t>(s.identifier))) +
              ") as " + entry_name + " expects" + (e->form_factor.empty() ? "" : " (" + e->form_factor + ")"));
     } else {
-      b.fail(at(s, "identifier") + " is " + hex2(s.identifier) + " (" + cmis::codes::identifier(static_cast<uint8_t>(s.identifier)) +
+      b.fail(at(s, "identifier") + " is " + hex2(s.identifier) + " (" + std::string(cmis::codes::identifier(static_cast<uint8_t>(s.identifier))) +
              "); " + entry_name + " is " + (e->form_factor.empty() ? "" : e->form_factor + ", ") +
              code_list(e->identifier, cmis::codes::identifier));
     }
@@ -271,8 +271,8 @@ void catalog_checks(const Subject& s, ModuleVerdict& v) {
           b.fail("no application descriptor (" + at(s, "app_host_interface") + " ...) advertises " + desc + " as " + entry_name +
                  " requires");
         } else {
-          b.pass("descriptor " + std::to_string(it->index) + " advertises " + it->host_interface.name + " -> " +
-                 it->media_interface.name);
+          b.pass("descriptor " + std::to_string(it->index) + " advertises " + std::string(it->host_interface.name) + " -> " +
+                 std::string(it->media_interface.name));
         }
       }
     }

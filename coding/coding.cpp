@@ -256,7 +256,7 @@ IdentifierFacts identifier_facts(const cmis::ModuleImage& image) {
 }
 
 std::string id_text(uint32_t code) {
-  return hex2(code) + " (" + cmis::codes::identifier(static_cast<uint8_t>(code)) + ")";
+  return hex2(code) + " (" + std::string(cmis::codes::identifier(static_cast<uint8_t>(code))) + ")";
 }
 
 CheckResult check_identifier(const IdentifierFacts& f, Spec spec) {

@@ -89,8 +89,8 @@ CheckResult check_applications(const Subject& s) {
   const auto unsupported_media = cmis::read_uint(img, cf(CmisField::MediaLaneUnsupported));
   for (const Descriptor& d : defined) {
     const std::string at = "descriptor " + std::to_string(d.index) + " (" + where(*d.host_row, Spec::Cmis, d.row_lane) + ")";
-    const std::string host_name = cmis::codes::host_interface(static_cast<uint8_t>(d.host));
-    const std::string media_name = cmis::codes::media_interface(static_cast<uint8_t>(media_type), static_cast<uint8_t>(d.media));
+    const std::string host_name(cmis::codes::host_interface(static_cast<uint8_t>(d.host)));
+    const std::string media_name(cmis::codes::media_interface(static_cast<uint8_t>(media_type), static_cast<uint8_t>(d.media)));
     // Custom codes (SFF-8024 C0h-FEh) are the vendor's to define: only reserved ones are unknown.
     auto reserved = [](const std::string& name) { return !code_known(name) && name.rfind("custom", 0) != 0; };
     if (reserved(host_name)) b.warn(at + ": host interface " + hex2(d.host) + " is " + host_name);
@@ -144,8 +144,8 @@ CheckResult check_applications(const Subject& s) {
   if (!b.problems()) {
     std::string list;
     for (const Descriptor& d : defined) {
-      list += (list.empty() ? "" : ", ") + cmis::codes::host_interface(static_cast<uint8_t>(d.host)) + " -> " +
-              cmis::codes::media_interface(static_cast<uint8_t>(media_type), static_cast<uint8_t>(d.media));
+      list.append(list.empty() ? "" : ", ").append(cmis::codes::host_interface(static_cast<uint8_t>(d.host))).append(" -> ")
+        .append(cmis::codes::media_interface(static_cast<uint8_t>(media_type), static_cast<uint8_t>(d.media)));
     }
     b.pass(std::to_string(defined.size()) + " application(s) well formed" + (terminated ? " and terminated: " : ": ") + list);
   }
@@ -160,7 +160,7 @@ bool tech_fits_mmf(uint32_t t) { return t == 0x00 || t == 0x01 || t == 0x02 || t
 bool tech_fits_smf(uint32_t t) { return t != 0x00 && !technology_is_copper(t) && t <= 0x11; }
 
 std::string tech_text(uint32_t t) {
-  return hex2(t) + " (" + cmis::codes::media_interface_technology(static_cast<uint8_t>(t)) + ")";
+  return hex2(t) + " (" + std::string(cmis::codes::media_interface_technology(static_cast<uint8_t>(t))) + ")";
 }
 
 void check_wavelength(Builder& b, const Field& row, Spec spec, std::optional<double> meters, bool mmf, bool smf) {
@@ -184,7 +184,7 @@ CheckResult check_media_cmis(const Subject& s) {
     return b.done();
   }
   const std::string type_at = where(cf(CmisField::MediaType), Spec::Cmis);
-  const std::string type_name = cmis::codes::media_type(static_cast<uint8_t>(*type));
+  const std::string type_name(cmis::codes::media_type(static_cast<uint8_t>(*type)));
   if (*type == 0 || *type > 0x05) {
     if (*type >= 0x40 && *type <= 0x8F) {
       b.warn(type_at + " is " + hex2(*type) + " (custom): media interface IDs cannot be checked");
@@ -208,7 +208,7 @@ CheckResult check_media_cmis(const Subject& s) {
     const bool optical_conn = (*connector >= 0x01 && *connector <= 0x0D) || (*connector >= 0x24 && *connector <= 0x28);
     if (passive && optical_conn) {
       b.fail(type_at + " passive copper but " + conn_at + " is an optical connector " + hex2(*connector) + " (" +
-             cmis::codes::connector(static_cast<uint8_t>(*connector)) + ")");
+             std::string(cmis::codes::connector(static_cast<uint8_t>(*connector))) + ")");
     } else if (*connector == 0x00) {
       b.warn(conn_at + " is 00h (unknown or unspecified)");
     }
@@ -242,7 +242,7 @@ CheckResult check_media_sff8636(const Subject& s) {
   const std::string tech_at = where(sf(Sff8636Field::TransmitterTechnology), Spec::Sff8636);
   const std::string ext_at = where(sf(Sff8636Field::ExtendedCompliance), Spec::Sff8636);
   const Medium m = medium_of_compliance(*ext);
-  const std::string ext_name = hex2(*ext) + " (" + cmis::codes::extended_compliance(static_cast<uint8_t>(*ext)) + ")";
+  const std::string ext_name = hex2(*ext) + " (" + std::string(cmis::codes::extended_compliance(static_cast<uint8_t>(*ext))) + ")";
   if ((m == Medium::Mmf && !tech_fits_mmf(*tech)) || (m == Medium::Smf && !tech_fits_smf(*tech)) ||
       (m == Medium::Copper && !technology_is_copper(*tech))) {
     b.fail(ext_at + " " + ext_name + " but " + tech_at + " is " + tech_text(*tech));

@@ -112,7 +112,7 @@ class PortPoller {
   bool static_due_ = true;
   std::atomic<bool> reverify_requested_{false};
   std::optional<uint32_t> last_module_state_;
-  std::vector<std::optional<std::string>> last_dp_states_;  // per lane, as of the last good read
+  std::vector<std::optional<std::string_view>> last_dp_states_;  // per lane, as of the last good read
   drivers::UnreachablePages unavailable_;  // pages this path cannot read for this module
 
   // Link health: its own schedule; off for good once the transport says Unsupported.

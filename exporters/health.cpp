@@ -146,7 +146,7 @@ std::vector<int> in_service_lanes(const PortSnapshot& p) {
 // module state; their "not ready" is the data_not_ready flag).
 std::optional<Reason> module_state_reason(const cmis::ModuleReport& r) {
   if (!r.module_state || r.module_state->code == cmis::codes::code_of(cmis::codes::ModuleState::Ready)) return std::nullopt;
-  const std::string& state = r.module_state->name;
+  const std::string state(r.module_state->name);
   Reason out;
   out.state = Health::Down;
   out.kind = "module_state";
@@ -174,7 +174,7 @@ std::optional<Reason> data_path_reason(const PortSnapshot& p, const std::vector<
     if (!l.data_path_state || *l.data_path_state == "DPActivated") continue;
     if (!std::binary_search(lanes.begin(), lanes.end(), l.lane)) continue;
     off.push_back(l.lane);
-    states.insert(*l.data_path_state);
+    states.emplace(*l.data_path_state);
   }
   if (off.empty()) return std::nullopt;
   std::sort(off.begin(), off.end());

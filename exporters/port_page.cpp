@@ -86,7 +86,7 @@ std::string lanes_table(const PortSnapshot& p) {
     std::string flags;
     for (const auto& f : l.flags) flags += html_escape(f) + " ";
     if (!lane_in_service(p, l.lane)) flags = "<i>out of service</i> " + flags;
-    std::string path = opt_text(l.data_path_state);
+    std::string path = l.data_path_state ? html_escape(*l.data_path_state) : "";
     if (l.data_path) path += " (host port " + std::to_string(*l.data_path) + ")";
     t += "<tr><td class=\"num\">" + std::to_string(l.lane) + "</td>";
     for (const cmis::QuantitySpec& q : cmis::kQuantities) {

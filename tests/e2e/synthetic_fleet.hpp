@@ -16,17 +16,18 @@ namespace xcvr::testing {
 
 inline constexpr double kNow = 1796000000.0;  // a fixed "now" so rendered values are stable
 
-inline cmis::VdmObservable vdm_observable(int type, std::string name, std::string quantity, std::string qualifier,
-                                          int lane, double value, std::string unit,
+// The text arguments must be static (literals), as the decoder's are (cmis/report.hpp).
+inline cmis::VdmObservable vdm_observable(int type, std::string_view name, std::string_view quantity,
+                                          std::string_view qualifier, int lane, double value, std::string_view unit,
                                           std::optional<cmis::Thresholds> thresholds = std::nullopt) {
   cmis::VdmObservable o;
   o.type_id = type;
-  o.name = std::move(name);
-  o.quantity = std::move(quantity);
-  o.qualifier = std::move(qualifier);
+  o.name = name;
+  o.quantity = quantity;
+  o.qualifier = qualifier;
   o.lane = lane;
   o.value = value;
-  o.unit = std::move(unit);
+  o.unit = unit;
   o.thresholds = thresholds;
   return o;
 }

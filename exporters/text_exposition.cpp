@@ -165,34 +165,47 @@ char* put_escaped(char* p, std::string_view value) {
   return p;
 }
 
-void append_escaped(std::string& out, std::string_view value) {
-  if (std::none_of(value.begin(), value.end(), escape_special)) {  // nearly always: one copy
-    out += value;
-    return;
-  }
-  std::string escaped(2 * value.size(), '\0');
-  escaped.resize(static_cast<std::size_t>(put_escaped(escaped.data(), value) - escaped.data()));
-  out += escaped;
-}
-
-// `name="`, after a comma unless it is the first label (then it clears `first`). Single
-// characters go in with push_back: appending a C string calls strlen, and this runs per label.
-void append_label(std::string& out, bool& first, std::string_view name) {
-  if (!first) out += ',';
+// `name="`, after a comma unless it is the first label (then it clears `first`).
+char* put_label_start(char* p, bool& first, std::string_view name) {
+  if (!first) *p++ = ',';
   first = false;
-  out += name;
-  out += '=';
-  out += '"';
+  p = put(p, name);
+  *p++ = '=';
+  *p++ = '"';
+  return p;
 }
 
-// name="escaped value" for each label. Labels: ClientMetric::Label or LabelView.
+// The most bytes put_label_list() writes for `labels` (every value byte escaped).
+template <typename LabelRange>
+std::size_t label_list_bound(const LabelRange& labels) {
+  std::size_t bound = 0;
+  for (const auto& l : labels) bound += l.name.size() + 2 * l.value.size() + 4;  // ,name="value"
+  return bound;
+}
+
+// name="escaped value" for each label: the one writer of a label list, for sample lines and
+// histogram heads alike. Labels: ClientMetric::Label or LabelView.
+template <typename LabelRange>
+char* put_label_list(char* p, bool& first, const LabelRange& labels) {
+  for (const auto& l : labels) {
+    p = put_label_start(p, first, l.name);
+    p = put_escaped(p, l.value);
+    *p++ = '"';
+  }
+  return p;
+}
+
+// Appends what `write(char*) -> end` puts, given room for `bound` bytes.
+template <typename Write>
+void append_written(std::string& out, std::size_t bound, Write write) {
+  const std::size_t at = out.size();
+  out.resize(at + bound);
+  out.resize(static_cast<std::size_t>(write(out.data() + at) - out.data()));
+}
+
 template <typename LabelRange>
 void append_label_list(std::string& out, bool& first, const LabelRange& labels) {
-  for (const auto& l : labels) {
-    append_label(out, first, l.name);
-    append_escaped(out, l.value);
-    out += '"';
-  }
+  append_written(out, label_list_bound(labels), [&](char* p) { return put_label_list(p, first, labels); });
 }
 
 // "name_suffix{labels[,extra]} " — the line up to its value.
@@ -206,7 +219,7 @@ void append_head(std::string& out, std::string_view name, const std::vector<Clie
     bool first = true;
     append_label_list(out, first, labels);
     if (!extra_name.empty()) {
-      append_label(out, first, extra_name);
+      append_written(out, extra_name.size() + 3, [&](char* p) { return put_label_start(p, first, extra_name); });
       if (extra_value) append_sample_value(out, *extra_value);
       else out += "+Inf";
       out += '"';
@@ -310,8 +323,7 @@ void append_labels(std::string& out, std::span<const LabelView> labels) {
 // cost more than the bytes.
 void append_sample(std::string& out, std::string_view name, std::string_view rendered,
                    std::span<const LabelView> labels, double value) {
-  std::size_t bound = name.size() + rendered.size() + 3 + kValueChars + 1;  // {} space value \n
-  for (const LabelView& l : labels) bound += l.name.size() + 2 * l.value.size() + 4;  // ,name="value"
+  const std::size_t bound = name.size() + rendered.size() + label_list_bound(labels) + 3 + kValueChars + 1;  // {} space value \n
   char stack[512];  // nearly every line fits
   std::unique_ptr<char[]> heap;
   char* const line = bound <= sizeof stack ? stack : (heap = std::make_unique<char[]>(bound)).get();
@@ -320,15 +332,7 @@ void append_sample(std::string& out, std::string_view name, std::string_view ren
     *p++ = '{';
     p = put(p, rendered);
     bool first = rendered.empty();
-    for (const LabelView& l : labels) {
-      if (!first) *p++ = ',';
-      first = false;
-      p = put(p, l.name);
-      *p++ = '=';
-      *p++ = '"';
-      p = put_escaped(p, l.value);
-      *p++ = '"';
-    }
+    p = put_label_list(p, first, labels);
     *p++ = '}';
   }
   *p++ = ' ';

@@ -111,19 +111,21 @@ class CmisDecoder {
     const int count = f(host).lanes.count;
     const uint8_t media_type = static_cast<uint8_t>(r_.media_type ? r_.media_type->code : 0);
     r_.applications.reserve(r_.applications.size() + static_cast<std::size_t>(count));  // no regrowth
+    const BankLanes hosts(img_, f(host)), medias(img_, f(media)), host_lane_counts(img_, f(host_lanes)),
+        media_lane_counts(img_, f(media_lanes)), assignments(img_, f(assignment));
     for (int i = 1; i <= count; ++i) {
-      const auto host_id = u(host, i);
+      const auto host_id = hosts.uint(i);
       if (host_id && *host_id == 0xFF) apps_ended_ = true;
       if (!host_id || *host_id == 0xFF) break;  // 0xFF ends the list
       if (*host_id == 0x00) continue;           // undefined descriptor: skip, keep looking
       Application& app = r_.applications.emplace_back();
       app.index = first + i;
       app.host_interface = {*host_id, codes::host_interface(static_cast<uint8_t>(*host_id))};
-      const uint8_t media_id = static_cast<uint8_t>(u(media, i).value_or(0));
+      const uint8_t media_id = static_cast<uint8_t>(medias.uint(i).value_or(0));
       app.media_interface = {media_id, codes::media_interface(media_type, media_id)};
-      app.host_lane_count = static_cast<int>(u(host_lanes, i).value_or(0));
-      app.media_lane_count = static_cast<int>(u(media_lanes, i).value_or(0));
-      app.host_lane_assignment = static_cast<uint8_t>(u(assignment, i).value_or(0));
+      app.host_lane_count = static_cast<int>(host_lane_counts.uint(i).value_or(0));
+      app.media_lane_count = static_cast<int>(media_lane_counts.uint(i).value_or(0));
+      app.host_lane_assignment = static_cast<uint8_t>(assignments.uint(i).value_or(0));
     }
   }
 
@@ -181,8 +183,9 @@ class CmisDecoder {
     r_.rx_power_type = bit(F::RxPowerMeasurementType) ? "average" : "oma";
     add_applications(F::App2HostInterface, F::App2MediaInterface, F::App2HostLaneCount,
                      F::App2MediaLaneCount, F::App2HostLaneAssignment, 8);
+    const BankLanes media_lanes(img_, f(F::MediaLaneAssignment));
     for (Application& app : r_.applications) {
-      app.media_lane_assignment = static_cast<uint8_t>(u(F::MediaLaneAssignment, app.index).value_or(0));
+      app.media_lane_assignment = static_cast<uint8_t>(media_lanes.uint(app.index).value_or(0));
     }
     add_checksum(img_, r_, "01h", f(F::HardwareMajor), f(F::Checksum01));
   }
@@ -286,11 +289,12 @@ class CmisDecoder {
   using LanePaths = std::array<std::optional<int>, kCmisLanesPerBank>;
   void data_paths(int bank, int& ordinal, LanePaths& out) {
     std::array<uint32_t, kCmisLanesPerBank> app{}, id{};
+    const BankLanes app_sels(img_, f(F::ActiveAppSel), bank), path_ids(img_, f(F::ActiveDataPathId), bank);
     for (int i = 0; i < kCmisLanesPerBank; ++i) {
       const int lane = bank * kCmisLanesPerBank + i + 1;
       out[i].reset();
-      app[i] = u(F::ActiveAppSel, lane).value_or(0);
-      id[i] = u(F::ActiveDataPathId, lane).value_or(0);
+      app[i] = app_sels.uint(lane).value_or(0);
+      id[i] = path_ids.uint(lane).value_or(0);
       if (app[i] != 0 && !active_app_) active_app_ = static_cast<int>(app[i]);
       if (app[i] == 0 || static_cast<int>(id[i]) > i) continue;
       if (static_cast<int>(id[i]) == i) {
@@ -315,23 +319,25 @@ class CmisDecoder {
       if (!has_page(kCmisPageLaneStatus, static_cast<uint8_t>(bank))) continue;
       const bool flags = bank_has_lane_flags(bank);
       data_paths(bank, ordinal, paths);
+      const BankLanes dp_states(img_, f(F::DataPathState), bank), rx_powers(img_, f(F::RxPower), bank),
+          tx_powers(img_, f(F::TxPower), bank), biases(img_, f(F::TxBias), bank);
       for (int i = 1; i <= kCmisLanesPerBank; ++i) {
         const int lane = bank * kCmisLanesPerBank + i;
         if (!media_lane_supported(lane, unsupported)) continue;
         if (n == r_.lanes.size()) r_.lanes.emplace_back();
         LaneReport& l = r_.lanes[n++];
         l.lane = lane;
-        const uint8_t dp = static_cast<uint8_t>(u(F::DataPathState, lane).value_or(0));
+        const uint8_t dp = static_cast<uint8_t>(dp_states.uint(lane).value_or(0));
         l.data_path_state = codes::data_path_state(dp);
         l.data_path = paths[static_cast<std::size_t>(i - 1)];
         const Implemented& im = r_.implemented;
         l.rx_power_watts.reset();
         l.tx_power_watts.reset();
         l.tx_bias_amperes.reset();
-        if (!advertised_ || im.rx_power) l.rx_power_watts = read_scaled(img_, f(F::RxPower), lane);
-        if (!advertised_ || im.tx_power) l.tx_power_watts = read_scaled(img_, f(F::TxPower), lane);
+        if (!advertised_ || im.rx_power) l.rx_power_watts = rx_powers.scaled(lane);
+        if (!advertised_ || im.tx_power) l.tx_power_watts = tx_powers.scaled(lane);
         if (!advertised_ || im.tx_bias) {
-          if (auto bias = read_scaled(img_, f(F::TxBias), lane)) l.tx_bias_amperes = *bias * multiplier;
+          if (auto bias = biases.scaled(lane)) l.tx_bias_amperes = *bias * multiplier;
         }
         if (flags) raised_flags_into(img_, cmis_fields(), lane, l.flags);
         else l.flags.clear();

@@ -54,7 +54,7 @@ class TaggedNames {
       t[i++] = ')';
     }
   }
-  std::string_view operator()(uint8_t code) const { return {text_[code].data(), size_}; }
+  constexpr std::string_view operator()(uint8_t code) const { return {text_[code].data(), size_}; }
 
  private:
   static constexpr std::size_t kMaxSize = 24;  // "vendor specific (0xNN)" is 22
@@ -65,19 +65,26 @@ class TaggedNames {
 constexpr TaggedNames kReserved("reserved"), kVendorSpecific("vendor specific"), kCustom("custom"),
     kUnknown("unknown");
 
-std::string_view reserved_or_vendor(uint8_t code) {
+constexpr std::string_view reserved_or_vendor(uint8_t code) {
   return code >= 0x80 ? kVendorSpecific(code) : kReserved(code);
 }
-std::string_view reserved_or_custom_c0(uint8_t code) {
+constexpr std::string_view reserved_or_custom_c0(uint8_t code) {
   return code >= 0xC0 && code <= 0xFE ? kCustom(code) : kReserved(code);
 }
-std::string_view reserved_only(uint8_t code) { return kReserved(code); }
+constexpr std::string_view reserved_only(uint8_t code) { return kReserved(code); }
+constexpr std::string_view unknown(uint8_t code) { return kUnknown(code); }
 
 using Classifier = std::string_view (*)(uint8_t);
+using Names = std::array<std::string_view, 256>;
 
-std::string_view lookup(std::span<const Entry> table, uint8_t code, Classifier unlisted) {
-  if (const Entry* e = find_entry(table, code)) return e->name;
-  return unlisted(code);
+// Every code's name in one table, listed or not, indexed by code and built at compile time: a
+// decode names a code for every application and lane, and this makes each one a single load.
+template <std::size_t N>
+consteval Names all_names(const std::array<Entry, N>& table, Classifier unlisted) {
+  Names names{};
+  for (std::size_t code = 0; code < names.size(); ++code) names[code] = unlisted(static_cast<uint8_t>(code));
+  for (const Entry& e : table) names[e.code] = e.name;
+  return names;
 }
 
 // ---- SFF-8024 Table 4-1: Identifier (§14.1) ------------------------------------------------
@@ -380,21 +387,33 @@ constexpr std::array<double, 23> kExactPow10 = [] {
   return p;
 }();
 
-}  // namespace
+constexpr Names kIdentifierNames = all_names(kIdentifiers, reserved_or_vendor);
+constexpr Names kConnectorNames = all_names(kConnectors, reserved_or_vendor);
+constexpr Names kHostInterfaceNames = all_names(kHostInterfaces, reserved_or_custom_c0);
+constexpr Names kMediaTypeNames = all_names(kMediaTypes, [](uint8_t c) -> std::string_view {
+  return c >= 0x40 && c <= 0x8F ? kCustom(c) : kReserved(c);
+});
+constexpr Names kMmfMediaNames = all_names(kMmfMedia, reserved_or_custom_c0);
+constexpr Names kSmfMediaNames = all_names(kSmfMedia, reserved_or_custom_c0);
+constexpr Names kPassiveCopperMediaNames = all_names(kPassiveCopperMedia, reserved_or_custom_c0);
+constexpr Names kActiveCableMediaNames = all_names(kActiveCableMedia, reserved_or_custom_c0);
+constexpr Names kBaseTMediaNames = all_names(kBaseTMedia, reserved_or_custom_c0);
+constexpr Names kUnknownMediaNames = all_names(std::array<Entry, 0>{}, unknown);
+constexpr Names kMediaTechnologyNames = all_names(kMediaTechnologies, reserved_only);
+constexpr Names kExtendedComplianceNames = all_names(kExtendedCompliance, reserved_only);
+constexpr Names kModuleStateNames = all_names(kModuleStates, reserved_only);
+constexpr Names kDataPathStateNames = all_names(kDataPathStates, reserved_only);
+constexpr Names kModuleFaultCauseNames = all_names(kModuleFaultCauses, [](uint8_t c) -> std::string_view {
+  return c >= 32 && c <= 63 ? kCustom(c) : kReserved(c);
+});
+constexpr Names kConfigStatusNames = all_names(kConfigStatuses, [](uint8_t c) -> std::string_view {
+  return c >= 0xD && c <= 0xF ? kCustom(c) : kReserved(c);
+});
+constexpr Names kSff8636RevisionNames = all_names(kSff8636Revisions, reserved_only);
+constexpr Names kSff8472ComplianceNames = all_names(kSff8472Compliance, reserved_only);
 
-std::string_view identifier(uint8_t code) { return lookup(kIdentifiers, code, reserved_or_vendor); }
-std::string_view connector(uint8_t code) { return lookup(kConnectors, code, reserved_or_vendor); }
-std::string_view host_interface(uint8_t code) {
-  return lookup(kHostInterfaces, code, reserved_or_custom_c0);
-}
-
-std::string_view media_type(uint8_t code) {
-  return lookup(kMediaTypes, code, [](uint8_t c) -> std::string_view {
-    return c >= 0x40 && c <= 0x8F ? kCustom(c) : kReserved(c);
-  });
-}
-
-namespace {
+// The media interface table for a media type (SFF-8024 Tables 4-6 to 4-10); empty for an
+// undefined, reserved or custom media type, whose codes are all "unknown (0xNN)".
 std::span<const Entry> media_table(uint8_t media_type_code) {
   switch (media_type_code) {
     case 0x01: return kMmfMedia;
@@ -402,15 +421,28 @@ std::span<const Entry> media_table(uint8_t media_type_code) {
     case 0x03: return kPassiveCopperMedia;
     case 0x04: return kActiveCableMedia;
     case 0x05: return kBaseTMedia;
-    default: return {};  // undefined, reserved or custom media type
+    default: return {};
   }
 }
+const Names& media_names(uint8_t media_type_code) {
+  switch (media_type_code) {
+    case 0x01: return kMmfMediaNames;
+    case 0x02: return kSmfMediaNames;
+    case 0x03: return kPassiveCopperMediaNames;
+    case 0x04: return kActiveCableMediaNames;
+    case 0x05: return kBaseTMediaNames;
+    default: return kUnknownMediaNames;
+  }
+}
+
 }  // namespace
 
+std::string_view identifier(uint8_t code) { return kIdentifierNames[code]; }
+std::string_view connector(uint8_t code) { return kConnectorNames[code]; }
+std::string_view host_interface(uint8_t code) { return kHostInterfaceNames[code]; }
+std::string_view media_type(uint8_t code) { return kMediaTypeNames[code]; }
 std::string_view media_interface(uint8_t media_type_code, uint8_t code) {
-  const std::span<const Entry> table = media_table(media_type_code);
-  if (table.empty()) return kUnknown(code);
-  return lookup(table, code, reserved_or_custom_c0);
+  return media_names(media_type_code)[code];
 }
 
 bool technology_is_copper(uint32_t code) { return code >= 0x0A && code <= 0x0F; }
@@ -426,35 +458,14 @@ int media_interface_lanes(uint8_t media_type_code, uint8_t code) {
   return e ? e->lanes : 0;
 }
 
-std::string_view media_interface_technology(uint8_t code) {
-  return lookup(kMediaTechnologies, code, reserved_only);
-}
-std::string_view extended_compliance(uint8_t code) {
-  return lookup(kExtendedCompliance, code, reserved_only);
-}
-std::string_view module_state(uint8_t code) { return lookup(kModuleStates, code, reserved_only); }
-std::string_view data_path_state(uint8_t code) {
-  return lookup(kDataPathStates, code, reserved_only);
-}
-
-std::string_view module_fault_cause(uint8_t code) {
-  return lookup(kModuleFaultCauses, code, [](uint8_t c) -> std::string_view {
-    return c >= 32 && c <= 63 ? kCustom(c) : kReserved(c);
-  });
-}
-
-std::string_view config_status(uint8_t code) {
-  return lookup(kConfigStatuses, code, [](uint8_t c) -> std::string_view {
-    return c >= 0xD && c <= 0xF ? kCustom(c) : kReserved(c);
-  });
-}
-
-std::string_view sff8636_revision(uint8_t code) {
-  return lookup(kSff8636Revisions, code, reserved_only);
-}
-std::string_view sff8472_compliance(uint8_t code) {
-  return lookup(kSff8472Compliance, code, reserved_only);
-}
+std::string_view media_interface_technology(uint8_t code) { return kMediaTechnologyNames[code]; }
+std::string_view extended_compliance(uint8_t code) { return kExtendedComplianceNames[code]; }
+std::string_view module_state(uint8_t code) { return kModuleStateNames[code]; }
+std::string_view data_path_state(uint8_t code) { return kDataPathStateNames[code]; }
+std::string_view module_fault_cause(uint8_t code) { return kModuleFaultCauseNames[code]; }
+std::string_view config_status(uint8_t code) { return kConfigStatusNames[code]; }
+std::string_view sff8636_revision(uint8_t code) { return kSff8636RevisionNames[code]; }
+std::string_view sff8472_compliance(uint8_t code) { return kSff8472ComplianceNames[code]; }
 
 bool is_application_terminator(uint8_t host_interface_code) {
   return host_interface_code == 0xFF || host_interface_code == 0x00;

@@ -46,7 +46,8 @@ namespace {
 // per-poll flag scan then visits only flag rows, not the whole table once per lane.
 struct FlagRows {
   const Field* table = nullptr;
-  std::vector<const Field*> module_rows, lane_rows;
+  std::vector<const Field*> lane_rows;
+  std::vector<std::pair<Location, const Field*>> module_rows;  // one place each: located here, once
 };
 
 const FlagRows& flag_rows(std::span<const Field> table) {
@@ -57,7 +58,9 @@ const FlagRows& flag_rows(std::span<const Field> table) {
   FlagRows& r = cache.emplace_back();
   r.table = table.data();
   for (const Field& f : table) {
-    if (is_flag_row(f, Role::Flag)) (f.lanes.count != 0 ? r.lane_rows : r.module_rows).push_back(&f);
+    if (!is_flag_row(f, Role::Flag)) continue;
+    if (f.lanes.count != 0) r.lane_rows.push_back(&f);
+    else if (const auto loc = locate(f)) r.module_rows.emplace_back(*loc, &f);
   }
   return r;
 }
@@ -71,20 +74,25 @@ void raised_flags_into(const ModuleImage& image, std::span<const Field> table, i
   // Flag rows of one lane sit in one or two half-pages: look each up once, not once per row.
   const ModuleImage::Entry* entry = nullptr;
   PageKey entry_key{};
-  for (const Field* f : lane != 0 ? rows.lane_rows : rows.module_rows) {
-    const auto loc = locate(*f, lane != 0 ? lane : 1);
-    if (!loc) continue;
-    if (entry == nullptr || loc->page != entry_key) {
-      entry = image.find(loc->page);
-      entry_key = loc->page;
+  const auto visit = [&](const Location& loc, const Field& f) {
+    if (entry == nullptr || loc.page != entry_key) {
+      entry = image.find(loc.page);
+      entry_key = loc.page;
     }
-    if (entry == nullptr) continue;
-    const std::size_t base = loc->page.page == kLowerPage ? 0 : kPageSize;
-    if (loc->offset < base || loc->offset >= base + kPageSize) continue;
-    if (((entry->bytes[loc->offset - base] >> loc->shift) & 1) == 0) continue;  // width-1 rows
-    if (n < out.size()) out[n].assign(f->name);
-    else out.emplace_back(f->name);
+    if (entry == nullptr) return;
+    const std::size_t base = loc.page.page == kLowerPage ? 0 : kPageSize;
+    if (loc.offset < base || loc.offset >= base + kPageSize) return;
+    if (((entry->bytes[loc.offset - base] >> loc.shift) & 1) == 0) return;  // width-1 rows
+    if (n < out.size()) out[n].assign(f.name);
+    else out.emplace_back(f.name);
     ++n;
+  };
+  if (lane == 0) {
+    for (const auto& [loc, f] : rows.module_rows) visit(loc, *f);
+  } else {
+    for (const Field* f : rows.lane_rows) {
+      if (const auto loc = locate(*f, lane)) visit(*loc, *f);
+    }
   }
   out.resize(n);
 }
@@ -119,10 +127,11 @@ bool is_printable(std::string_view text) { return std::all_of(text.begin(), text
 
 std::optional<std::string> read_text(const ModuleImage& image, const Field& field,
                                      std::vector<std::string>* problems) {
-  auto text = read_ascii(image, field);
-  if (!text) return std::nullopt;
-  const auto first = text->find_first_not_of(" \0", 0, 2);
-  text->erase(0, first == std::string::npos ? text->size() : first);
+  auto view = read_ascii_view(image, field);
+  if (!view) return std::nullopt;
+  const auto first = view->find_first_not_of(" \0", 0, 2);
+  view->remove_prefix(first == std::string_view::npos ? view->size() : first);
+  std::optional<std::string> text(std::in_place, *view);
   if (!is_printable(*text)) {
     std::replace_if(text->begin(), text->end(), [](char c) { return !printable(c); }, '?');
     if (problems != nullptr) {

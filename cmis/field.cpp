@@ -40,6 +40,22 @@ using detail::bit_mask;
 
 }  // namespace
 
+BankLanes::BankLanes(const ModuleImage& image, const Field& field, int bank) : field_(field) {
+  const LaneLayout& l = field.lanes;
+  if (l.count == 0 || bank < 0 || (l.per_bank == 0 && bank != 0)) return;  // reads nothing
+  const unsigned per_bank = l.per_bank != 0 ? l.per_bank : l.count;
+  first_ = static_cast<unsigned>(bank) * per_bank;
+  if (first_ >= l.count) return;
+  count_ = std::min(per_bank, l.count - first_);
+  // The keys locate() names for this bank's lanes, looked up only for the halves they reach.
+  const bool reaches_lower = detail::place_in_bank(field, 0).offset < static_cast<int>(kPageSize);
+  const bool reaches_upper = detail::place_in_bank(field, count_ - 1).offset >= static_cast<int>(kPageSize);
+  if (const auto* e = reaches_lower ? image.find({field.device, 0, kLowerPage}) : nullptr) lower_ = e->bytes.data();
+  if (const auto* e = reaches_upper ? image.find({field.device, static_cast<uint8_t>(bank), field.page}) : nullptr) {
+    upper_ = e->bytes.data();
+  }
+}
+
 std::span<const uint8_t> read_bytes(const ModuleImage& image, const Field& field) {
   const auto loc = locate(field);
   if (!loc) return {};
@@ -48,12 +64,18 @@ std::span<const uint8_t> read_bytes(const ModuleImage& image, const Field& field
   return {p, field.size};
 }
 
-std::optional<std::string> read_ascii(const ModuleImage& image, const Field& field) {
+std::optional<std::string_view> read_ascii_view(const ModuleImage& image, const Field& field) {
   const auto bytes = read_bytes(image, field);
   if (bytes.empty()) return std::nullopt;
-  std::string s(bytes.begin(), bytes.end());
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\0')) s.pop_back();
+  std::string_view s(reinterpret_cast<const char*>(bytes.data()), bytes.size());
+  while (!s.empty() && (s.back() == ' ' || s.back() == '\0')) s.remove_suffix(1);
   return s;
+}
+
+std::optional<std::string> read_ascii(const ModuleImage& image, const Field& field) {
+  const auto text = read_ascii_view(image, field);
+  if (!text) return std::nullopt;
+  return std::string(*text);
 }
 
 bool write_uint(ModuleImage& image, const Field& field, uint32_t value, int lane) {

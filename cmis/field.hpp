@@ -104,6 +104,8 @@ inline std::optional<int32_t> read_int(const ModuleImage& image, const Field& fi
 inline std::optional<double> read_scaled(const ModuleImage& image, const Field& field, int lane = 1);
 // ASCII with trailing spaces/NULs trimmed; non-printable bytes are kept (callers check them).
 std::optional<std::string> read_ascii(const ModuleImage& image, const Field& field);
+// The same as a view of the image's bytes.
+std::optional<std::string_view> read_ascii_view(const ModuleImage& image, const Field& field);
 // Raw bytes of a Bytes/Ascii field; empty span when absent.
 std::span<const uint8_t> read_bytes(const ModuleImage& image, const Field& field);
 
@@ -113,6 +115,24 @@ bool write_uint(ModuleImage& image, const Field& field, uint32_t value, int lane
 bool write_scaled(ModuleImage& image, const Field& field, double value, int lane = 1);
 bool write_ascii(ModuleImage& image, const Field& field, std::string_view text);
 bool write_bytes(ModuleImage& image, const Field& field, std::span<const uint8_t> bytes);
+
+// The lanes one bank holds of a per-lane field, with the field's half-pages found once: a decoder
+// reading every lane of a field pays one page lookup per field and bank, and each lane is offset
+// arithmetic. Reads give what read_uint / read_scaled give for the same lane; lanes outside the
+// bank (and module-level fields) read nullopt.
+class BankLanes {
+ public:
+  BankLanes(const ModuleImage& image, const Field& field, int bank = 0);
+  inline std::optional<uint32_t> uint(int lane) const;  // lane: 1-based, as for read_uint
+  inline std::optional<double> scaled(int lane) const;
+
+ private:
+  const Field& field_;
+  unsigned first_ = 0;                // index of the bank's first lane
+  unsigned count_ = 0;                // the field's lanes in the bank
+  const uint8_t* lower_ = nullptr;    // window bytes 0-127 (the device's lower page)
+  const uint8_t* upper_ = nullptr;    // window bytes 128-255 (the field's page, this bank)
+};
 
 // ---- inline definitions (the decode hot path) ----
 
@@ -124,11 +144,27 @@ constexpr unsigned quotient(unsigned n, unsigned d) {
 }
 }  // namespace detail
 
+namespace detail {
+// Where lane `index` (0-based within its bank) of a per-lane field sits: its byte offset in the
+// 256-byte window and its shift (Bits).
+struct LanePlace {
+  int offset;
+  int shift;
+};
+constexpr LanePlace place_in_bank(const Field& field, unsigned index) {
+  const LaneLayout& l = field.lanes;
+  if (l.per_byte != 0) {
+    const unsigned byte = quotient(index, l.per_byte);
+    return {field.offset + static_cast<int>(byte), field.shift + l.bit_step * static_cast<int>(index - byte * l.per_byte)};
+  }
+  return {field.offset + static_cast<int>(index * l.stride), field.shift};
+}
+}  // namespace detail
+
 std::optional<Location> locate(const Field& field, int lane) {
   const LaneLayout& l = field.lanes;
   uint8_t bank = 0;
-  int offset = field.offset;
-  int shift = field.shift;
+  detail::LanePlace place{field.offset, field.shift};
   if (l.count != 0) {
     if (lane < 1 || lane > l.count) return std::nullopt;
     unsigned index = static_cast<unsigned>(lane - 1);  // lane index within its bank
@@ -136,17 +172,11 @@ std::optional<Location> locate(const Field& field, int lane) {
       bank = static_cast<uint8_t>(detail::quotient(index, l.per_bank));
       index -= bank * l.per_bank;
     }
-    if (l.per_byte != 0) {
-      const unsigned byte = detail::quotient(index, l.per_byte);
-      offset += static_cast<int>(byte);
-      shift += l.bit_step * static_cast<int>(index - byte * l.per_byte);
-    } else {
-      offset += static_cast<int>(index * l.stride);
-    }
+    place = detail::place_in_bank(field, index);
   }
-  const bool upper = offset >= static_cast<int>(kPageSize);
+  const bool upper = place.offset >= static_cast<int>(kPageSize);
   const PageKey key{field.device, upper ? bank : uint8_t{0}, upper ? field.page : kLowerPage};
-  return Location{key, static_cast<uint16_t>(offset), static_cast<uint8_t>(shift)};
+  return Location{key, static_cast<uint16_t>(place.offset), static_cast<uint8_t>(place.shift)};
 }
 
 namespace detail {
@@ -161,33 +191,59 @@ inline const uint8_t* bytes_at(const ModuleImage& image, const Location& loc, st
 constexpr uint32_t bit_mask(uint8_t width) { return width >= 32 ? 0xFFFFFFFFu : (1u << width) - 1; }
 }  // namespace detail
 
-std::optional<uint32_t> read_uint(const ModuleImage& image, const Field& field, int lane) {
-  const auto loc = locate(field, lane);
-  if (!loc) return std::nullopt;
-  const uint8_t* p = detail::bytes_at(image, *loc, field.size);
-  if (p == nullptr) return std::nullopt;
+namespace detail {
+// The value of `field` whose first byte is at `p` (Bits: at `shift`).
+inline std::optional<uint32_t> value_at(const uint8_t* p, const Field& field, uint8_t shift) {
   switch (field.type) {
     case Type::U8: return p[0];
     case Type::U16:
     case Type::S16: return static_cast<uint32_t>(p[0] << 8 | p[1]);
-    case Type::Bits: return (p[0] >> loc->shift) & detail::bit_mask(field.width);
+    case Type::Bits: return (p[0] >> shift) & bit_mask(field.width);
     case Type::Ascii:
     case Type::Bytes: return std::nullopt;
   }
   return std::nullopt;
 }
+constexpr int32_t signed_value(const Field& field, uint32_t raw) {
+  return field.type == Type::S16 ? static_cast<int16_t>(static_cast<uint16_t>(raw)) : static_cast<int32_t>(raw);
+}
+}  // namespace detail
+
+std::optional<uint32_t> read_uint(const ModuleImage& image, const Field& field, int lane) {
+  const auto loc = locate(field, lane);
+  if (!loc) return std::nullopt;
+  const uint8_t* p = detail::bytes_at(image, *loc, field.size);
+  if (p == nullptr) return std::nullopt;
+  return detail::value_at(p, field, loc->shift);
+}
 
 std::optional<int32_t> read_int(const ModuleImage& image, const Field& field, int lane) {
   const auto raw = read_uint(image, field, lane);
   if (!raw) return std::nullopt;
-  if (field.type == Type::S16) return static_cast<int16_t>(static_cast<uint16_t>(*raw));
-  return static_cast<int32_t>(*raw);
+  return detail::signed_value(field, *raw);
 }
 
 std::optional<double> read_scaled(const ModuleImage& image, const Field& field, int lane) {
   const auto raw = read_int(image, field, lane);
   if (!raw) return std::nullopt;
   return *raw * field.scale;
+}
+
+std::optional<uint32_t> BankLanes::uint(int lane) const {
+  const unsigned index = static_cast<unsigned>(lane - 1) - first_;  // wraps for lanes below the bank
+  if (lane < 1 || index >= count_) return std::nullopt;
+  const detail::LanePlace place = detail::place_in_bank(field_, index);
+  const bool upper = place.offset >= static_cast<int>(kPageSize);
+  const uint8_t* half = upper ? upper_ : lower_;
+  const int in_half = place.offset - (upper ? static_cast<int>(kPageSize) : 0);
+  if (half == nullptr || in_half + field_.size > static_cast<int>(kPageSize)) return std::nullopt;
+  return detail::value_at(half + in_half, field_, static_cast<uint8_t>(place.shift));
+}
+
+std::optional<double> BankLanes::scaled(int lane) const {
+  const auto raw = uint(lane);
+  if (!raw) return std::nullopt;
+  return detail::signed_value(field_, *raw) * field_.scale;
 }
 
 }  // namespace xcvr::cmis

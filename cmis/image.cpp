@@ -55,7 +55,7 @@ void ModuleImage::reindex() {
   }
 }
 
-const ModuleImage::Entry* ModuleImage::scan(const PageKey& key) const {
+const ModuleImage::Entry* ModuleImage::scan(PageKey key) const {
   for (const Entry& e : entries_) {
     if (e.key == key) return &e;
   }

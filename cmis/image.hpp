@@ -78,12 +78,15 @@ class ModuleImage {
   static constexpr int kSlotBanks = 4;
   static constexpr uint8_t kNoEntry = 0xFF;
   static constexpr int slot(const PageKey& key) {  // -1: not indexed
-    const int device = key.device == kDeviceA0 ? 0 : key.device == kDeviceA2 ? 1 : -1;
-    if (device < 0 || key.bank >= kSlotBanks || key.page < kLowerPage || key.page >= kSlotPages - 1) return -1;
-    return (device * kSlotBanks + key.bank) * kSlotPages + (key.page + 1);
+    static_assert(kDeviceA2 == kDeviceA0 + 1);
+    const unsigned device = static_cast<unsigned>(key.device - kDeviceA0);  // A0h 0, A2h 1
+    const unsigned page = static_cast<unsigned>(key.page + 1);             // lower 0, 00h 1, ...
+    if (device > 1 || key.bank >= kSlotBanks || page >= kSlotPages) return -1;
+    return static_cast<int>((device * kSlotBanks + key.bank) * kSlotPages + page);
   }
   void reindex();
-  const Entry* scan(const PageKey& key) const;
+  // By value: a key whose address is taken stays on the stack in every inlined field read.
+  const Entry* scan(PageKey key) const;
 
   Entry* find_mut(const PageKey& key);
   std::vector<Entry> entries_;  // few entries (≤ ~12), kept sorted by key

@@ -195,7 +195,7 @@ class CmisDecoder {
       const auto i = static_cast<uint16_t>(first);
       Thresholds t = read_thresholds(img_, cmis_fields()[i], cmis_fields()[i + 1],
                                      cmis_fields()[i + 2], cmis_fields()[i + 3], multiplier);
-      if (t.any()) r_.thresholds[std::string(quantity(q).key)] = t;
+      set_thresholds(r_, q, t);
     };
     const Implemented& im = r_.implemented;
     if (!advertised_ || im.temperature) group(Quantity::Temperature, F::TempHighAlarm);

@@ -33,6 +33,10 @@ Thresholds read_thresholds(const ModuleImage& image, const Field& ha, const Fiel
   });
 }
 
+void set_thresholds(ModuleReport& report, Quantity q, const Thresholds& t) {
+  if (t.any()) report.thresholds.insert_or_assign(quantity(q).key, t);
+}
+
 std::vector<std::string> raised_flags(const ModuleImage& image, std::span<const Field> table,
                                       int lane) {
   std::vector<std::string> out;

@@ -12,6 +12,7 @@
 
 #include "cmis/field.hpp"
 #include "cmis/image.hpp"
+#include "cmis/quantities.hpp"
 #include "cmis/report.hpp"
 
 namespace xcvr::cmis {
@@ -36,6 +37,9 @@ Thresholds read_thresholds(const Field& ha, const Field& la, const Field& hw, co
   t.low_warning = read(lw);
   return t;
 }
+
+// Records `t` as the thresholds of `q` (under its static key) when any level is present.
+void set_thresholds(ModuleReport& report, Quantity q, const Thresholds& t);
 
 // Appends the names of raised flags: every 1-bit Bits row of `role` in `table` that reads 1.
 // Module-level rows go to report.module_flags; per-lane rows go to the flags of each lane

@@ -124,7 +124,8 @@ struct ModuleReport {
   std::optional<bool> low_power;  // CMIS ModuleLowPwr; SFF-8636 host-forced low power (93 bits 0-1)
   std::vector<std::string> module_flags;  // raised, e.g. "temperature_high_warning"
   std::vector<LaneReport> lanes;
-  std::map<std::string, Thresholds, std::less<>> thresholds;  // by cmis/quantities.hpp key
+  // By cmis/quantities.hpp key, which is static text (set_thresholds in cmis/decode_util.hpp).
+  std::map<std::string_view, Thresholds, std::less<>> thresholds;
   std::vector<VdmObservable> vdm;
 
   std::vector<Checksum> checksums;

@@ -152,7 +152,7 @@ void add_thresholds(const ModuleImage& image, ModuleReport& r, bool external, Qu
   const Thresholds t = read_thresholds(f(ha), f(la), f(hw), f(lw), [&](const Field& field) {
     return diagnostic(image, field, q, external, r);
   });
-  if (t.any()) r.thresholds[std::string(quantity(q).key)] = t;
+  set_thresholds(r, q, t);
 }
 
 void decode_thresholds(const ModuleImage& image, bool external, ModuleReport& r) {

@@ -145,7 +145,7 @@ void add_thresholds(const ModuleImage& image, ModuleReport& r, Quantity q, bool 
                     F ha, F la, F hw, F lw) {
   if (!implemented) return;
   const Thresholds t = read_thresholds(image, f(ha), f(la), f(hw), f(lw));
-  if (t.any()) r.thresholds[std::string(quantity(q).key)] = t;
+  set_thresholds(r, q, t);
 }
 
 void decode_thresholds(const ModuleImage& image, ModuleReport& r) {

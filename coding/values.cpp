@@ -73,7 +73,7 @@ std::vector<std::string> inverted_groups(const Subject& s) {
   for (const auto& [key, t] : s.report.thresholds) {
     if (!complete(t) || all_zero(t)) continue;
     if (*t.high_alarm < *t.high_warning || *t.high_warning < *t.low_warning || *t.low_warning < *t.low_alarm) {
-      out.push_back(key);
+      out.emplace_back(key);
     }
   }
   return out;

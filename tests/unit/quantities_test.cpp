@@ -33,7 +33,7 @@ daemon::Snapshot only(const QuantitySpec& q) {
   r->vdm.clear();
   if (q.per_lane()) r->lanes.front().*q.lane_value = 0.4375;
   else (*r).*q.module_value = 0.4375;
-  if (q.has_thresholds()) r->thresholds[std::string(q.key)] = {0.75, 0.625, 0.25, 0.125};
+  if (q.has_thresholds()) r->thresholds[q.key] = {0.75, 0.625, 0.25, 0.125};
   s.ports[0].report = r;
   s.ports[0].aging.clear();
   s.ports[0].temperature_headroom_celsius.reset();

@@ -269,7 +269,7 @@ if emu:
 scrape = bench_rows(load("scrape.json"))
 if scrape:
     g = lambda name: scrape.get(name)
-    print("## Scrape cost when every scrape renders (Google Benchmark, `tests/bench/bench_scrape.cpp`)\n")
+    print("## Scrape cost when every scrape renders (Google Benchmark, `tests/bench/bench_scrape.cpp`, median of 3 repetitions)\n")
     print("Prometheus scrapes every 15–60 s and the poller publishes a new snapshot every poll, so in "
           "service nearly every scrape is the first after a publish and pays a full render: families "
           "from the snapshot, serialization, gzip. The baseline is a bare prometheus-cpp "

@@ -412,26 +412,21 @@ constexpr Names kConfigStatusNames = all_names(kConfigStatuses, [](uint8_t c) ->
 constexpr Names kSff8636RevisionNames = all_names(kSff8636Revisions, reserved_only);
 constexpr Names kSff8472ComplianceNames = all_names(kSff8472Compliance, reserved_only);
 
-// The media interface table for a media type (SFF-8024 Tables 4-6 to 4-10); empty for an
-// undefined, reserved or custom media type, whose codes are all "unknown (0xNN)".
-std::span<const Entry> media_table(uint8_t media_type_code) {
+// The media interface table for a media type (SFF-8024 Tables 4-6 to 4-10) and its names by
+// code; no entries for an undefined, reserved or custom media type, whose codes are all
+// "unknown (0xNN)".
+struct MediaTable {
+  std::span<const Entry> entries;
+  const Names& names;
+};
+MediaTable media_table(uint8_t media_type_code) {
   switch (media_type_code) {
-    case 0x01: return kMmfMedia;
-    case 0x02: return kSmfMedia;
-    case 0x03: return kPassiveCopperMedia;
-    case 0x04: return kActiveCableMedia;
-    case 0x05: return kBaseTMedia;
-    default: return {};
-  }
-}
-const Names& media_names(uint8_t media_type_code) {
-  switch (media_type_code) {
-    case 0x01: return kMmfMediaNames;
-    case 0x02: return kSmfMediaNames;
-    case 0x03: return kPassiveCopperMediaNames;
-    case 0x04: return kActiveCableMediaNames;
-    case 0x05: return kBaseTMediaNames;
-    default: return kUnknownMediaNames;
+    case 0x01: return {kMmfMedia, kMmfMediaNames};
+    case 0x02: return {kSmfMedia, kSmfMediaNames};
+    case 0x03: return {kPassiveCopperMedia, kPassiveCopperMediaNames};
+    case 0x04: return {kActiveCableMedia, kActiveCableMediaNames};
+    case 0x05: return {kBaseTMedia, kBaseTMediaNames};
+    default: return {{}, kUnknownMediaNames};
   }
 }
 
@@ -442,7 +437,7 @@ std::string_view connector(uint8_t code) { return kConnectorNames[code]; }
 std::string_view host_interface(uint8_t code) { return kHostInterfaceNames[code]; }
 std::string_view media_type(uint8_t code) { return kMediaTypeNames[code]; }
 std::string_view media_interface(uint8_t media_type_code, uint8_t code) {
-  return media_names(media_type_code)[code];
+  return media_table(media_type_code).names[code];
 }
 
 bool technology_is_copper(uint32_t code) { return code >= 0x0A && code <= 0x0F; }
@@ -454,7 +449,7 @@ int host_interface_lanes(uint8_t code) {
 }
 
 int media_interface_lanes(uint8_t media_type_code, uint8_t code) {
-  const Entry* e = find_entry(media_table(media_type_code), code);
+  const Entry* e = find_entry(media_table(media_type_code).entries, code);
   return e ? e->lanes : 0;
 }
 

@@ -43,10 +43,13 @@ Labels live_lane_labels(const Labels& base, int lane, const std::optional<int>& 
 }
 
 const Labels& LiveLabels::lane(int lane) {
-  const bool cached = lane >= 0 && lane <= kCached;
-  if (cached && lanes_[static_cast<std::size_t>(lane)]) return *lanes_[static_cast<std::size_t>(lane)];
+  const bool cacheable = lane >= 0 && lane <= kCached;
+  const std::uint32_t bit = cacheable ? std::uint32_t{1} << lane : 0;
+  if ((cached_ & bit) != 0) return lanes_[lane];
   const Labels rendered = out_.with_rendered(live_lane_labels(base_, lane, data_path_of(&report_, lane)));
-  return cached ? lanes_[static_cast<std::size_t>(lane)].emplace(rendered) : (other_ = rendered);
+  if (!cacheable) return other_ = rendered;
+  cached_ |= bit;
+  return *std::construct_at(&lanes_[lane], rendered);
 }
 
 std::optional<int> data_path_of(const cmis::ModuleReport* r, int lane) {
@@ -113,16 +116,29 @@ void add_info(FamilySet& out, const Labels& base, const cmis::ModuleReport& r) {
   out.gauge(Fam::ModuleInfo, std::move(l), 1);
 }
 
-void add_thresholds(FamilySet& out, const Labels& base, const cmis::ModuleReport& r) {
+// The quantity row a thresholds key names: by address first, since set_thresholds() stores the
+// row's own key, then by text.
+const cmis::QuantitySpec* threshold_row(std::string_view key) {
   for (const cmis::QuantitySpec& q : cmis::kQuantities) {
-    if (!q.has_thresholds()) continue;
-    const auto it = r.thresholds.find(q.key);
-    if (it != r.thresholds.end()) add_levels(out, quantity_threshold_family(q.id), base, it->second);
+    if (q.key.data() == key.data() && q.key.size() == key.size()) return &q;
+  }
+  for (const cmis::QuantitySpec& q : cmis::kQuantities) {
+    if (q.key == key) return &q;
+  }
+  return nullptr;
+}
+
+// In the map's order, not the rows': each quantity's levels go to a family of their own, so the
+// order does not change the body, and a walk is cheaper than a find per row.
+void add_thresholds(FamilySet& out, const Labels& base, const cmis::ModuleReport& r) {
+  for (const auto& [key, thresholds] : r.thresholds) {
+    const cmis::QuantitySpec* q = threshold_row(key);
+    if (q != nullptr && q->has_thresholds()) add_levels(out, quantity_threshold_family(q->id), base, thresholds);
   }
 }
 
 void add_lanes(FamilySet& out, LiveLabels& labels, const cmis::ModuleReport& r) {
-  SeenSet<int> seen;
+  SeenLanes seen;
   for (const cmis::LaneReport& lane : r.lanes) {
     if (lane.lane <= 0 || !seen.first(lane.lane)) continue;  // never a duplicate series
     const Labels& l = labels.lane(lane.lane);
@@ -136,7 +152,7 @@ void add_lanes(FamilySet& out, LiveLabels& labels, const cmis::ModuleReport& r) 
 }
 
 void add_aging(FamilySet& out, LiveLabels& labels, const PortSnapshot& p) {
-  SeenSet<int> seen;
+  SeenLanes seen;
   for (const daemon::LaneAging& a : p.aging) {
     if (a.lane <= 0 || !seen.first(a.lane)) continue;
     const Labels& l = labels.lane(a.lane);

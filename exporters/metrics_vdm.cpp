@@ -34,12 +34,35 @@ constexpr std::array kQuantities{
     VdmQuantity{"supply_rail_voltage", Fam::SupplyRailVoltage, Fam::SupplyRailVoltageThreshold, "rail", false},
 };
 
-const VdmQuantity* quantity_of(const cmis::VdmObservable& o) {
+const VdmQuantity* quantity_of(std::string_view quantity) {
   for (const VdmQuantity& q : kQuantities) {
-    if (q.quantity == o.quantity) return &q;
+    if (q.quantity == quantity) return &q;
   }
   return nullptr;
 }
+
+// quantity_of() remembered by the text's address within one report (whose texts do not change
+// while it is rendered): a module's observables name the decoder's few static quantity texts,
+// so the name comparisons run once per quantity instead of once per observable.
+class QuantityMemo {
+ public:
+  const VdmQuantity* operator()(std::string_view quantity) {
+    for (std::size_t i = 0; i < n_; ++i) {
+      if (known_[i].data() == quantity.data() && known_[i].size() == quantity.size()) return found_[i];
+    }
+    const VdmQuantity* q = quantity_of(quantity);
+    if (n_ < known_.size()) {
+      known_[n_] = quantity;
+      found_[n_++] = q;
+    }
+    return q;
+  }
+
+ private:
+  std::array<std::string_view, 12> known_;
+  std::array<const VdmQuantity*, 12> found_{};
+  std::size_t n_ = 0;
+};
 
 // A lane's VDM values mean something only while its data path is up and it has light: a module
 // in LowPwr or a lane in LOS reads 0 (or its last value), which must not look like a clean link.
@@ -71,8 +94,9 @@ void add_vdm_series(FamilySet& out, LiveLabels& labels, const daemon::PortSnapsh
     if (!m) m = lane_measures(r, lane);
     return *m;
   };
+  QuantityMemo quantity_of;
   for (const cmis::VdmObservable& o : r.vdm) {
-    const VdmQuantity* q = o.statistic ? nullptr : quantity_of(o);
+    const VdmQuantity* q = o.statistic ? nullptr : quantity_of(o.quantity);
     if (q == nullptr) continue;
     const int lane = q->per_lane ? o.lane : 0;
     if (!seen.first({q->value, lane, o.qualifier})) continue;

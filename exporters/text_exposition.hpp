@@ -4,6 +4,8 @@
 // equivalence test (exporter_text_exposition_test) holds the two outputs equal.
 #pragma once
 
+#include <cstddef>
+#include <memory>
 #include <span>
 #include <string>
 #include <string_view>
@@ -22,13 +24,41 @@ struct LabelView {
   std::string_view name;
   std::string_view value;  // valid UTF-8 (FamilySet makes it so); escaped here
 };
+
+// A growing text that hands out room to write into without filling it first (std::string's
+// resize zero-fills, and resize_and_overwrite is C++23): a render writes each sample line
+// straight into its family's text, once.
+class TextBuffer {
+ public:
+  void reserve(std::size_t capacity);
+  // At least `n` writable bytes at the end; write into them, then commit() the end written.
+  char* room(std::size_t n) {
+    if (capacity_ - size_ < n) grow(n);
+    return data_.get() + size_;
+  }
+  void commit(const char* end) { size_ = static_cast<std::size_t>(end - data_.get()); }
+  void append(std::string_view s);
+  std::string_view view() const { return {data_.get(), size_}; }
+  std::size_t size() const { return size_; }
+  std::size_t capacity() const { return capacity_; }
+
+ private:
+  void grow(std::size_t n);
+  std::unique_ptr<char[]> data_;
+  std::size_t size_ = 0;
+  std::size_t capacity_ = 0;
+};
+
 void append_family_header(std::string& out, std::string_view name, prometheus::MetricType type,
                           std::string_view help);
-// Labels as the text between a sample's braces: name="escaped value",... (no braces).
-void append_labels(std::string& out, std::span<const LabelView> labels);
+// Labels as the text between a sample's braces: name="escaped value",... (no braces), after a
+// comma when `after` (the text continues labels already written).
+void append_labels(TextBuffer& out, std::span<const LabelView> labels, bool after = false);
+// The most bytes append_labels() writes for `labels`.
+std::size_t labels_bound(std::span<const LabelView> labels);
 // One line of a gauge, counter or untyped metric: name{rendered,labels} value. `rendered`: the
 // leading labels already written by append_labels() (a port's, shared by all its series).
-void append_sample(std::string& out, std::string_view name, std::string_view rendered,
+void append_sample(TextBuffer& out, std::string_view name, std::string_view rendered,
                    std::span<const LabelView> labels, double value);
 // Every line of one metric of any type (a histogram or summary writes several).
 void append_metric(std::string& out, std::string_view name, prometheus::MetricType type,

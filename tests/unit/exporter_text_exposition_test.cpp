@@ -12,6 +12,7 @@
 
 #include <prometheus/text_serializer.h>
 
+#include "exporters/families.hpp"
 #include "exporters/metrics.hpp"
 #include "exporters/text_exposition.hpp"
 #include "tests/e2e/synthetic_fleet.hpp"
@@ -107,6 +108,30 @@ TEST(ExporterTextExposition, SameBytesForEveryTypeEscapeAndTimestamp) {
   s.summary.quantile = {{0.5, 1.5}, {0.99, -std::numeric_limits<double>::infinity()}};
   f[4].metric.push_back(s);
   expect_same(f);
+}
+
+// Every length of a name and value from empty to past 128 bytes, escaped or not, through both
+// writers: the short-piece copies have a branch per width, and one wrong offset shows here.
+TEST(ExporterTextExposition, SameBytesForLabelsOfEveryLength) {
+  std::vector<std::string> values;
+  for (std::size_t n = 0; n <= 140; ++n) {
+    std::string v;
+    for (std::size_t i = 0; i < n; ++i) v += static_cast<char>('a' + (i * 7 + n) % 26);
+    values.push_back(v);
+    if (n > 0) values.push_back(v.substr(0, n - 1) + '"');  // escaped at the end
+  }
+  MetricFamily f{"g", "help", MetricType::Gauge, {}};
+  FamilySet text(0, FamilySet::Output::Text), families(0, FamilySet::Output::Families);
+  for (std::size_t i = 0; i < values.size(); ++i) {
+    const std::string name = "l" + std::string(i % 140, 'x');
+    f.metric.push_back(with_labels({{name, values[i]}}));
+    f.metric.back().gauge.value = static_cast<double>(i);
+    const Labels rendered_base = text.with_rendered({{"port", values[i]}});
+    text.gauge(Fam::ModulePresent, rendered_base, {name, values[i]}, static_cast<double>(i));
+    families.gauge(Fam::ModulePresent, {{"port", values[i]}}, {name, values[i]}, static_cast<double>(i));
+  }
+  expect_same({f});
+  EXPECT_EQ(text.take_text(), serialize_text(families.take()));
 }
 
 TEST(ExporterTextExposition, SameBytesForDoublesOfEveryBitPattern) {

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <memory>
 #include <stdexcept>
 
@@ -273,14 +274,22 @@ class Utf8Labels {
 FamilySet::FamilySet(std::size_t ports, Output output, const std::vector<std::size_t>* family_bytes)
     : output_(output) {
   if (output_ == Output::Text) {
-    text_.resize(family_specs().size());
-    text_samples_.resize(family_specs().size());
-    if (family_bytes != nullptr && family_bytes->size() == text_.size()) {
-      for (std::size_t i = 0; i < text_.size(); ++i) {
+    const std::size_t n = family_specs().size();
+    text_samples_.resize(n);
+    window_at_.resize(n);
+    std::vector<std::size_t> room(n);  // room for longer values than last time
+    std::size_t total = 0;
+    if (family_bytes != nullptr && family_bytes->size() == n) {
+      for (std::size_t i = 0; i < n; ++i) {
         const std::size_t bytes = (*family_bytes)[i];
-        if (bytes != 0) text_[i].reserve(bytes + bytes / 16);  // room for longer values
+        room[i] = bytes == 0 ? 0 : bytes + bytes / 16 + 64;
+        window_at_[i] = total;
+        total += room[i];
       }
     }
+    char* const body = body_.room(total);
+    text_.reserve(n);
+    for (std::size_t i = 0; i < n; ++i) text_.push_back(TextBuffer::window(body + window_at_[i], room[i]));
     return;
   }
   families_.reserve(family_specs().size());
@@ -335,7 +344,7 @@ void FamilySet::add(Fam id, const Labels& labels, const LabelView* last, prometh
     ++refused_labels_;
     return;
   }
-  ++text_samples_[i];
+  if (text_samples_[i]++ == 0) begin_family_text(i);
   if (histogram == nullptr) {
     append_sample(text_[i], spec.name, labels.rendered_count_ != 0 ? labels.rendered_ : std::string_view(), valid, value);
     return;
@@ -415,26 +424,66 @@ std::vector<prometheus::MetricFamily> FamilySet::take() {
   return out;
 }
 
-std::string FamilySet::take_text(std::vector<std::size_t>* family_bytes) {
+void FamilySet::begin_family_text(std::size_t i) {
+  const FamilySpec& spec = kSpecs[i];
+  std::string header;
+  append_family_header(header, spec.name, spec.type, spec.help);
+  text_[i].append(header);
+}
+
+TextBuffer FamilySet::take_text(std::vector<std::size_t>* family_bytes) {
   dropped_ += refused_labels_;
-  std::size_t bytes = 0;
-  for (const TextBuffer& t : text_) bytes += t.size();
   if (family_bytes != nullptr) {
     family_bytes->resize(text_.size());
     for (std::size_t i = 0; i < text_.size(); ++i) (*family_bytes)[i] = text_[i].size();
   }
-  std::string out;
-  out.reserve(bytes + text_.size() * 200);  // + the headers
+  std::vector<std::size_t> shown;  // the families that go out, in order
+  std::size_t bytes = 0;
   for (std::size_t i = 0; i < text_.size(); ++i) {
     if (text_samples_[i] == 0) continue;
-    const FamilySpec& spec = family_specs()[i];
-    if (!prometheus::CheckMetricName(std::string(spec.name))) {
+    if (!prometheus::CheckMetricName(std::string(kSpecs[i].name))) {
       dropped_ += text_samples_[i];
       continue;
     }
-    append_family_header(out, spec.name, spec.type, spec.help);
-    out += text_[i].view();
+    shown.push_back(i);
+    bytes += text_[i].size();
   }
+  // Closing the gaps moves each family down to where the previous one ends, which is never past
+  // its own window. A family that outgrew its window (the first render has none) is copied from
+  // its own memory, unless that would overwrite a later family not yet moved: then the body is
+  // built apart.
+  bool in_place = true;
+  std::size_t at = 0;
+  for (std::size_t k = 0; k < shown.size() && in_place; ++k) {
+    const TextBuffer& t = text_[shown[k]];
+    if (!t.in_window()) {
+      std::size_t limit = body_.capacity();
+      for (std::size_t later = k + 1; later < shown.size(); ++later) {
+        if (text_[shown[later]].in_window()) {
+          limit = window_at_[shown[later]];
+          break;
+        }
+      }
+      in_place = at + t.size() <= limit;
+    }
+    at += t.size();
+  }
+  TextBuffer out;
+  if (in_place) {
+    char* const body = body_.room(0);
+    char* end = body;
+    for (const std::size_t i : shown) {
+      const std::string_view t = text_[i].view();
+      if (!t.empty()) std::memmove(end, t.data(), t.size());
+      end += t.size();
+    }
+    body_.commit(end);
+    out = std::move(body_);
+  } else {
+    out.reserve(bytes);
+    for (const std::size_t i : shown) out.append(text_[i].view());
+  }
+  body_ = TextBuffer();
   text_.clear();
   text_samples_.clear();
   rendered_.clear();

@@ -169,8 +169,9 @@ class Labels {
 class FamilySet {
  public:
   enum class Output { Families, Text };
-  // `family_bytes` (Text): each family's text size in a previous render, reserved up front so a
-  // family's text does not regrow (and copy itself) as a render of a similar snapshot fills it.
+  // `family_bytes` (Text): each family's text size in a previous render. Each family then writes
+  // into a window of the body sized for it, and take_text() only closes the gaps between them:
+  // building families apart and concatenating them copied the whole body once more.
   explicit FamilySet(std::size_t ports = 0, Output output = Output::Families,
                      const std::vector<std::size_t>* family_bytes = nullptr);
 
@@ -191,8 +192,8 @@ class FamilySet {
   // family-name refusals are counted by take()/take_text()).
   std::size_t dropped() const { return dropped_; }
   std::vector<prometheus::MetricFamily> take();  // Output::Families
-  // Output::Text. `family_bytes`: set to each family's text size, for the next render.
-  std::string take_text(std::vector<std::size_t>* family_bytes = nullptr);
+  // Output::Text: the body. `family_bytes`: set to each family's text size, for the next render.
+  TextBuffer take_text(std::vector<std::size_t>* family_bytes = nullptr);
 
  private:
   void add_value(Fam id, const Labels& labels, const LabelView* last, double value, bool counter);
@@ -200,7 +201,10 @@ class FamilySet {
 
   Output output_;
   std::vector<prometheus::MetricFamily> families_;  // Families
-  std::vector<TextBuffer> text_;                    // Text: each family's sample lines
+  void begin_family_text(std::size_t i);
+  TextBuffer body_;                                 // Text: the body, each family in a window of it
+  std::vector<std::size_t> window_at_;              // Text: where each family's window begins
+  std::vector<TextBuffer> text_;                    // Text: each family's header and sample lines
   std::vector<std::size_t> text_samples_;           // Text: samples per family
   std::deque<TextBuffer> rendered_;                 // Text: with_rendered()'s texts, in chunks never regrown
   std::size_t dropped_ = 0;

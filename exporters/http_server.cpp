@@ -52,35 +52,44 @@ detail::TransportLimits limits_of(const WebConfig& c) {
 
 // Bodies below this size go out as they are: gzip would save little and cost a compression.
 constexpr std::size_t kGzipMinBytes = 1024;
-using Bytes = std::shared_ptr<const std::string>;
+// A body's bytes and what keeps them alive (a string, or the rendered /metrics).
+struct Bytes {
+  std::shared_ptr<const void> owner;
+  std::string_view bytes;
+  static Bytes of(std::string s) {
+    auto owned = std::make_shared<const std::string>(std::move(s));
+    return {owned, *owned};
+  }
+};
 
 // Every answer leaves through here, so Range and gzip agree on every route: one representation
 // is chosen (the cached gzip of /metrics, gzip made now for a large body, or the body as is),
 // Range is applied to that representation (RFC 9110 §14: Content-Range counts its bytes), and
 // it goes out through a sized content provider, which httplib neither copies nor re-encodes.
+// `gzipped`: no owner when there is none.
 void send(const Request& req, Response& res, Bytes identity, Bytes gzipped, const std::string& type) {
   Bytes body = std::move(identity);
-  const bool negotiable = gzipped != nullptr || body->size() >= kGzipMinBytes;
+  const bool negotiable = gzipped.owner != nullptr || body.bytes.size() >= kGzipMinBytes;
   if (negotiable) {
     res.set_header("Vary", "Accept-Encoding");
     if (accepts_gzip(req.get_header_value("Accept-Encoding"))) {
-      if (!gzipped) {
-        if (auto z = gzip_compress(*body)) gzipped = std::make_shared<const std::string>(std::move(*z));
+      if (gzipped.owner == nullptr) {
+        if (auto z = gzip_compress(body.bytes)) gzipped = Bytes::of(std::move(*z));
       }
-      if (gzipped && !gzipped->empty()) {
+      if (gzipped.owner != nullptr && !gzipped.bytes.empty()) {
         body = std::move(gzipped);
         res.set_header("Content-Encoding", "gzip");
       }
     }
   }
-  std::size_t first = 0, length = body->size();
+  std::size_t first = 0, length = body.bytes.size();
   const bool success = res.status == -1 || res.status == 200;
   if (success) res.set_header("Accept-Ranges", "bytes");
   const auto* facts = detail::current_request_facts();
   if (success && req.method == "GET" && facts != nullptr && facts->range) {
-    const auto d = detail::decide_range(*facts->range, body->size());
+    const auto d = detail::decide_range(*facts->range, body.bytes.size());
     if (d.kind != detail::RangeDecision::Kind::Full) {
-      res.set_header("Content-Range", detail::content_range(d, body->size()));
+      res.set_header("Content-Range", detail::content_range(d, body.bytes.size()));
     }
     if (d.kind == detail::RangeDecision::Kind::Unsatisfiable) {
       res.status = 416;
@@ -101,7 +110,7 @@ void send(const Request& req, Response& res, Bytes identity, Bytes gzipped, cons
   }
   res.set_content_provider(length, type, [body, first, length](std::size_t offset, std::size_t want, httplib::DataSink& sink) {
     if (offset >= length) return false;
-    return sink.write(body->data() + first + offset, std::min({want, length - offset, std::size_t{256 * 1024}}));
+    return sink.write(body.bytes.data() + first + offset, std::min({want, length - offset, std::size_t{256 * 1024}}));
   });
 }
 
@@ -109,7 +118,7 @@ void send(const Request& req, Response& res, Bytes identity, Bytes gzipped, cons
 void send_body(const Request& req, Response& res) {
   const std::string type = res.get_header_value("Content-Type");
   res.headers.erase("Content-Type");
-  send(req, res, std::make_shared<const std::string>(std::move(res.body)), nullptr, type.empty() ? "text/plain" : type);
+  send(req, res, Bytes::of(std::move(res.body)), {}, type.empty() ? "text/plain" : type);
 }
 
 // A handler whose answer goes through send_body().
@@ -251,8 +260,8 @@ void HttpServer::Impl::serve_metrics(const Request& req, Response& res) const {
     res.set_content("cannot render metrics\n", "text/plain");
     return;
   }
-  send(req, res, Bytes(rendered, &rendered->text),
-       rendered->gzip.empty() ? nullptr : Bytes(rendered, &rendered->gzip), kMetricsContentType);
+  send(req, res, Bytes{rendered, rendered->text},
+       rendered->gzip.empty() ? Bytes{} : Bytes{rendered, rendered->gzip}, kMetricsContentType);
 }
 
 void HttpServer::Impl::listen_on(const std::string& text) {

@@ -103,11 +103,15 @@ std::vector<prometheus::MetricFamily> build_families(const daemon::Snapshot& sna
   return out.take();
 }
 
-std::string render_text(const daemon::Snapshot& snapshot, const SelfStats& self,
-                        std::vector<std::size_t>* family_bytes) {
+TextBuffer render_body(const daemon::Snapshot& snapshot, const SelfStats& self,
+                       std::vector<std::size_t>* family_bytes) {
   FamilySet out(snapshot.ports.size(), FamilySet::Output::Text, family_bytes);
   add_all_series(out, snapshot, self);
   return out.take_text(family_bytes);
+}
+
+std::string render_text(const daemon::Snapshot& snapshot, const SelfStats& self) {
+  return std::string(render_body(snapshot, self).view());
 }
 
 SelfStats SnapshotCollector::self_stats() const {
@@ -141,7 +145,8 @@ std::shared_ptr<const RenderedMetrics> SnapshotCollector::render() const {
   const auto start = std::chrono::steady_clock::now();
   try {
     auto out = std::make_shared<RenderedMetrics>();
-    out->text = render_text(*snapshot, self_stats(), &family_bytes_);
+    out->body = render_body(*snapshot, self_stats(), &family_bytes_);
+    out->text = out->body.view();
     out->gzip = gzip_compress(out->text).value_or("");
     rendered_ = std::move(out);
     rendered_for_ = snapshot;

@@ -15,6 +15,7 @@
 #include <prometheus/metric_family.h>
 
 #include "daemon/snapshot.hpp"
+#include "exporters/text_exposition.hpp"
 
 namespace xcvr::exporters {
 
@@ -32,16 +33,19 @@ std::vector<prometheus::MetricFamily> build_families(const daemon::Snapshot& sna
 // Text exposition format 0.0.4 of build_families(), byte for byte, written series by series
 // without building the families (exporter_text_exposition_test holds the two equal).
 // `family_bytes`: kept by a caller that renders snapshot after snapshot (FamilySet).
-std::string render_text(const daemon::Snapshot& snapshot, const SelfStats& self = {},
-                        std::vector<std::size_t>* family_bytes = nullptr);
+TextBuffer render_body(const daemon::Snapshot& snapshot, const SelfStats& self = {},
+                       std::vector<std::size_t>* family_bytes = nullptr);
+// render_body() as a string (a copy of the body: for callers off the scrape path).
+std::string render_text(const daemon::Snapshot& snapshot, const SelfStats& self = {});
 
 // Content-Type of render_text() output.
 inline constexpr const char* kMetricsContentType = "text/plain; version=0.0.4; charset=utf-8";
 
 // One snapshot's /metrics body, rendered once and shared by every scrape of that snapshot.
 struct RenderedMetrics {
-  std::string text;
-  std::string gzip;  // `text` gzip-compressed; empty if compression failed
+  TextBuffer body;
+  std::string_view text;  // body's bytes
+  std::string gzip;       // `text` gzip-compressed; empty if compression failed
 };
 
 // The Collectable that serves the store's current snapshot. Collect() never throws (an
@@ -70,7 +74,7 @@ class SnapshotCollector : public prometheus::Collectable {
   mutable std::mutex render_mutex_;  // one render at a time; others wait and share it
   mutable std::shared_ptr<const daemon::Snapshot> rendered_for_;
   mutable std::shared_ptr<const RenderedMetrics> rendered_;
-  mutable std::vector<std::size_t> family_bytes_;  // of the last render (render_text)
+  mutable std::vector<std::size_t> family_bytes_;  // of the last render (render_body)
 };
 
 }  // namespace xcvr::exporters

@@ -356,9 +356,10 @@ std::size_t labels_bound(std::span<const LabelView> labels) { return label_list_
 
 void TextBuffer::reserve(std::size_t capacity) {
   if (capacity <= capacity_) return;
-  auto data = std::make_unique_for_overwrite<char[]>(capacity);
-  std::copy_n(data_.get(), size_, data.get());
-  data_ = std::move(data);
+  auto owned = std::make_unique_for_overwrite<char[]>(capacity);
+  std::copy_n(data_, size_, owned.get());
+  owned_ = std::move(owned);
+  data_ = owned_.get();
   capacity_ = capacity;
 }
 

@@ -27,24 +27,34 @@ struct LabelView {
 
 // A growing text that hands out room to write into without filling it first (std::string's
 // resize zero-fills, and resize_and_overwrite is C++23): a render writes each sample line
-// straight into its family's text, once.
+// straight into its family's text, once. A window writes into memory its caller keeps (a
+// family's place in the body) until it outgrows it; its text then moves to memory of its own.
 class TextBuffer {
  public:
+  TextBuffer() = default;
+  static TextBuffer window(char* at, std::size_t capacity) {
+    TextBuffer t;
+    t.data_ = at;
+    t.capacity_ = capacity;
+    return t;
+  }
   void reserve(std::size_t capacity);
   // At least `n` writable bytes at the end; write into them, then commit() the end written.
   char* room(std::size_t n) {
     if (capacity_ - size_ < n) grow(n);
-    return data_.get() + size_;
+    return data_ + size_;
   }
-  void commit(const char* end) { size_ = static_cast<std::size_t>(end - data_.get()); }
+  void commit(const char* end) { size_ = static_cast<std::size_t>(end - data_); }
   void append(std::string_view s);
-  std::string_view view() const { return {data_.get(), size_}; }
+  std::string_view view() const { return {data_, size_}; }
   std::size_t size() const { return size_; }
   std::size_t capacity() const { return capacity_; }
+  bool in_window() const { return data_ != nullptr && owned_ == nullptr; }
 
  private:
   void grow(std::size_t n);
-  std::unique_ptr<char[]> data_;
+  std::unique_ptr<char[]> owned_;  // null for a window (and before the first byte)
+  char* data_ = nullptr;
   std::size_t size_ = 0;
   std::size_t capacity_ = 0;
 };

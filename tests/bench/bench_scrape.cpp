@@ -74,7 +74,7 @@ void BM_RenderExporter(benchmark::State& state) {  // build families + serialize
   std::vector<std::size_t> family_bytes;  // kept from render to render, as SnapshotCollector does
   for (auto _ : state) {
     const auto start = Clock::now();
-    auto text = xcvr::exporters::render_text(*snapshot, {}, &family_bytes);
+    auto text = xcvr::exporters::render_body(*snapshot, {}, &family_bytes);
     lat.add(start);
     lat.bytes = text.size();
     benchmark::DoNotOptimize(text);

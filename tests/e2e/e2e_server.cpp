@@ -78,10 +78,10 @@ void bench_render(const SnapshotPtr& a, int n) {
   xcvr::exporters::SnapshotCollector collector(store);
   bool flip = false;
   auto publish = [&] { store.publish((flip = !flip) ? b : a); };
-  std::string text;
   std::shared_ptr<const xcvr::exporters::RenderedMetrics> rendered;
   std::vector<std::size_t> family_bytes;  // kept from render to render, as SnapshotCollector does
-  const double e_text = median_cpu_ms(n, {}, [&] { text = xcvr::exporters::render_text(*a, {}, &family_bytes); });
+  xcvr::exporters::TextBuffer body;
+  const double e_text = median_cpu_ms(n, {}, [&] { body = xcvr::exporters::render_body(*a, {}, &family_bytes); });
   const double e_fresh = median_cpu_ms(n, publish, [&] { rendered = collector.render(); });
   const double e_cached = median_cpu_ms(n, {}, [&] { rendered = collector.render(); });
 
@@ -105,7 +105,7 @@ void bench_render(const SnapshotPtr& a, int n) {
       "{\"exporter\": {\"render_ms_fresh\": %.4f, \"render_gzip_ms_fresh\": %.4f, \"render_ms_cached\": %.4f, "
       "\"render_gzip_ms_cached\": %.4f, \"bytes\": %zu, \"gzip_bytes\": %zu},\n"
       " \"baseline\": {\"render_ms_cached\": %.4f, \"render_gzip_ms_cached\": %.4f, \"bytes\": %zu, \"gzip_bytes\": %zu}}\n",
-      e_text, e_fresh, e_cached, e_cached, text.size(), rendered ? rendered->gzip.size() : 0, b_text, b_gzip,
+      e_text, e_fresh, e_cached, e_cached, body.size(), rendered ? rendered->gzip.size() : 0, b_text, b_gzip,
       base_text.size(), base_gzip.size());
 }
 

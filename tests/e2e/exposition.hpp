@@ -8,6 +8,7 @@
 #include <sstream>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace xcvr::testing {
@@ -93,9 +94,9 @@ inline Sample parse_sample(const std::string& line) {
   return s;
 }
 
-inline Exposition parse_exposition(const std::string& text) {
+inline Exposition parse_exposition(std::string_view text) {
   Exposition e;
-  std::istringstream in(text);
+  std::istringstream in{std::string(text)};
   std::string line;
   while (std::getline(in, line)) {
     if (line.empty()) continue;

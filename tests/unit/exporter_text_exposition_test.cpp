@@ -110,6 +110,25 @@ TEST(ExporterTextExposition, SameBytesForEveryTypeEscapeAndTimestamp) {
   expect_same(f);
 }
 
+// Render after render with the sizes kept (as SnapshotCollector does), each family writes into
+// its window of the body and the gaps are closed in place. Snapshots that grow past the windows
+// (all of them, or a few families while the rest fit), shrink and come back must still give
+// exactly the serialized families.
+TEST(ExporterTextExposition, BodyRenderedInWindowsIsTheSerializedFamilies) {
+  daemon::Snapshot grown = testing::make_fleet(64);
+  grown.ports.front().port += std::string(300, 'x');  // a few small families outgrow their windows
+  const std::vector<daemon::Snapshot> renders = {
+      testing::make_fleet(64), testing::make_fleet(64), grown,   testing::make_fleet(64),
+      testing::make_fleet(80), testing::make_fleet(16), testing::make_rich_snapshot(), testing::make_fleet(64)};
+  std::vector<std::size_t> family_bytes;
+  for (const daemon::Snapshot& snapshot : renders) {
+    const TextBuffer body = render_body(snapshot, {}, &family_bytes);
+    const std::string serialized = serialize_text(build_families(snapshot));
+    ASSERT_EQ(body.size(), serialized.size());
+    EXPECT_EQ(body.view(), serialized);
+  }
+}
+
 // Every length of a name and value from empty to past 128 bytes, escaped or not, through both
 // writers: the short-piece copies have a branch per width, and one wrong offset shows here.
 TEST(ExporterTextExposition, SameBytesForLabelsOfEveryLength) {
@@ -131,7 +150,7 @@ TEST(ExporterTextExposition, SameBytesForLabelsOfEveryLength) {
     families.gauge(Fam::ModulePresent, {{"port", values[i]}}, {name, values[i]}, static_cast<double>(i));
   }
   expect_same({f});
-  EXPECT_EQ(text.take_text(), serialize_text(families.take()));
+  EXPECT_EQ(text.take_text().view(), serialize_text(families.take()));
 }
 
 TEST(ExporterTextExposition, SameBytesForDoublesOfEveryBitPattern) {

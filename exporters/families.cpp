@@ -313,7 +313,6 @@ FamilySet::FamilySet(std::size_t ports, Output output, const std::vector<std::si
 void FamilySet::add(Fam id, const Labels& labels, const LabelView* last, prometheus::ClientMetric* histogram,
                     double value) {
   const std::size_t i = static_cast<std::size_t>(id);
-  const FamilySpec& spec = kSpecs[i];  // checked by family_specs() in the constructor
   // The text output of a plain gauge or counter skips the labels already rendered.
   const bool skip_rendered = output_ == Output::Text && histogram == nullptr;
   if (skip_rendered && !labels.rendered_valid_) {
@@ -321,19 +320,31 @@ void FamilySet::add(Fam id, const Labels& labels, const LabelView* last, prometh
     return;
   }
   const LabelView* first = labels.begin() + (skip_rendered ? labels.rendered_count_ : 0);
-  Utf8Labels utf8;
-  std::span<const LabelView> valid;
-  if (first == labels.end() && (last == nullptr || plain_ascii(last->value))) {
-    if (last != nullptr) valid = {last, 1};  // most series: nothing to copy
-  } else {
-    utf8.add(first, labels.end());
-    if (last != nullptr) utf8.add(last, last + 1);
-    valid = utf8.span();
+  if (first == labels.end() && (last == nullptr || plain_ascii(last->value))) {  // most series: nothing to copy
+    add_valid(i, labels, last == nullptr ? std::span<const LabelView>() : std::span(last, 1), histogram, value);
+    return;
   }
-  const std::size_t n = valid.size();
+  add_made_valid(i, labels, first, last, histogram, value);
+}
+
+// Apart from add(), so that the common series does not pay for this frame (21 labels and a
+// vector, with the stack protector's check).
+void FamilySet::add_made_valid(std::size_t i, const Labels& labels, const LabelView* first, const LabelView* last,
+                               prometheus::ClientMetric* histogram, double value) {
+  Utf8Labels utf8;
+  utf8.add(first, labels.end());
+  if (last != nullptr) utf8.add(last, last + 1);
+  add_valid(i, labels, utf8.span(), histogram, value);
+}
+
+// `valid`: the series' labels after those already rendered (text output) or all of them, valid
+// UTF-8.
+void FamilySet::add_valid(std::size_t i, const Labels& labels, std::span<const LabelView> valid,
+                          prometheus::ClientMetric* histogram, double value) {
+  const FamilySpec& spec = kSpecs[i];  // checked by family_specs() in the constructor
   if (output_ == Output::Families) {
     prometheus::ClientMetric metric = histogram ? std::move(*histogram) : prometheus::ClientMetric{};
-    metric.label.reserve(n);
+    metric.label.reserve(valid.size());
     for (const LabelView& l : valid) metric.label.push_back({std::string(l.name), std::string(l.value)});
     if (spec.type == prometheus::MetricType::Gauge) metric.gauge.value = value;
     if (spec.type == prometheus::MetricType::Counter) metric.counter.value = value;

@@ -198,6 +198,10 @@ class FamilySet {
  private:
   void add_value(Fam id, const Labels& labels, const LabelView* last, double value, bool counter);
   void add(Fam id, const Labels& labels, const LabelView* last, prometheus::ClientMetric* histogram, double value);
+  [[gnu::noinline]] void add_made_valid(std::size_t i, const Labels& labels, const LabelView* first,
+                                        const LabelView* last, prometheus::ClientMetric* histogram, double value);
+  void add_valid(std::size_t i, const Labels& labels, std::span<const LabelView> valid,
+                 prometheus::ClientMetric* histogram, double value);
 
   Output output_;
   std::vector<prometheus::MetricFamily> families_;  // Families

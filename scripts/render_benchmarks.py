@@ -333,12 +333,14 @@ if scrape:
               f"(target ≤ 5 ms: {verdict(fresh['p99_ms'] <= 5)}); repeat scrapes of one snapshot: "
               f"{cached['p99_ms']:.2f} ms ({verdict(cached['p99_ms'] <= 5)}).")
         print("- What separates the render from its floor: the floor copies lines prepared beforehand and formats "
-              "their values; the render walks each port's report, computes its health verdict and its VDM and flag "
-              "series, and writes each series' name and labels (a port's labels and each live lane's written once "
-              "per render, the one label a series adds to them, such as `level` or `side`, per series) before "
-              "formatting the value with the same formatter. A prefix cache kept across scrapes would still have "
-              "to compare each series' labels with the cached ones, about what writing them costs, so it was not "
-              "built.")
+              "their values; the render walks each port's report (tens of MB of reports at 2048 ports, where the "
+              "floor reads a compact list), computes its health verdict and its VDM and flag series, and writes "
+              "each series' name and labels (a port's labels and each live lane's written once per render, the "
+              "one label a series adds to them, such as `level` or `side`, per series) before formatting the "
+              "value with the same formatter. Each line is written once, where it ends up: every family writes "
+              "into its window of the body, sized from the previous render, and the gaps between windows are "
+              "closed in place. A prefix cache kept across scrapes would still have to compare each series' "
+              "labels with the cached ones, about what writing them costs, so it was not built.")
         print("- Every figure here runs under the daemon's allocator policy (`daemon/allocator.hpp`), as the "
               "daemon does: free memory goes back to the kernel by its 30 s trim, not by every free. With glibc's "
               "defaults a render's body-sized buffers were unmapped and faulted in again on every render (about "

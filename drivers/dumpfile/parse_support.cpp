@@ -261,7 +261,6 @@ void LinearAssembler::place(Linearization layout, PageAssembler& pages) const {
 namespace {
 
 constexpr std::size_t kSff8636LinearSize = 5 * kHalf;  // lower + pages 00h-03h (ethtool)
-constexpr std::size_t kTwoAddressUnpagedSize = 4 * kHalf;
 constexpr std::size_t kOptoeOneAddressSize = (1 + kPagesPerBank) * kHalf;
 constexpr std::size_t kOptoeTwoAddressSize = (kTwoAddressFixedChunks + kPagesPerBank) * kHalf;
 

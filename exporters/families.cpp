@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstring>
 #include <memory>
+#include <numeric>
 #include <stdexcept>
 
 #include <prometheus/check_names.h>
@@ -276,20 +277,19 @@ FamilySet::FamilySet(std::size_t ports, Output output, const std::vector<std::si
   if (output_ == Output::Text) {
     const std::size_t n = family_specs().size();
     text_samples_.resize(n);
-    window_at_.resize(n);
     std::vector<std::size_t> room(n);  // room for longer values than last time
-    std::size_t total = 0;
     if (family_bytes != nullptr && family_bytes->size() == n) {
       for (std::size_t i = 0; i < n; ++i) {
         const std::size_t bytes = (*family_bytes)[i];
         room[i] = bytes == 0 ? 0 : bytes + bytes / 16 + 64;
-        window_at_[i] = total;
-        total += room[i];
       }
     }
-    char* const body = body_.room(total);
+    char* window = body_.room(std::accumulate(room.begin(), room.end(), std::size_t{0}));
     text_.reserve(n);
-    for (std::size_t i = 0; i < n; ++i) text_.push_back(TextBuffer::window(body + window_at_[i], room[i]));
+    for (std::size_t i = 0; i < n; ++i) {
+      text_.push_back(TextBuffer::window(window, room[i]));
+      window += room[i];
+    }
     return;
   }
   families_.reserve(family_specs().size());
@@ -459,26 +459,11 @@ TextBuffer FamilySet::take_text(std::vector<std::size_t>* family_bytes) {
     shown.push_back(i);
     bytes += text_[i].size();
   }
-  // Closing the gaps moves each family down to where the previous one ends, which is never past
-  // its own window. A family that outgrew its window (the first render has none) is copied from
-  // its own memory, unless that would overwrite a later family not yet moved: then the body is
-  // built apart.
-  bool in_place = true;
-  std::size_t at = 0;
-  for (std::size_t k = 0; k < shown.size() && in_place; ++k) {
-    const TextBuffer& t = text_[shown[k]];
-    if (!t.in_window()) {
-      std::size_t limit = body_.capacity();
-      for (std::size_t later = k + 1; later < shown.size(); ++later) {
-        if (text_[shown[later]].in_window()) {
-          limit = window_at_[shown[later]];
-          break;
-        }
-      }
-      in_place = at + t.size() <= limit;
-    }
-    at += t.size();
-  }
+  // Closing the gaps moves each family down to where the previous one ends, never past its own
+  // window. A family that outgrew its window (the first render has none) has its text elsewhere:
+  // then the body is built apart, and the next render sizes its windows from this one.
+  const bool in_place =
+      std::all_of(shown.begin(), shown.end(), [&](std::size_t i) { return text_[i].in_window(); });
   TextBuffer out;
   if (in_place) {
     char* const body = body_.room(0);

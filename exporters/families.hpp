@@ -207,7 +207,6 @@ class FamilySet {
   std::vector<prometheus::MetricFamily> families_;  // Families
   void begin_family_text(std::size_t i);
   TextBuffer body_;                                 // Text: the body, each family in a window of it
-  std::vector<std::size_t> window_at_;              // Text: where each family's window begins
   std::vector<TextBuffer> text_;                    // Text: each family's header and sample lines
   std::vector<std::size_t> text_samples_;           // Text: samples per family
   std::deque<TextBuffer> rendered_;                 // Text: with_rendered()'s texts, in chunks never regrown

@@ -87,7 +87,9 @@ std::string format_power(double watts) {
 std::string render_human(const ModuleReport& r) {
   Writer w;
   w.line("Identifier", coded(r.id.identifier));
-  w.line("Management interface", std::string(cmis::spec_name(r.spec)) + " " + r.spec_revision);
+  // SFF revision names carry the spec's name already ("SFF-8636 rev 2.5-2.7"); CMIS's is a number.
+  const std::string_view spec = cmis::spec_name(r.spec);
+  w.line("Management interface", r.spec_revision.starts_with(spec) ? r.spec_revision : std::string(spec) + " " + r.spec_revision);
   w.opt("Module State", r.module_state, coded);
   w.opt("Module Fault Cause", r.module_fault_cause, coded);
   w.line("Memory model", r.flat_memory ? "flat" : "paged");

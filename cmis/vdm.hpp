@@ -44,6 +44,12 @@ std::vector<VdmInstance> vdm_instances(const ModuleImage& image);
 // not read, the type unknown, or the set all zero (one the module leaves blank).
 std::optional<Thresholds> vdm_thresholds(const ModuleImage& image, const VdmInstance& instance);
 
+// The pre-FEC BER past which the RS(544,514) "KP4" FEC of 400G/800G Ethernet and NDR InfiniBand
+// starts to lose frames: the PMDs' BER budget at the PMD service interface (IEEE 802.3-2022
+// clause 124.1, 400GBASE-DR4, "BER ... 2.4 x 10^-4"; likewise the other 50G/100G-per-lane PAM4
+// PMDs). The alert rules carry the same figure (config/prometheus, recording rules).
+inline constexpr double kKp4PreFecBerLimit = 2.4e-4;
+
 // Exported flag name of an observable's flag: "vdm_" + type name + "_" + level, e.g.
 // "vdm_pre_fec_ber_current_media_high_warning" (level: "high_alarm", ... as the table rows).
 std::string vdm_flag_name(std::string_view type_name, std::string_view level);

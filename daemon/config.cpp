@@ -1,5 +1,6 @@
 #include "daemon/config.hpp"
 
+#include <algorithm>
 #include <cctype>
 #include <charconv>
 #include <cmath>
@@ -10,6 +11,7 @@
 #include <toml++/toml.h>
 
 #include "drivers/safe_file.hpp"
+#include "drivers/spelling.hpp"
 #include "drivers/toml_input.hpp"
 
 #include "daemon/bcrypt_hash.hpp"
@@ -42,6 +44,7 @@ PollConfig read_poll(Table t) {
   duration_in(t, "vdm_interval", p.vdm_interval_s, 1, 86400);
   duration_in(t, "link_interval", p.link_interval_s, 1, 86400);
   duration_in(t, "settle_delay", p.settle_delay_s, 0, 600);
+  duration_in(t, "flag_hold", p.flag_hold_s, 1, 86400);
   duration_in(t, "backoff_max", p.backoff_max_s, 0.1, 86400);
   integer(t, "static_reverify_cycles", p.static_reverify_cycles, 1, 1'000'000);
   integer(t, "stale_after_intervals", p.stale_after_intervals, 1, 1000);
@@ -154,6 +157,21 @@ PortConfig read_port(Table& t, bool lists_devices) {
             t.name() + ": port name '" + p.name + "' must be printable ASCII without spaces, quotes or backslashes");
   }
   if (lists_devices) p.cage = t.str("cage").value_or("");
+  if (!p.cage.empty()) {
+    const CageKind* kind = find_cage_kind(p.cage);
+    if (kind == nullptr) {
+      std::vector<std::string_view> names;
+      std::string list;
+      for (const CageKind& k : kCageKinds) {
+        names.push_back(k.name);
+        list += (list.empty() ? "" : ", ") + std::string(k.name);
+      }
+      // A nearer slip first ("QSFPDD"), then the whole list.
+      throw Invalid{t.node("cage")->source(), t.name() + ".cage: '" + p.cage + "' is not a cage kind" +
+                                                    drivers::did_you_mean(p.cage, names) + "; known: " + list};
+    }
+    p.cage = std::string(kind->name);  // one spelling for the pages and metrics
+  }
   read_service(t, p.cage, p.service);
   return p;
 }
@@ -288,15 +306,19 @@ Config read_root(const toml::table& root, const std::string& file) {
 
 }  // namespace
 
+const CageKind* find_cage_kind(std::string_view name) {
+  const auto same = [](char a, char b) {
+    return std::toupper(static_cast<unsigned char>(a)) == std::toupper(static_cast<unsigned char>(b));
+  };
+  for (const CageKind& k : kCageKinds) {
+    if (std::equal(k.name.begin(), k.name.end(), name.begin(), name.end(), same)) return &k;
+  }
+  return nullptr;
+}
+
 int lanes_for_cage(std::string_view cage) {
-  std::string c(cage);
-  for (char& ch : c) ch = static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
-  const auto starts = [&](std::string_view prefix) { return c.rfind(prefix, 0) == 0; };
-  if (starts("SFP-DD") || starts("DSFP")) return 2;
-  if (starts("SFP")) return 1;
-  if (starts("OSFP-XD")) return 16;
-  if (starts("QSFP") && !starts("QSFP-DD")) return 4;
-  return 8;  // OSFP, QSFP-DD, or not given
+  const CageKind* k = find_cage_kind(cage);
+  return k ? k->lanes : 8;  // not given (or not known: refused when the config is read)
 }
 
 std::string WebConfig::location_of(const std::string& key) const {

@@ -25,6 +25,7 @@ struct PollConfig {
   int static_reverify_cycles = 720;   // re-read identity pages every N dynamic cycles
   double settle_delay_s = 2;          // after insertion, before the first read
   int stale_after_intervals = 3;      // no good read for K intervals -> stale
+  double flag_hold_s = 60;            // a raised flag stays shown this long after its last sighting
   double backoff_max_s = 60;          // per-port backoff ceiling while failing
   int retries = 2;                    // immediate retries of a retryable read error
 };
@@ -54,7 +55,21 @@ struct PortService {
   std::vector<int> unused_lanes;  // 1-based, sorted, no duplicates, within lanes_for_cage()
 };
 
-// Lanes a cage form factor carries: SFP 1, SFP-DD/DSFP 2, QSFP (not -DD) 4, OSFP-XD 16, else 8.
+// The cage form factors a port's `cage` may name (docs/configuration.md lists them), with the
+// lanes each carries. Names compare without regard to case.
+struct CageKind {
+  std::string_view name;
+  int lanes;
+};
+inline constexpr CageKind kCageKinds[] = {
+    {"SFP", 1},      {"SFP+", 1},    {"SFP28", 1},      {"SFP56", 1},      {"SFP112", 1},
+    {"SFP-DD", 2},   {"DSFP", 2},    {"QSFP", 4},       {"QSFP+", 4},      {"QSFP28", 4},
+    {"QSFP56", 4},   {"QSFP112", 4}, {"QSFP-DD", 8},    {"QSFP-DD800", 8}, {"QSFP-DD1600", 8},
+    {"OSFP", 8},     {"OSFP112", 8}, {"OSFP-RHS", 8},   {"OSFP-XD", 16},
+};
+const CageKind* find_cage_kind(std::string_view name);  // nullptr: not a known kind
+
+// Lanes a cage carries: its kind's, or 8 when no cage is given.
 int lanes_for_cage(std::string_view cage);
 
 // A listed port of a source ([[source.port]], or [[source.module]] of a source that finds its

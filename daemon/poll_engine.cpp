@@ -81,9 +81,8 @@ double PollEngine::run_domain(Domain& d) {
   std::vector<PortSnapshot> snaps;
   snaps.reserve(n);
   drivers::BusCounters bus;
-  const uint64_t epoch = store_.scrapes();
   for (auto& p : d.ports) {
-    snaps.push_back(p->snapshot(end, epoch));
+    snaps.push_back(p->snapshot(end));
     const drivers::BusCounters c = p->transport().counters();
     bus.bytes += c.bytes;
     bus.transactions += c.transactions;

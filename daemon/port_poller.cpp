@@ -47,6 +47,7 @@ void PortPoller::on_insertion(double now) {
   last_module_state_.reset();
   last_dp_states_.clear();
   unavailable_.clear();
+  forget_flags();
 }
 
 void PortPoller::on_absent(double now) {
@@ -57,7 +58,18 @@ void PortPoller::on_absent(double now) {
   report_.reset();
   full_decode_due_ = true;
   consecutive_failures_ = 0;
-  for (auto& [key, f] : flags_) f.current = false;
+  forget_flags();
+}
+
+// Event counts stay (they count on the port, across modules); the gauge and its since-time do
+// not: a healthy module inserted after a LOS burst shows no LOS.
+void PortPoller::forget_flags() {
+  for (auto& [key, f] : flags_) {
+    f.current = false;
+    f.last_seen_mono = -1;
+    f.history.raised = false;
+    f.history.since_unix = 0;
+  }
 }
 
 bool PortPoller::configured(double now) {
@@ -96,7 +108,7 @@ bool PortPoller::identity_changed(const cmis::ModuleReport& fresh) const {
          fresh.id.vendor_name != report_->id.vendor_name;
 }
 
-void PortPoller::account_flags(double wall) {
+void PortPoller::account_flags(double now, double wall) {
   std::vector<std::pair<std::string, int>> raised;
   for (const std::string& f : report_->module_flags) raised.emplace_back(f, 0);
   for (const cmis::LaneReport& l : report_->lanes) {
@@ -114,10 +126,11 @@ void PortPoller::account_flags(double wall) {
     // An event is a rising edge: raised on this read, clear on the previous read of the flag
     // (the confirming re-read below included), so a persisting condition counts once.
     if (!f.current) ++f.history.raised_total;
-    f.history.raised = true;
-    f.history.last_raised_unix = wall;
+    // A flag that comes and goes within the hold window is one raising: its since-time stays.
+    if (!shown(f, now)) f.history.since_unix = wall;
+    f.history.last_seen_unix = wall;
+    f.last_seen_mono = now;
     f.current = true;
-    f.fresh = true;
   }
   confirm_latches(wall);
 }
@@ -171,7 +184,7 @@ void PortPoller::on_good_read(double now, double wall, bool flags_read, std::opt
     pages_at_decode_ = image_.entries().size();
   }
   report_ = std::move(fresh);
-  if (flags_read) account_flags(wall);
+  if (flags_read) account_flags(now, wall);
   if (consecutive_failures_ > 0) {
     log_.log(spdlog::level::info, "recovered", now, fmt::format("reads good again after {} failures", consecutive_failures_));
   }
@@ -275,6 +288,7 @@ double PortPoller::poll_module(double now, double wall) {
       const cmis::ModuleReport& fresh = *full;
       if (previous && identity_changed(fresh)) {  // a different module in this cage
         ++insertions_;
+        forget_flags();
         log_.log(spdlog::level::info, "inserted", now,
                  fmt::format("different module: serial {} replaces {}", fresh.id.serial, previous->id.serial));
       }
@@ -334,15 +348,9 @@ void PortPoller::verify_coding(double now, double wall) {
   coding_ = std::move(verdict);
 }
 
-PortSnapshot PortPoller::snapshot(double now, uint64_t scrape_epoch) {
-  if (scrape_epoch != accumulated_epoch_) {
-    // A scrape has seen the accumulated flags of the last snapshot: start afresh from what is
-    // raised now and what polls raised since that snapshot (a transient the confirming re-read
-    // already found gone must still reach one scrape).
-    for (auto& [key, f] : flags_) f.history.raised = f.current || f.fresh;
-    accumulated_epoch_ = scrape_epoch;
-  }
-  for (auto& [key, f] : flags_) f.fresh = false;
+PortSnapshot PortPoller::snapshot(double now) {
+  // A transient the confirming re-read already found gone still shows for the hold window.
+  for (auto& [key, f] : flags_) f.history.raised = shown(f, now);
   PortSnapshot s;
   s.port = id_.port;
   s.node = id_.node;

@@ -40,9 +40,9 @@ class PortPoller {
   double poll(double now, double wall);
   double next_due() const { return next_due_; }
 
-  // The port as of its last poll. `scrape_epoch` changes each time a scrape consumed a
-  // snapshot: raised-flag gauges OR-accumulate until then.
-  PortSnapshot snapshot(double now, uint64_t scrape_epoch);
+  // The port as of its last poll, at `now` (monotonic): a flag shows raised while it was seen
+  // raised within poll.flag_hold of `now`, whoever reads the snapshot and however often.
+  PortSnapshot snapshot(double now);
 
   // Asks for a static re-read at the next poll (any thread; e.g. SIGUSR1 after a firmware
   // upgrade, when cached identity and thresholds may be outdated).
@@ -75,7 +75,8 @@ class PortPoller {
   void on_error(const drivers::Error& err, double now);
   void on_good_read(double now, double wall, bool flags_read, std::optional<cmis::ModuleReport> full);
   std::shared_ptr<cmis::ModuleReport> decode_poll();
-  void account_flags(double wall);
+  void account_flags(double now, double wall);
+  void forget_flags();  // a module went or another one came: what the old one latched is not news
   void confirm_latches(double wall);
   bool data_path_states_changed();
   bool identity_changed(const cmis::ModuleReport& fresh) const;
@@ -128,11 +129,13 @@ class PortPoller {
   std::map<std::string, uint64_t> errors_;
   struct FlagState {
     FlagHistory history;
-    bool current = false;  // raised at the last read that covered it (poll or confirming re-read)
-    bool fresh = false;    // raised by a poll since the last snapshot() (not yet seen by a scrape)
+    bool current = false;        // raised at the last read that covered it (poll or confirming re-read)
+    double last_seen_mono = -1;  // monotonic time of the last read that found it raised; -1 = not held
   };
+  bool shown(const FlagState& f, double now) const {
+    return f.current || (f.last_seen_mono >= 0 && now - f.last_seen_mono <= poll_.flag_hold_s + 1e-9);
+  }
   std::map<std::pair<std::string, int>, FlagState> flags_;
-  uint64_t accumulated_epoch_ = 0;
 };
 
 }  // namespace xcvr::daemon

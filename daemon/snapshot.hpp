@@ -57,9 +57,12 @@ struct FlagHistory {
   // and went between two polls counts once (its latch); one that persists counts once, however
   // many polls it lasts.
   uint64_t raised_total = 0;
-  bool raised = false;          // raised at the last poll or since the previous snapshot
-  double last_raised_unix = 0;  // seconds; 0 = never
-  double last_cleared_unix = 0;
+  // Raised at the last read, or seen raised within the hold window (poll.flag_hold) before the
+  // snapshot: a time window, not a scrape window, so every reader sees the same (invariant 3).
+  bool raised = false;
+  double since_unix = 0;         // first read of this raising (the gauge has been 1 since); 0 = never
+  double last_seen_unix = 0;     // last read that found it raised; 0 = never
+  double last_cleared_unix = 0;  // last read that found it clear after a raised one; 0 = never
 };
 
 using coding::CodingFinding;  // coding/finding.hpp
@@ -158,8 +161,8 @@ class SnapshotStore {
     std::lock_guard lock(mutex_);
     return current_;
   }
-  // A Prometheus scrape took the current snapshot: raised-flag gauges, which OR-accumulate
-  // between scrapes, start afresh in the next one (design invariant 3).
+  // A Prometheus scrape took the current snapshot. Counted only (benchmarks publish a new
+  // snapshot per scrape): a scrape consumes nothing, every reader sees the same flags.
   std::shared_ptr<const Snapshot> current_for_scrape() const {
     scrapes_.fetch_add(1, std::memory_order_relaxed);
     return current();

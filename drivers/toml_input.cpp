@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "drivers/spelling.hpp"
+
 namespace xcvr::drivers {
 namespace {
 
@@ -383,7 +385,8 @@ const toml::array* TomlTable::tables(std::string_view key) {
 void TomlTable::allow(std::initializer_list<std::string_view> keys) const {
   for (const auto& [key, value] : t_) {
     if (std::find(keys.begin(), keys.end(), key.str()) == keys.end()) {
-      throw TomlInvalid{key.source(), "unknown key '" + std::string(key.str()) + "' in " + name_};
+      throw TomlInvalid{key.source(), "unknown key '" + std::string(key.str()) + "' in " + name_ +
+                                          did_you_mean(key.str(), std::vector<std::string_view>(keys))};
     }
   }
 }
@@ -391,7 +394,10 @@ void TomlTable::allow(std::initializer_list<std::string_view> keys) const {
 void TomlTable::finish() const {
   for (const auto& [key, value] : t_) {
     if (!seen_.contains(key.str())) {
-      throw TomlInvalid{key.source(), "unknown key '" + std::string(key.str()) + "' in " + name_};
+      // Every key the table's reader asked for is a known one: the nearest is the likely slip.
+      const std::vector<std::string_view> known(seen_.begin(), seen_.end());
+      throw TomlInvalid{key.source(), "unknown key '" + std::string(key.str()) + "' in " + name_ +
+                                          did_you_mean(key.str(), known)};
     }
   }
 }

@@ -48,11 +48,25 @@ void withhold_monitors(json& module) {
   module["vdm"] = json::array();
 }
 
+// VDM values of lanes that measure nothing (module not ready, data path down, LOS) are null, as
+// /metrics withholds them: a LowPwr module's zeros must not read as a clean link.
+void null_idle_vdm(json& module, const cmis::ModuleReport& r) {
+  const auto vdm = module.find("vdm");
+  if (vdm == module.end() || !vdm->is_array() || vdm->size() != r.vdm.size()) return;
+  for (std::size_t i = 0; i < r.vdm.size(); ++i) {
+    if (!vdm_measures(r, r.vdm[i].lane)) (*vdm)[i]["value"] = nullptr;
+  }
+}
+
 json flags_json(const daemon::PortSnapshot& p) {
   json out = json::array();
   for (const auto& h : p.flags) {
-    out.push_back({{"flag", h.flag}, {"lane", h.lane}, {"raised", h.raised},
-                   {"raised_total", h.raised_total}, {"last_raised_unix", time_json(h.last_raised_unix)},
+    out.push_back({{"flag", h.flag},
+                   {"lane", h.lane},
+                   {"raised", h.raised},
+                   {"raised_total", h.raised_total},
+                   {"since_unix", h.raised ? time_json(h.since_unix) : json(nullptr)},
+                   {"last_seen_unix", time_json(h.last_seen_unix)},
                    {"last_cleared_unix", time_json(h.last_cleared_unix)}});
   }
   return out;
@@ -79,6 +93,7 @@ json reasons_json(const Verdict& v) {
       j["threshold"] = opt_json(r.threshold);
       j["margin_db"] = opt_json(r.margin_db);
       j["worst_lane"] = r.worst_lane ? json(*r.worst_lane) : json(nullptr);
+      if (r.fec_limit) j["fec_limit"] = *r.fec_limit;
     }
     if (!r.module_state.empty()) j["module_state"] = r.module_state;
     if (!r.fault_cause.empty()) j["fault_cause"] = r.fault_cause;
@@ -200,6 +215,7 @@ json port_json(const daemon::Snapshot& s, const daemon::PortSnapshot& p, const H
   if (p.report) {
     json module = cmis::to_json(*p.report);
     if (!visible) withhold_monitors(module);
+    else null_idle_vdm(module, *p.report);
     j["module"] = std::move(module);
   } else {
     j["module"] = nullptr;

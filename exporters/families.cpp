@@ -173,6 +173,13 @@ const FamilySpec kFixedSpecs[] = {
      "Metric renders that failed or samples dropped for an invalid name or value."},
     {Fam::StateWriteFailuresTotal, "transceiver_exporter_state_write_failures_total", C,
      "Writes of the state directory (aging baselines) that failed; the state is kept in memory and retried."},
+    {Fam::ProcessCpuSeconds, "process_cpu_seconds_total", C, "Total user and system CPU time spent in seconds."},
+    {Fam::ProcessResidentMemory, "process_resident_memory_bytes", G, "Resident memory size in bytes."},
+    {Fam::ProcessVirtualMemory, "process_virtual_memory_bytes", G, "Virtual memory size in bytes."},
+    {Fam::ProcessStartTime, "process_start_time_seconds", G,
+     "Start time of the process since unix epoch in seconds."},
+    {Fam::ProcessOpenFds, "process_open_fds", G, "Number of open file descriptors."},
+    {Fam::ProcessMaxFds, "process_max_fds", G, "Maximum number of open file descriptors."},
 };
 
 // The fixed rows with the quantity rows' families (cmis/quantities.hpp) in their places.

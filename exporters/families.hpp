@@ -101,6 +101,13 @@ enum class Fam : std::size_t {
   ScrapeDuration,
   RenderErrorsTotal,
   StateWriteFailuresTotal,
+  // the exporter's process, under the names every Prometheus client library uses
+  ProcessCpuSeconds,
+  ProcessResidentMemory,
+  ProcessVirtualMemory,
+  ProcessStartTime,
+  ProcessOpenFds,
+  ProcessMaxFds,
   Count_,  // number of families, not a family
 };
 

@@ -204,6 +204,8 @@ std::string monitor_text(std::string_view unit, double value) {
   if (unit == "amperes") return fixed(value * 1e3, 3) + " mA";
   if (unit == "volts") return fixed(value, 3) + " V";
   if (unit == "celsius") return fixed(value, 2) + " \u00b0C";
+  if (unit == "decibels") return fixed(value, 2) + " dB";
+  if (unit == "ratio") return significant(value);
   return fixed(value, 4);
 }
 

@@ -200,7 +200,6 @@ std::string Frontend::reconfigure(const daemon::WebConfig& web) {
 void Frontend::tick() {
   if (textfile_.empty()) return;
   if (store_.current()->taken_unix == textfile_written_for_) return;
-  // Each write is read by node_exporter like a scrape: it consumes the accumulated flags.
   const auto snapshot = store_.current_for_scrape();
   std::string error;
   if (!write_textfile(textfile_, *snapshot, error)) {

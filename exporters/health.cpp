@@ -54,6 +54,16 @@ bool lane_in_service(const daemon::PortSnapshot& port, int lane) {
   return lane <= 0 || !std::binary_search(port.unused_lanes.begin(), port.unused_lanes.end(), lane);
 }
 
+bool vdm_measures(const cmis::ModuleReport& r, int lane) {
+  for (const cmis::LaneReport& l : r.lanes) {
+    if (l.lane != lane) continue;
+    if (!detail::lane_live(r, l)) return false;
+    return std::find(l.flags.begin(), l.flags.end(), "rx_los") == l.flags.end();
+  }
+  return r.module_state == std::nullopt ||
+         r.module_state->code == cmis::codes::code_of(cmis::codes::ModuleState::Ready);
+}
+
 std::vector<RaisedFlag> raised_flags(const daemon::PortSnapshot& port) {
   std::vector<RaisedFlag> out;
   if (!port.in_service || !monitors_visible(port)) return out;

@@ -43,6 +43,9 @@ struct Reason {
   // absent for 0 W, which is no light).
   std::optional<int> worst_lane;
   std::optional<double> value, threshold, margin_db;
+  // VDM pre-FEC BER: the FEC's correction limit the value is judged against (value / fec_limit
+  // is how close the link is to losing frames).
+  std::optional<double> fec_limit;
   std::string unit;  // "watts", "amperes", "volts", "celsius", "seconds" (stale: last good read)
   std::string module_state, fault_cause;  // kind module_state
   std::string text;   // one line for people, e.g. "rx_power_low_warning on lanes 1-4: ..."
@@ -83,6 +86,11 @@ std::vector<RaisedFlag> raised_flags(const daemon::PortSnapshot& port);
 // True when the port has a report whose live values (monitors, states, flags) may be shown:
 // present and not stale.
 bool monitors_visible(const daemon::PortSnapshot& port);
+
+// True when a VDM value of this lane (0: the module) means something: the module is ready, the
+// lane's data path is up and it has light. A LowPwr module or a lane in LOS reads 0 (or its last
+// value), which must not look like a clean link: /metrics withholds it, the pages show "—".
+bool vdm_measures(const cmis::ModuleReport& report, int lane);
 
 // True unless the lane is configured out of service.
 bool lane_in_service(const daemon::PortSnapshot& port, int lane);

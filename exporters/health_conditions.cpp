@@ -10,6 +10,7 @@
 
 #include "cmis/codes.hpp"
 #include "cmis/quantities.hpp"
+#include "cmis/vdm.hpp"
 #include "exporters/format.hpp"
 #include "exporters/health_internal.hpp"
 
@@ -99,6 +100,57 @@ std::string label_of(std::string_view flag, const std::optional<MonitorLevel>& m
   return upper(flag.substr(0, 7));
 }
 
+// A VDM flag ("vdm_<type>_<level>"): the observable's value on the worst flagged lane whose value
+// means something, against the module's own threshold of that level; pre-FEC BER also against
+// the FEC's limit. False when `r` names no VDM flag.
+bool add_vdm_numbers(const PortSnapshot& p, const Condition& c, Reason& r) {
+  constexpr std::string_view kPrefix = "vdm_";
+  if (!r.name.starts_with(kPrefix)) return false;
+  const std::string_view rest = std::string_view(r.name).substr(kPrefix.size());
+  std::optional<Level> level;
+  std::string_view type;
+  for (std::size_t i = 0; i < kLevelNames.size(); ++i) {
+    const std::string_view l = kLevelNames[i];
+    if (rest.size() > l.size() + 1 && rest.ends_with(l) && rest[rest.size() - l.size() - 1] == '_') {
+      level = static_cast<Level>(i);
+      type = rest.substr(0, rest.size() - l.size() - 1);
+    }
+  }
+  if (!level) return true;
+  const bool high = is_high(*level);
+  const cmis::VdmObservable* worst = nullptr;
+  for (const cmis::VdmObservable& o : p.report->vdm) {
+    if (o.name != type || o.statistic || !c.lanes.contains(o.lane) || !vdm_measures(*p.report, o.lane)) continue;
+    if (!worst || (high ? o.value > worst->value : o.value < worst->value)) worst = &o;
+  }
+  if (!worst) return true;
+  r.value = worst->value;
+  r.unit = std::string(worst->unit);
+  r.worst_lane = worst->lane;
+  if (worst->thresholds) r.threshold = level_value(*worst->thresholds, *level);
+  r.text += ": " + monitor_text(r.unit, *r.value);
+  if (r.lanes.size() > 1) r.text += " (lane " + std::to_string(worst->lane) + ")";
+  if (r.threshold) {
+    std::string level_text(kLevelNames[*level]);
+    std::replace(level_text.begin(), level_text.end(), '_', ' ');
+    r.text += " against the " + level_text + " " + monitor_text(r.unit, *r.threshold);
+    if (r.unit == "decibels") {
+      r.margin_db = high ? *r.threshold - *r.value : *r.value - *r.threshold;
+      r.text += ", margin " + fixed(*r.margin_db, 2) + " dB";
+    } else if (*r.threshold > 0 && *r.value > 0) {
+      r.text += " (" + fixed(*r.value / *r.threshold, 1) + "\u00d7 the threshold)";
+    }
+  }
+  if (worst->quantity == "pre_fec_ber") {
+    r.fec_limit = cmis::kKp4PreFecBerLimit;
+    const double limit = *r.fec_limit;
+    r.text += *r.value < limit ? "; " + fixed(limit / std::max(*r.value, 1e-300), 1) + "\u00d7 below the FEC limit "
+                               : "; past the FEC limit ";
+    r.text += significant(limit);
+  }
+  return true;
+}
+
 Reason make_reason(const PortSnapshot& p, const std::string& name, const Condition& c) {
   Reason r;
   r.name = name;
@@ -113,7 +165,7 @@ Reason make_reason(const PortSnapshot& p, const std::string& name, const Conditi
   r.text = name;
   if (!c.flagged) r.text += " (by value; flag not raised)";
   if (!r.lanes.empty()) r.text += " on " + lanes_text(r.lanes);
-  if (!ml) return r;
+  if (add_vdm_numbers(p, c, r) || !ml) return r;
   const Monitor& m = *ml->monitor;
   r.unit = std::string(m.unit);
   const auto t = p.report->thresholds.find(m.key);

@@ -73,6 +73,14 @@ void add_self_series(FamilySet& out, const daemon::Snapshot& s, const SelfStats&
   if (s.taken_unix > 0) out.gauge(Fam::SnapshotTimestamp, {}, s.taken_unix);
   out.counter(Fam::StateWriteFailuresTotal, {}, static_cast<double>(s.state_write_failures_total));
   if (self.last_scrape_seconds) out.gauge(Fam::ScrapeDuration, {}, *self.last_scrape_seconds);
+  if (const auto& p = self.process) {
+    out.counter(Fam::ProcessCpuSeconds, {}, p->cpu_seconds);
+    out.gauge(Fam::ProcessResidentMemory, {}, p->resident_bytes);
+    out.gauge(Fam::ProcessVirtualMemory, {}, p->virtual_bytes);
+    out.gauge(Fam::ProcessStartTime, {}, p->start_time_unix);
+    out.gauge(Fam::ProcessOpenFds, {}, p->open_fds);
+    out.gauge(Fam::ProcessMaxFds, {}, p->max_fds);
+  }
 }
 
 }  // namespace detail
@@ -119,6 +127,7 @@ SelfStats SnapshotCollector::self_stats() const {
   const double last = last_render_seconds_.load();
   if (last >= 0) self.last_scrape_seconds = last;
   self.render_errors = render_errors_.load();
+  self.process = drivers::read_process_stats();  // as of the render: once per snapshot
   return self;
 }
 
@@ -131,7 +140,6 @@ std::vector<prometheus::MetricFamily> SnapshotCollector::collect(const daemon::S
   }
 }
 
-// A scrape consumes the OR-accumulated flags: the engine starts them afresh (design invariant 3).
 std::vector<prometheus::MetricFamily> SnapshotCollector::Collect() const {
   const auto snapshot = store_.current_for_scrape();
   return snapshot ? collect(*snapshot) : std::vector<prometheus::MetricFamily>{};

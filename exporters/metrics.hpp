@@ -15,6 +15,7 @@
 #include <prometheus/metric_family.h>
 
 #include "daemon/snapshot.hpp"
+#include "drivers/process_stats.hpp"
 #include "exporters/text_exposition.hpp"
 
 namespace xcvr::exporters {
@@ -23,6 +24,7 @@ namespace xcvr::exporters {
 struct SelfStats {
   std::optional<double> last_scrape_seconds;  // duration of the previous render
   uint64_t render_errors = 0;
+  std::optional<drivers::ProcessStats> process;  // the daemon's process_* figures (nullopt: none)
 };
 
 // All families for one snapshot (see docs/metrics.md). Stale modules keep presence, info,
@@ -50,8 +52,8 @@ struct RenderedMetrics {
 
 // The Collectable that serves the store's current snapshot. Collect() never throws (an
 // exception would terminate the daemon): on failure it counts the error and returns nothing.
-// Collect() and render() take the snapshot with current_for_scrape(): a scrape consumes the
-// OR-accumulated flag gauges (the landing page and JSON API only look, with current()).
+// Collect() and render() take the snapshot with current_for_scrape(), which counts scrapes and
+// consumes nothing: every scraper, the landing page and the JSON API see the same flags.
 class SnapshotCollector : public prometheus::Collectable {
  public:
   explicit SnapshotCollector(const daemon::SnapshotStore& store) : store_(store) {}

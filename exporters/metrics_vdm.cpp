@@ -64,21 +64,6 @@ class QuantityMemo {
   std::size_t n_ = 0;
 };
 
-// A lane's VDM values mean something only while its data path is up and it has light: a module
-// in LowPwr or a lane in LOS reads 0 (or its last value), which must not look like a clean link.
-bool lane_measures(const cmis::ModuleReport& r, int lane) {
-  for (const cmis::LaneReport& l : r.lanes) {
-    if (l.lane != lane) continue;
-    if (!lane_live(r, l)) return false;
-    for (const std::string& f : l.flags) {
-      if (f == "rx_los") return false;
-    }
-    return true;
-  }
-  return r.module_state == std::nullopt ||
-         r.module_state->code == cmis::codes::code_of(cmis::codes::ModuleState::Ready);
-}
-
 }  // namespace
 
 void add_vdm_series(FamilySet& out, LiveLabels& labels, const daemon::PortSnapshot& p) {
@@ -87,11 +72,11 @@ void add_vdm_series(FamilySet& out, LiveLabels& labels, const daemon::PortSnapsh
   // compares cheaper than a string.
   SeenSet<std::tuple<Fam, int, std::string_view>, 8192> seen;  // never a duplicate series
   SeenSet<std::pair<Fam, std::string_view>> levels_seen;
-  std::array<std::optional<bool>, 17> measures;  // lane_measures() by lane (0: the module)
+  std::array<std::optional<bool>, 17> measures;  // vdm_measures() by lane (0: the module)
   const auto measured = [&](int lane) {
-    if (lane < 0 || lane >= static_cast<int>(measures.size())) return lane_measures(r, lane);
+    if (lane < 0 || lane >= static_cast<int>(measures.size())) return vdm_measures(r, lane);
     auto& m = measures[static_cast<std::size_t>(lane)];
-    if (!m) m = lane_measures(r, lane);
+    if (!m) m = vdm_measures(r, lane);
     return *m;
   };
   QuantityMemo quantity_of;

@@ -80,9 +80,14 @@ printf '%s' '{"version":2,"modules":{
 "B2":{"vendor":"V","part_number":"P","first_seen_unix":1,"lanes":{"1":{"tx_bias_amperes":"x"}}}
 }}' > "$seeds/state/aging.json"
 
+# The process-stats target (fuzz_proc_stat): this machine's own /proc/self/stat line.
+mkdir -p "$seeds/proc"
+cat /proc/self/stat > "$seeds/proc/self-stat" 2>/dev/null || echo "1 (x) S 1 1 1 0 -1 0 0 0 0 0 1 2 0 0 20 0 1 0 5 6 7" > "$seeds/proc/self-stat"
+
 seeds_of() {
   case "$1" in
     fuzz_state) echo "$seeds/state" ;;
+    fuzz_proc_stat) echo "$seeds/proc" ;;
     fuzz_config) echo "$seeds/toml" ;;
     fuzz_http*) echo "$seeds/http" ;;
     fuzz_sonic*) echo "$root/tests/data/sonic" ;;  # recorded SONiC port_config.ini / platform.json

@@ -168,16 +168,17 @@ total_watts = 40
 class Daemon:
     """transceiver_exporter on the demo fleet (or `fleet`, a fleet TOML path). faults=True adds
     the fault scenario (FAULTS, or the `scenario` TOML path); budgets=False leaves out the power
-    budgets; reload() rewrites the config and sends SIGHUP. `name` tells several daemons of one
+    budgets; `poll_extra` adds [poll] keys; reload() rewrites the config and sends SIGHUP. `name` tells several daemons of one
     Processes apart (their config, state directory and log)."""
 
     def __init__(self, procs, binary, faults=True, web_extra="", fleet=None, scenario=None, budgets=True,
-                 name="daemon"):
+                 name="daemon", poll_extra=""):
         self.procs = procs
         self.binary = binary
         self.name = name
         self.port = free_port()
         self.web_extra = web_extra
+        self.poll_extra = poll_extra
         self.fleet = fleet or f"{REPO}/config/demo.toml"
         self.scenario = scenario or "faults.toml"
         self.budgets = BUDGETS if budgets else ""
@@ -201,6 +202,7 @@ catalog = "{REPO}/config/catalog"
 dynamic_interval = "1s"
 vdm_interval = "1s"
 settle_delay = "1s"
+{self.poll_extra}
 
 [web]
 listen_addresses = ["127.0.0.1:{self.port}"]

@@ -6,8 +6,10 @@ stuck in ModuleLowPwr (swp26) and the faulted module as down, the overheating po
 rx-LOS port in alarm, a healthy port ok, an empty cage empty and the unreadable port stale, each
 problem cage with its reasons in its title and the problems list above the map, worst first;
 the port pages show the reasons (flag, lanes, dBm, margin; module state) and the raised flags
-per lane. Screenshots of the landing page and of the dirty-fiber, LowPwr and hot ports' pages
-are saved and their paths printed (in $XCVR_SCREENSHOT_DIR, else the current directory).
+per lane; a failing optic's VDM reason gives its pre-FEC BER, the module's threshold, how far past
+it and how far below the FEC limit, and the LowPwr module's VDM values show as "—", never 0.
+Screenshots of the landing page and of the dirty-fiber, LowPwr, hot and failing-optic ports'
+pages are saved and their paths printed (in $XCVR_SCREENSHOT_DIR, else the current directory).
 
   landing_chromium.py PATH/TO/transceiver_exporter
 """
@@ -22,13 +24,14 @@ import time
 
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from daemon_fleet import (HOT_PORT, LOS_PORT, MODULE_FAULT_PORT, UNREADABLE_PORT, Daemon, Processes,  # noqa: E402
-                          fail, json_get, log, wait_for)
+from daemon_fleet import (FAULTS, HOT_PORT, LOS_PORT, MODULE_FAULT_PORT, UNREADABLE_PORT, Daemon,  # noqa: E402
+                          Processes, fail, json_get, log, wait_for)
 
 HEALTHY_PORT = "spine-01/swp1"
 EMPTY_PORT = "spine-01/swp15"  # an empty cage in config/demo.toml
 DIRTY_PORT = "spine-01/swp41"  # config/demo.toml: dirty fiber, rx power past the low warning
 LOWPWR_PORT = "spine-01/swp26"  # config/demo.toml: stuck in ModuleLowPwr
+VDM_PORT = "spine-01/swp35"  # this test's fault: pre-FEC BER on lane 4 shifted 1.9 decades, past the warning
 FLEET_PORTS = 106  # 64-port spine + 32-cage Quantum-2 + GPU host (8 NICs + 2 storage ports)
 
 
@@ -54,7 +57,9 @@ def main():
     os.makedirs(out_dir, exist_ok=True)
     started = time.monotonic()
     with Processes("xcvr-e2e-chromium-") as procs:
-        daemon = Daemon(procs, binary)
+        with open(os.path.join(procs.work, "faults-vdm.toml"), "w") as f:
+            f.write(FAULTS + f'\n[[fault]]\nat = "0s"\nport = "{VDM_PORT}"\nkind = "ber_shift"\nlane = 4\nvalue = 1.9\n')
+        daemon = Daemon(procs, binary, scenario="faults-vdm.toml")
         daemon.wait_ready()
 
         def health():
@@ -63,7 +68,8 @@ def main():
             return {m["port"]: m["health"] for m in api["modules"]} if api else {}
 
         want = {HOT_PORT: "alarm", LOS_PORT: "alarm", HEALTHY_PORT: "ok", EMPTY_PORT: "empty",
-                UNREADABLE_PORT: "stale", DIRTY_PORT: "warning", LOWPWR_PORT: "down", MODULE_FAULT_PORT: "down"}
+                UNREADABLE_PORT: "stale", DIRTY_PORT: "warning", LOWPWR_PORT: "down", MODULE_FAULT_PORT: "down",
+                VDM_PORT: "warning"}
         # The hot module needs ~20 s to pass its high-alarm threshold.
         wait_for("the API to report the injected states",
                  lambda: all(health().get(p) == h for p, h in want.items()), 90, 1)
@@ -117,6 +123,20 @@ def main():
         if "module held in low power (ModuleLowPwr)" not in lowpwr_page or \
                 "<th>module state</th><td>ModuleLowPwr</td>" not in lowpwr_page:
             fail(f"port page of {LOWPWR_PORT} does not give ModuleLowPwr as its reason and module state")
+        vdm_table = lowpwr_page[lowpwr_page.find("Signal integrity (VDM)"):]
+        if not vdm_table or re.search(r'<td class="num">0 ratio</td>', vdm_table) or \
+                '<td class="num">\u2014</td>' not in vdm_table:
+            fail(f"port page of {LOWPWR_PORT} shows VDM values of a module that is not ready (want \u2014)")
+        vdm_page = page(VDM_PORT)
+        vdm_reason = re.search(r"<li>(vdm_pre_fec_ber_current_media_high_warning on lane 4: [0-9.e+-]+ against the high "
+                               r"warning [0-9.e+-]+ \([0-9.]+\u00d7 the threshold\); [0-9.]+\u00d7 below the FEC limit "
+                               r"[0-9.e+-]+)</li>", vdm_page)
+        if not vdm_reason:
+            fail(f"port page of {VDM_PORT} does not give its VDM reason with value, threshold and FEC distance")
+        worst = vdm_page[vdm_page.find("Signal integrity (VDM)"):]
+        if not re.search(r"<tr><td>pre_fec_ber_current_media</td><td class=\"num\">4</td>.*?\(worst\)", worst[:600]):
+            fail(f"the VDM table of {VDM_PORT} does not start with its worst pre-FEC BER lane (4)")
+        log(f"ok: {VDM_PORT} \"{vdm_reason.group(1)}\"; {LOWPWR_PORT} VDM values \u2014")
         if "temperature_high_alarm" not in page(HOT_PORT):
             fail(f"port page of {HOT_PORT} does not show temperature_high_alarm")
         if not re.search(r"<td>lane 2</td><td>(?:<b>\w+</b> )*<b>rx_los</b>", page(LOS_PORT)):
@@ -128,7 +148,8 @@ def main():
         for name, url, size in (("landing.png", daemon.url + "/", "1400,1800"),
                                 ("port-dirty-fiber.png", f"{daemon.url}/port/{DIRTY_PORT}", "1100,1600"),
                                 ("port-lowpwr.png", f"{daemon.url}/port/{LOWPWR_PORT}", "1100,1600"),
-                                ("port-hot.png", f"{daemon.url}/port/{HOT_PORT}", "1100,1600")):
+                                ("port-hot.png", f"{daemon.url}/port/{HOT_PORT}", "1100,1600"),
+                                ("port-vdm.png", f"{daemon.url}/port/{VDM_PORT}", "1100,2200")):
             path = os.path.join(out_dir, name)
             if os.path.exists(path):
                 os.remove(path)

@@ -153,7 +153,8 @@ inline daemon::FlagHistory flag_history(const std::string& flag, int lane, uint6
   h.lane = lane;
   h.raised_total = total;
   h.raised = raised;
-  h.last_raised_unix = kNow - 30;
+  h.since_unix = kNow - 90;
+  h.last_seen_unix = kNow - 30;
   if (!raised) h.last_cleared_unix = kNow - 20;
   return h;
 }

@@ -1,6 +1,10 @@
 // Config validation: good configs load; each malformed config fails with the right location.
 #include <gtest/gtest.h>
 
+#include <cctype>
+#include <fstream>
+#include <map>
+
 #include "daemon/config.hpp"
 #include "drivers/dumpfile/file_source.hpp"
 #include "drivers/emulator/emulator_source.hpp"
@@ -8,6 +12,7 @@
 #include "drivers/i2c/i2c_source.hpp"
 #include "drivers/ib/ib_source.hpp"
 #include "drivers/optoe/optoe_source.hpp"
+#include "drivers/spelling.hpp"
 #include "drivers/toml_input.hpp"
 
 namespace xcvr::daemon {
@@ -126,6 +131,8 @@ INSTANTIATE_TEST_SUITE_P(
         Bad{"syntax", "[poll\n", 1, 6, ""},
         Bad{"unknown_top_key", "\n\nbogus = 1\n", 3, 1, "unknown key 'bogus'"},
         Bad{"unknown_poll_key", "[poll]\ndynamic_interval = 5\nintervall = 3\n", 3, 1, "unknown key 'intervall' in poll"},
+        Bad{"misspelt_poll_key", "[poll]\ndynamic_intervall = 5\n", 2, 1,
+            "unknown key 'dynamic_intervall' in poll (did you mean 'dynamic_interval'?)"},
         Bad{"interval_wrong_type", "[poll]\ndynamic_interval = true\n", 2, 20, "expected a duration"},
         Bad{"interval_bad_unit", "[poll]\ndynamic_interval = \"5 parsecs\"\n", 2, 20, "expected a duration"},
         Bad{"interval_zero", "[poll]\ndynamic_interval = 0\n", 2, 20, "must be between"},
@@ -368,6 +375,38 @@ TEST(Config, LanesPerCage) {
   EXPECT_EQ(lanes_for_cage("SFP28"), 1);
   EXPECT_EQ(lanes_for_cage("SFP-DD"), 2);
   EXPECT_EQ(lanes_for_cage("OSFP-XD"), 16);
+  EXPECT_EQ(find_cage_kind("QSFPDD"), nullptr);  // refused when read, never a 4-lane QSFP
+  ASSERT_NE(find_cage_kind("qsfp-dd"), nullptr);
+  EXPECT_EQ(find_cage_kind("qsfp-dd")->name, "QSFP-DD");
+}
+
+// docs/configuration.md's "Cage kinds" table lists every kind the config takes, at its lanes.
+TEST(Config, CageKindsAreDocumented) {
+  std::ifstream in(std::string(XCVR_TEST_DATA) + "/../../docs/configuration.md");
+  ASSERT_TRUE(in);
+  std::map<std::string, int> documented;
+  bool in_table = false;
+  for (std::string line; std::getline(in, line);) {
+    if (line == "### Cage kinds") in_table = true;
+    else if (line.starts_with("### ")) in_table = false;
+    if (!in_table || !line.starts_with("| ") || !std::isdigit(static_cast<unsigned char>(line[2]))) continue;
+    const int lanes = std::stoi(line.substr(2));
+    for (std::size_t at = line.find('`'); at != std::string::npos; at = line.find('`', line.find('`', at + 1) + 1)) {
+      documented[line.substr(at + 1, line.find('`', at + 1) - at - 1)] = lanes;
+    }
+  }
+  EXPECT_EQ(documented.size(), std::size(kCageKinds));
+  for (const CageKind& k : kCageKinds) EXPECT_EQ(documented[std::string(k.name)], k.lanes) << k.name;
+}
+
+TEST(Spelling, NearestWordIsASlipNotAGuess) {
+  const std::vector<std::string_view> words = {"dynamic_interval", "thermal_interval", "vdm_interval"};
+  EXPECT_EQ(drivers::nearest("dynamic_intervall", words), "dynamic_interval");
+  EXPECT_EQ(drivers::nearest("dyanmic_interval", words), "dynamic_interval");  // a transposition
+  EXPECT_EQ(drivers::nearest("vdm_intreval", words), "vdm_interval");
+  EXPECT_EQ(drivers::nearest("colour", words), std::nullopt);
+  EXPECT_EQ(drivers::edit_distance("QSFP-DD", "qsfp-dd"), 0u);
+  EXPECT_EQ(drivers::did_you_mean("thermal", words), "");
 }
 
 #define FILE_PORT "[[source]]\ntype = \"file\"\n[[source.port]]\nname = \"a\"\npath = \"p\"\n"
@@ -378,6 +417,9 @@ INSTANTIATE_TEST_SUITE_P(
         Bad{"lane_past_8", FILE_PORT "unused_lanes = [9]\n", 6, 17, "lanes are 1-8 on a port without a cage type"},
         Bad{"lane_past_cage", FILE_PORT "cage = \"QSFP28\"\nunused_lanes = [3, 5]\n", 7, 20, "lanes are 1-4 on a QSFP28 port"},
         Bad{"lane_zero", FILE_PORT "unused_lanes = [0]\n", 6, 17, "lanes are 1-8"},
+        Bad{"cage_unknown", FILE_PORT "cage = \"banana\"\n", 6, 8, "cage: 'banana' is not a cage kind; known: SFP, "},
+        Bad{"cage_misspelt", FILE_PORT "cage = \"QSFPDD\"\n", 6, 8,
+            "'QSFPDD' is not a cage kind (did you mean 'QSFP-DD'?)"},
         Bad{"lane_negative", FILE_PORT "unused_lanes = [-1]\n", 6, 17, "lanes are 1-8"},
         Bad{"lane_twice", FILE_PORT "unused_lanes = [5, \"4-6\"]\n", 6, 20, "lane 5 listed twice"},
         Bad{"range_reversed", FILE_PORT "unused_lanes = \"8-5\"\n", 6, 16, "expected lane numbers or ranges"},

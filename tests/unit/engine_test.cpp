@@ -219,24 +219,113 @@ bool flag_raised(const PortSnapshot& p, const std::string& flag, int lane) {
   return false;
 }
 
-TEST(Engine, RaisedFlagGaugeHoldsUntilAScrapeHasSeenIt) {
+const FlagHistory* flag_of(const PortSnapshot& p, const std::string& flag, int lane) {
+  for (const FlagHistory& f : p.flags) {
+    if (f.flag == flag && f.lane == lane) return &f;
+  }
+  return nullptr;
+}
+
+void transient_tx_fault(emulator::EmulatedModule& m) {
+  m.faults().tx_fault.set(2);
+  m.update();
+  m.faults().tx_fault.reset(2);
+  m.update();
+}
+
+// Design invariant 3: the gauge is a time window (poll.flag_hold, 60 s by default), not a scrape
+// window. Scrapes, however many, consume nothing.
+TEST(Engine, RaisedFlagShowsForTheHoldWindowWhateverTheScrapes) {
+  Fleet f(1, 1);
+  ASSERT_EQ(f.config.poll.flag_hold_s, 60);
+  f.run_for(4.0);
+  f.buses[0]->with_module(0, transient_tx_fault);
+  f.run_for(1.0);
+  const FlagHistory* h = flag_of(f.port("sw/b0c0"), "tx_fault", 3);
+  ASSERT_NE(h, nullptr);
+  EXPECT_TRUE(h->raised);
+  const double seen = h->last_seen_unix;
+  EXPECT_EQ(h->since_unix, seen);
+  EXPECT_GE(h->last_cleared_unix, seen);  // the confirming re-read found it gone at once
+  for (int i = 0; i < 50; ++i) (void)f.store.current_for_scrape();
+  f.run_for(50.0);  // polls that no longer see it, scraped or not: still within the window
+  EXPECT_TRUE(flag_raised(f.port("sw/b0c0"), "tx_fault", 3));
+  f.run_for(11.0);  // past 60 s since it was last seen
+  h = flag_of(f.port("sw/b0c0"), "tx_fault", 3);
+  EXPECT_FALSE(h->raised);
+  EXPECT_EQ(h->last_seen_unix, seen);
+  EXPECT_EQ(h->raised_total, 1u);
+}
+
+// "Since when?": the first read of this raising, not the last one. A flag that goes and comes
+// back within the hold window is still the same raising; one that comes back after it is new.
+TEST(Engine, FlagSinceIsTheFirstReadOfTheRaising) {
   Fleet f(1, 1);
   f.run_for(4.0);
   f.buses[0]->with_module(0, [](emulator::EmulatedModule& m) {
     m.faults().tx_fault.set(2);
     m.update();
+  });
+  f.run_for(1.0);
+  const double since = flag_of(f.port("sw/b0c0"), "tx_fault", 3)->since_unix;
+  ASSERT_GT(since, 0);
+  f.run_for(20.0);
+  const FlagHistory* h = flag_of(f.port("sw/b0c0"), "tx_fault", 3);
+  EXPECT_TRUE(h->raised);
+  EXPECT_EQ(h->since_unix, since);
+  EXPECT_GE(h->last_seen_unix, since + 19);
+  EXPECT_EQ(h->raised_total, 1u);  // persisting: one event
+  f.buses[0]->with_module(0, [](emulator::EmulatedModule& m) {
     m.faults().tx_fault.reset(2);
     m.update();
   });
+  f.run_for(10.0);
+  f.buses[0]->with_module(0, transient_tx_fault);  // back within the window: same raising
   f.run_for(1.0);
-  EXPECT_TRUE(flag_raised(f.port("sw/b0c0"), "tx_fault", 3));
-  f.run_for(3.0);  // polls that no longer see it: still shown, nobody has scraped yet
-  EXPECT_TRUE(flag_raised(f.port("sw/b0c0"), "tx_fault", 3));
-  EXPECT_EQ(flag_total(f.port("sw/b0c0"), "tx_fault", 3), 1u);
-  (void)f.store.current_for_scrape();
-  f.run_for(1.0);
+  h = flag_of(f.port("sw/b0c0"), "tx_fault", 3);
+  EXPECT_EQ(h->since_unix, since);
+  EXPECT_EQ(h->raised_total, 2u);  // but a second event
+  f.run_for(65.0);
   EXPECT_FALSE(flag_raised(f.port("sw/b0c0"), "tx_fault", 3));
-  EXPECT_EQ(flag_total(f.port("sw/b0c0"), "tx_fault", 3), 1u);
+  f.buses[0]->with_module(0, transient_tx_fault);  // after the window: a new raising
+  f.run_for(1.0);
+  h = flag_of(f.port("sw/b0c0"), "tx_fault", 3);
+  EXPECT_TRUE(h->raised);
+  EXPECT_GT(h->since_unix, since + 90);
+  EXPECT_EQ(h->raised_total, 3u);
+}
+
+// A module pulled after a LOS burst and a healthy one inserted: the new module shows no LOS,
+// though the port's event counter keeps what happened.
+TEST(Engine, ANewModuleDoesNotInheritTheOldOnesFlags) {
+  Fleet f(1, 1);
+  f.run_for(4.0);
+  f.buses[0]->with_module(0, [](emulator::EmulatedModule& m) {
+    m.faults().rx_los.set(4);
+    m.update();
+  });
+  f.run_for(2.0);
+  ASSERT_TRUE(flag_raised(f.port("sw/b0c0"), "rx_los", 5));
+  f.buses[0]->insert(0, make_module("qsfpdd-400g-sr8", f.clock, 77));  // swapped within a poll
+  f.run_for(5.0);
+  const PortSnapshot& p = f.port("sw/b0c0");
+  EXPECT_EQ(daemon::port_state_name(p.state), "ok");
+  EXPECT_EQ(p.insertions_total, 2u);
+  const FlagHistory* h = flag_of(p, "rx_los", 5);
+  ASSERT_NE(h, nullptr);
+  EXPECT_FALSE(h->raised);
+  EXPECT_EQ(h->since_unix, 0);
+  EXPECT_EQ(h->raised_total, 1u);
+  // Pulled and left empty: nothing shows either.
+  f.buses[0]->with_module(0, [](emulator::EmulatedModule& m) {
+    m.faults().rx_los.set(1);
+    m.update();
+  });
+  f.run_for(2.0);
+  ASSERT_TRUE(flag_raised(f.port("sw/b0c0"), "rx_los", 2));
+  (void)f.buses[0]->remove(0);
+  f.run_for(2.0);
+  EXPECT_FALSE(flag_raised(f.port("sw/b0c0"), "rx_los", 2));
 }
 
 }  // namespace

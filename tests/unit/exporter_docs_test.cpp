@@ -64,6 +64,8 @@ std::map<std::string, std::pair<std::set<std::string>, std::set<std::string>>> d
 std::string rendered_text() {
   SelfStats self;
   self.last_scrape_seconds = 0.001;  // the scrape-duration family needs a previous scrape
+  self.process = drivers::read_process_stats();  // process_* families: this test's own process
+  EXPECT_TRUE(self.process);
   return render_text(testing::make_rich_snapshot(), self);
 }
 

@@ -61,7 +61,7 @@ TEST(LinkPoll, ReadOnItsOwnIntervalBesideTheModule) {
   LinkRig r;
   r.run(35);
   EXPECT_EQ(r.link->reads, 4) << "t = 0, 10, 20, 30";
-  const PortSnapshot s = r.poller->snapshot(r.now, 0);
+  const PortSnapshot s = r.poller->snapshot(r.now);
   ASSERT_TRUE(s.link);
   EXPECT_EQ(s.link->counters.size(), 2u);
   EXPECT_TRUE(s.report) << "the module is read as before";
@@ -73,11 +73,11 @@ TEST(LinkPoll, FailedReadsCountAndStaleCountersAreWithheld) {
   r.run(1);
   r.link->error = drivers::Error{drivers::ErrorKind::Timeout, "no answer"};
   r.run(25);
-  PortSnapshot s = r.poller->snapshot(r.now, 0);
+  PortSnapshot s = r.poller->snapshot(r.now);
   EXPECT_TRUE(s.link) << "within stale_after_intervals (3) link intervals of the last good read";
   EXPECT_EQ(s.link_read_errors_total["timeout"], 2u);
   r.run(45);
-  s = r.poller->snapshot(r.now, 0);
+  s = r.poller->snapshot(r.now);
   EXPECT_FALSE(s.link) << "old counters are not served as fresh";
   EXPECT_TRUE(s.report);
 }
@@ -87,7 +87,7 @@ TEST(LinkPoll, APathWithoutLinkCountersIsNotAskedAgain) {
   r.link->error = drivers::Error{drivers::ErrorKind::Unsupported, "none here"};
   r.run(100);
   EXPECT_EQ(r.link->reads, 1);
-  EXPECT_FALSE(r.poller->snapshot(r.now, 0).link);
+  EXPECT_FALSE(r.poller->snapshot(r.now).link);
 }
 
 TEST(LinkPoll, RenderedBesideTheOpticWithSaturation) {
@@ -95,7 +95,7 @@ TEST(LinkPoll, RenderedBesideTheOpticWithSaturation) {
   r.link->symbol_errors = 0xFFFF;
   r.run(3);
   Snapshot snap;
-  snap.ports.push_back(r.poller->snapshot(r.now, 0));
+  snap.ports.push_back(r.poller->snapshot(r.now));
   const std::string text = exporters::render_text(snap);
   EXPECT_NE(text.find("transceiver_link_symbol_errors_total{port=\"sw/0\",node=\"sw\",link=\"7\"} 65535"),
             std::string::npos)

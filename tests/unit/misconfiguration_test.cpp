@@ -113,7 +113,7 @@ struct Rig {
 TEST(Misconfiguration, APortWhoseNetdevIsMissingIsMisconfiguredNotAnEmptyCage) {
   Rig r;
   r.run(5);
-  const daemon::PortSnapshot s = r.poller->snapshot(r.now, 0);
+  const daemon::PortSnapshot s = r.poller->snapshot(r.now);
   EXPECT_EQ(daemon::port_state_name(s.state), "misconfigured");
   EXPECT_EQ(s.misconfiguration, "netdev ens9np0 does not exist");
   EXPECT_EQ(s.presence, daemon::PortPresence::Unknown) << "not an empty cage";
@@ -132,7 +132,7 @@ TEST(Misconfiguration, ThePortFollowsTheNetdevAppearingAndDisappearing) {
   r.run(3);
   r.transport->lacks.reset();  // the driver loaded: the netdev exists now
   r.run(8);
-  daemon::PortSnapshot s = r.poller->snapshot(r.now, 0);
+  daemon::PortSnapshot s = r.poller->snapshot(r.now);
   EXPECT_EQ(daemon::port_state_name(s.state), "ok");
   EXPECT_TRUE(s.misconfiguration.empty());
   EXPECT_EQ(s.insertions_total, 1u);
@@ -142,7 +142,7 @@ TEST(Misconfiguration, ThePortFollowsTheNetdevAppearingAndDisappearing) {
   r.transport->lacks = "netdev ens9np0 does not exist";
   r.bus.remove(0);
   r.run(30);
-  s = r.poller->snapshot(r.now, 0);
+  s = r.poller->snapshot(r.now);
   EXPECT_EQ(daemon::port_state_name(s.state), "misconfigured");
   EXPECT_FALSE(s.report);
 }

@@ -1,0 +1,23 @@
+// "Did you mean …?": the nearest of a few known words to one an operator typed (a config key, a
+// cage kind, a port name), by edit distance. Shared base: knows none of its callers.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace xcvr::drivers {
+
+// Optimal string alignment distance (insertions, deletions, substitutions and transpositions
+// of neighbours), ignoring ASCII case.
+std::size_t edit_distance(std::string_view a, std::string_view b);
+
+// The candidate nearest to `word`, if it is near enough to be a slip (at most a third of the
+// word's length, and at least 1 and at most 3 edits); ties go to the first candidate.
+std::optional<std::string_view> nearest(std::string_view word, const std::vector<std::string_view>& candidates);
+
+// " (did you mean 'x'?)", or "" when nothing is near.
+std::string did_you_mean(std::string_view word, const std::vector<std::string_view>& candidates);
+
+}  // namespace xcvr::drivers

@@ -8,6 +8,7 @@
 # Layout (Debian bookworm; unit and udev rule in /lib until the /usr-merge moratorium ends):
 #   /usr/bin/transceiver_exporter, /usr/bin/xcvrctl
 #   /etc/transceiver-exporter/config.toml, /etc/default/transceiver-exporter   (conffiles)
+#   /etc/transceiver-exporter/prometheus/runbook.yml   (conffile: the alerts' runbook URL)
 #   /lib/systemd/system/transceiver-exporter.service
 #   /lib/udev/rules.d/60-transceiver-exporter.rules
 #   /usr/lib/sysusers.d/transceiver-exporter.conf, /usr/lib/tmpfiles.d/transceiver-exporter.conf
@@ -82,7 +83,11 @@ install(TARGETS xcvrctl RUNTIME DESTINATION bin)
 # --- configuration (conffiles) -------------------------------------------------------------
 install(FILES ${XCVR_SRC_DIR}/config/config.toml DESTINATION /etc/${XCVR_PKG_NAME})
 install(FILES ${XCVR_PKG_DIR}/default DESTINATION /etc/default RENAME ${XCVR_PKG_NAME})
-set(XCVR_CONFFILES /etc/${XCVR_PKG_NAME}/config.toml /etc/default/${XCVR_PKG_NAME})
+# The one setting of the Prometheus rules an operator makes (the runbook base URL every alert
+# links to): a conffile, so upgrades keep it; the rules themselves go to /usr/share (below).
+install(FILES ${XCVR_SRC_DIR}/config/prometheus/runbook.yml DESTINATION /etc/${XCVR_PKG_NAME}/prometheus)
+set(XCVR_CONFFILES /etc/${XCVR_PKG_NAME}/config.toml /etc/default/${XCVR_PKG_NAME}
+    /etc/${XCVR_PKG_NAME}/prometheus/runbook.yml)
 
 # --- systemd, udev, sysusers, tmpfiles -----------------------------------------------------
 install(FILES ${XCVR_SRC_DIR}/systemd/transceiver-exporter.service DESTINATION ${XCVR_SYSTEMD_UNIT_DIR})
@@ -101,8 +106,10 @@ install(FILES
 
 # --- data: catalog, Prometheus rules, Grafana dashboard, demo fleet --------------------------
 # Globbed: other people add files here; CONFIGURE_DEPENDS re-runs cmake when the set changes.
+# Files under /etc (conffiles, above) are left out of the globs.
 function(xcvr_install_glob destination)
   file(GLOB files CONFIGURE_DEPENDS ${ARGN})
+  list(REMOVE_ITEM files ${XCVR_SRC_DIR}/config/prometheus/runbook.yml)
   if(files)
     install(FILES ${files} DESTINATION ${destination})
   endif()

@@ -256,12 +256,13 @@ def quote(s):
 # ---- a real Prometheus (Debian `prometheus`) with the shipped rules ---------------------------
 
 def rewrite_rules(src, dst):
-    """The shipped rule file `src`, made fast for a test run, written to `dst`: every `for:` 5s
-    (TransceiverExporterAbsent 2m), every group `interval:` 1s, the BER-regression windows
-    scaled to seconds. Nothing else changes."""
+    """The shipped rule file `src`, made fast for a test run, written to `dst`: every `for:` and
+    `keep_firing_for:` 5s (TransceiverExporterAbsent's `for:` 2m), every group `interval:` 1s, the
+    BER-regression windows scaled to seconds. Nothing else changes."""
     with open(src) as f:
         text = f.read()
     text = re.sub(r"(?m)^(\s+for:)\s*\S+\s*$", r"\1 5s", text)
+    text = re.sub(r"(?m)^(\s+keep_firing_for:)\s*\S+\s*$", r"\1 5s", text)
     text = re.sub(r"(?m)^(\s+interval:)\s*\S+\s*$", r"\1 1s", text)
     # Except "no target scraped at all" (15m shipped): it is true from Prometheus' start until
     # its first scrape lands, which on a loaded 2-core machine took longer than 5 s.
@@ -270,16 +271,18 @@ def rewrite_rules(src, dst):
         if n != 1:
             fail(f"{src}: no `for:` found for TransceiverExporterAbsent")
     # The BER-regression windows (a link event in the last hour, best BER of the last 10 minutes
-    # against the 6 hours before that hour) scaled to seconds: event 60 s, after 5 s, before 20 s
-    # ending 15 s ago.
-    for shipped, short in (('transceiver_flag_raised_total{flag="rx_los"}[1h]', 'transceiver_flag_raised_total{flag="rx_los"}[60s]'),
-                           ('transceiver_flag_raised_total{flag="rx_los"} offset 1h', 'transceiver_flag_raised_total{flag="rx_los"} offset 60s'),
-                           ("transceiver_insertions_total[1h]", "transceiver_insertions_total[60s]"),
-                           ("transceiver_lane_pre_fec_ber_ratio[10m]", "transceiver_lane_pre_fec_ber_ratio[5s]"),
-                           ("transceiver_lane_pre_fec_ber_ratio[6h] offset 1h", "transceiver_lane_pre_fec_ber_ratio[20s] offset 15s")):
+    # against the best of up to 6 hours before the event) scaled to seconds: event 60 s (the LOS
+    # counter's increase and its sample count against the presence gauge's), after 5 s, before
+    # 30 s.
+    for shipped, short, count in (
+            ('transceiver_flag_raised_total{flag="rx_los"}[1h]', 'transceiver_flag_raised_total{flag="rx_los"}[60s]', 2),
+            ("count_over_time(transceiver_module_present[1h])", "count_over_time(transceiver_module_present[60s])", 1),
+            ("transceiver_insertions_total[1h]", "transceiver_insertions_total[60s]", 1),
+            ("transceiver_lane_pre_fec_ber_ratio[10m]", "transceiver_lane_pre_fec_ber_ratio[5s]", 1),
+            ("transceiver_lane_pre_fec_ber_ratio[6h]", "transceiver_lane_pre_fec_ber_ratio[30s]", 1)):
         if shipped in text:
-            if text.count(shipped) != 1:
-                fail(f"{src}: expected one `{shipped}`")
+            if text.count(shipped) != count:
+                fail(f"{src}: expected {count} `{shipped}`, found {text.count(shipped)}")
             text = text.replace(shipped, short)
     with open(dst, "w") as f:
         f.write(text)
@@ -309,9 +312,10 @@ scrape_configs:
 
 def start_prometheus(procs, target, config_extra="", name="prometheus", external_labels=None):
     """A real Prometheus scraping `target` as job "transceiver" every second with the shipped
-    site rules (alerts.yml, recording.yml); the rest as run_prometheus. Returns (Prom, its port)."""
+    site rules (alerts.yml, recording.yml, and runbook.yml, which records the runbook base every
+    runbook_url reads); the rest as run_prometheus. Returns (Prom, its port)."""
     return run_prometheus(procs, f"""  - job_name: transceiver
-    static_configs: [{{targets: ['{target}']}}]""", ("alerts.yml", "recording.yml"), config_extra, name,
+    static_configs: [{{targets: ['{target}']}}]""", ("alerts.yml", "recording.yml", "runbook.yml"), config_extra, name,
                           external_labels)
 
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """End to end, the two tiers of Prometheus a fleet runs (docs/deployment.md, "Global view"): two
 sites, each the real transceiver_exporter daemon on the emulated demo fleet scraped by its own
-site Prometheus (Debian `prometheus`) with the shipped alerts.yml and recording.yml and an
+site Prometheus (Debian `prometheus`) with the shipped alerts.yml, recording.yml and runbook.yml and an
 external label `site`; and a global Prometheus that federates both site servers through
 /federate (honor_labels; the recording-rule series but the per-lane and per-module-side ones, and
 the runbook base, as the docs say) and evaluates the shipped fleet-level rules
@@ -19,8 +19,8 @@ federated series carries its site's external label; every federated series of a 
 global store, and every federated sample (timestamp, value) equals the site's own. Logged: the
 series per emulated switch and GPU host, per site, and how many of them federate.
 
-The rule files are loaded rewritten by daemon_fleet.rewrite_rules only (every `for:` 5s, group
-intervals 1s), as in prometheus_scrape.py.
+The rule files are loaded rewritten by daemon_fleet.rewrite_rules only (every `for:` and
+`keep_firing_for:` 5s, group intervals 1s), as in prometheus_scrape.py.
 
   federation_e2e.py PATH/TO/transceiver_exporter
 """

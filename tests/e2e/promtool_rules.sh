@@ -5,7 +5,7 @@
 source "$(dirname "$0")/common.sh"
 need promtool
 RULES="$REPO/config/prometheus"
-promtool check rules "$RULES/alerts.yml" "$RULES/recording.yml" "$RULES/global.yml"
+promtool check rules "$RULES/alerts.yml" "$RULES/recording.yml" "$RULES/global.yml" "$RULES/runbook.yml"
 cd "$E2E_DIR" && promtool test rules rules_test.yml
 # "alertname: X" followed by "exp_alerts: []" (quiet) or "exp_alerts:" with entries (fires).
 awk '/alertname:/ { name = $2; next }

@@ -32,6 +32,8 @@ status=$(dpkg --root="$root" -s transceiver-exporter)
 grep -q '^Status: install ok installed' <<<"$status" || { echo "$status"; fail "package not installed ok"; }
 grep -A2 '^Conffiles:' <<<"$status" | grep -q '/etc/transceiver-exporter/config.toml' || fail "config.toml not a registered conffile"
 grep -A2 '^Conffiles:' <<<"$status" | grep -q '/etc/default/transceiver-exporter' || fail "/etc/default/transceiver-exporter not a registered conffile"
+grep -A3 '^Conffiles:' <<<"$status" | grep -q '/etc/transceiver-exporter/prometheus/runbook.yml' \
+  || fail "the runbook URL rule file is not a registered conffile"
 
 # path mode owner:group
 check() {
@@ -44,6 +46,7 @@ check /usr/bin/transceiver_exporter 755 root:root
 check /usr/bin/xcvrctl 755 root:root
 check /etc/transceiver-exporter/config.toml 644 root:root
 check /etc/default/transceiver-exporter 644 root:root
+check /etc/transceiver-exporter/prometheus/runbook.yml 644 root:root
 check /lib/systemd/system/transceiver-exporter.service 644 root:root
 check /lib/udev/rules.d/60-transceiver-exporter.rules 644 root:root
 check /usr/lib/sysusers.d/transceiver-exporter.conf 644 root:root
@@ -70,10 +73,10 @@ head -1 "$root/usr/share/doc/transceiver-exporter/copyright" | grep -q '^Format:
 zcat "$root/usr/share/doc/transceiver-exporter/changelog.Debian.gz" | head -1 \
   | grep -q "^transceiver-exporter ($(dpkg-deb -f "$deb" Version)) " || fail "changelog.Debian.gz does not start with this version"
 
-# Globbed data: every source file is shipped.
+# Globbed data: every source file is shipped (but the conffiles, which go to /etc).
 same_set() {  # same_set SRC_GLOB_DIR EXT DEST_DIR
   local want have
-  want=$(cd "$src/$1" 2>/dev/null && ls -1 -- *."$2" 2>/dev/null | sort || true)
+  want=$(cd "$src/$1" 2>/dev/null && ls -1 -- *."$2" 2>/dev/null | grep -vx 'runbook.yml' | sort || true)
   have=$(cd "$root$3" 2>/dev/null && ls -1 -- *."$2" 2>/dev/null | sort || true)
   [ "$want" = "$have" ] || fail "$3 holds [$have], want [$want] (from $1)"
   echo "$3: $(wc -w <<<"$have") files"
@@ -132,6 +135,7 @@ rm -f "$log"
 [ "$(readlink "$root/etc/systemd/system/transceiver-exporter.service" || true)" = /dev/null ] \
   || fail "remove did not mask the service"
 [ -e "$root/etc/transceiver-exporter/config.toml" ] || fail "remove deleted the conffile (only purge may)"
+[ -e "$root/etc/transceiver-exporter/prometheus/runbook.yml" ] || fail "remove deleted runbook.yml (only purge may)"
 [ -d "$root/var/lib/transceiver-exporter" ] || fail "remove deleted the state directory (only purge may)"
 
 # Reinstall after remove: unmasked and enabled again (the admin's state was "enabled").
@@ -149,6 +153,7 @@ rm -f "$log"
 [ ! -e "$root/run/lock/transceiver-exporter" ] || fail "purge left /run/lock/transceiver-exporter"
 [ ! -e "$root/etc/transceiver-exporter/config.toml" ] || fail "purge left the config"
 [ ! -e "$root/etc/default/transceiver-exporter" ] || fail "purge left /etc/default/transceiver-exporter"
+[ ! -e "$root/etc/transceiver-exporter/prometheus/runbook.yml" ] || fail "purge left runbook.yml"
 [ ! -L "$root/etc/systemd/system/transceiver-exporter.service" ] || fail "purge left the mask"
 [ ! -e "$root/etc/systemd/system/multi-user.target.wants/transceiver-exporter.service" ] || fail "purge left the service enabled"
 grep -q '^transceiver-exporter:' "$root/etc/passwd" || fail "purge removed the system user (it must stay)"

@@ -44,7 +44,8 @@ TEST(ExporterPromtool, CheckAndTestRules) {
   ASSERT_TRUE(testing::have_command("promtool"));
   const fs::path rules = kRepo / "config" / "prometheus";
   auto r = testing::run_shell("promtool check rules " + (rules / "alerts.yml").string() + " " +
-                              (rules / "recording.yml").string() + " " + (rules / "global.yml").string());
+                              (rules / "recording.yml").string() + " " + (rules / "global.yml").string() + " " +
+                              (rules / "runbook.yml").string());
   EXPECT_EQ(r.status, 0) << r.output;
   r = testing::run_shell("cd " + (kRepo / "tests" / "e2e").string() + " && promtool test rules rules_test.yml");
   EXPECT_EQ(r.status, 0) << r.output;

@@ -25,6 +25,7 @@ std::optional<ProcStat> parse_proc_stat(std::string_view line) {
     const std::size_t end = std::min(rest.find(' '), rest.size());
     const std::string_view token = rest.substr(0, end);
     rest.remove_prefix(end);
+    if (token.empty()) return std::nullopt;
     double* into = nullptr;
     switch (field) {
       case 14: case 15: into = &out.cpu_ticks; break;
@@ -35,7 +36,7 @@ std::optional<ProcStat> parse_proc_stat(std::string_view line) {
     }
     unsigned long long v = 0;
     const auto [p, ec] = std::from_chars(token.data(), token.data() + token.size(), v);
-    if (ec != std::errc() || p != token.data() + token.size() || token.empty()) return std::nullopt;
+    if (ec != std::errc() || p != token.data() + token.size()) return std::nullopt;
     *into += static_cast<double>(v);
     if (field == 24) return out;
   }

@@ -262,7 +262,9 @@ TEST(ExporterMetrics, CollectorRendersOncePerSnapshotAndTimesItself) {
   const Exposition e = parse_exposition(second->text);
   EXPECT_EQ(e.find("transceiver_exporter_scrape_duration_seconds").size(), 1u);  // the first render's time
   EXPECT_EQ(e.find("transceiver_module_present").size(), 3u);
-  EXPECT_EQ(collector.Collect().size(), build_families(*store.current()).size() + 1);  // + scrape duration
+  // + scrape duration and the six process_* families of this process
+  EXPECT_EQ(collector.Collect().size(), build_families(*store.current()).size() + 1 + 6);
+  EXPECT_EQ(e.find("process_resident_memory_bytes").size(), 1u);
 }
 
 TEST(ExporterMetrics, SeriesBudgetPerPresentEightLaneModule) {

@@ -90,7 +90,8 @@ TEST(ExporterVdmReasons, PastTheFecLimitSaysSo) {
   PortSnapshot p = failing_optic();
   vdm(p, "pre_fec_ber_current_media", 5).value = 3e-4;
   raise(p, 5, "vdm_pre_fec_ber_current_media_high_alarm");
-  const Reason* r = reason(assess(p), "vdm_pre_fec_ber_current_media_high_alarm");
+  const Verdict v = assess(p);
+  const Reason* r = reason(v, "vdm_pre_fec_ber_current_media_high_alarm");
   ASSERT_NE(r, nullptr);
   EXPECT_EQ(health_name(r->state), "alarm");
   EXPECT_NE(r->text.find("past the FEC limit 0.00024"), std::string::npos) << r->text;
@@ -103,7 +104,8 @@ TEST(ExporterVdmReasons, EsnrReasonHasAMarginInDecibels) {
   esnr.value = 14.0;
   esnr.thresholds = cmis::Thresholds{30, 28, 15, 13};
   raise(p, 2, "vdm_esnr_media_input_low_warning");
-  const Reason* r = reason(assess(p), "vdm_esnr_media_input_low_warning");
+  const Verdict v = assess(p);
+  const Reason* r = reason(v, "vdm_esnr_media_input_low_warning");
   ASSERT_NE(r, nullptr);
   ASSERT_TRUE(r->margin_db);
   EXPECT_NEAR(*r->margin_db, -1.0, 1e-9);

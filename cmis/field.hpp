@@ -3,6 +3,7 @@
 #pragma once
 
 #include <bit>
+#include <cmath>
 #include <cstdint>
 #include <optional>
 #include <span>
@@ -100,7 +101,17 @@ inline std::optional<Location> locate(const Field& field, int lane = 1);
 // is offset arithmetic and one indexed load.
 inline std::optional<uint32_t> read_uint(const ModuleImage& image, const Field& field, int lane = 1);
 inline std::optional<int32_t> read_int(const ModuleImage& image, const Field& field, int lane = 1);
-// The raw value times `scale` (S16 signed, U8/U16/Bits unsigned).
+// `raw` LSBs of `scale` units each, rounded once. A decimal LSB (100 uV, 0.1 uW, 2 uA) is no
+// binary fraction: raw * 1e-4 rounds the scale and then the product, so 32998 LSB read
+// 3.2998000000000003 V, which /metrics (shortest exact values) wrote with all 17 digits.
+// Dividing by the LSBs per unit, a whole number, rounds once: the double nearest 3.2998.
+inline double scaled_value(double raw, double scale) {
+  const double per_unit = 1.0 / scale;
+  const double whole = std::nearbyint(per_unit);
+  return std::abs(per_unit - whole) <= 1e-9 * whole ? raw / whole : raw * scale;
+}
+
+// The raw value times `scale` (S16 signed, U8/U16/Bits unsigned), by scaled_value.
 inline std::optional<double> read_scaled(const ModuleImage& image, const Field& field, int lane = 1);
 // ASCII with trailing spaces/NULs trimmed; non-printable bytes are kept (callers check them).
 std::optional<std::string> read_ascii(const ModuleImage& image, const Field& field);
@@ -226,7 +237,7 @@ std::optional<int32_t> read_int(const ModuleImage& image, const Field& field, in
 std::optional<double> read_scaled(const ModuleImage& image, const Field& field, int lane) {
   const auto raw = read_int(image, field, lane);
   if (!raw) return std::nullopt;
-  return *raw * field.scale;
+  return scaled_value(*raw, field.scale);
 }
 
 std::optional<uint32_t> BankLanes::uint(int lane) const {
@@ -243,7 +254,7 @@ std::optional<uint32_t> BankLanes::uint(int lane) const {
 std::optional<double> BankLanes::scaled(int lane) const {
   const auto raw = uint(lane);
   if (!raw) return std::nullopt;
-  return detail::signed_value(field_, *raw) * field_.scale;
+  return scaled_value(detail::signed_value(field_, *raw), field_.scale);
 }
 
 }  // namespace xcvr::cmis

@@ -90,7 +90,7 @@ std::optional<double> diagnostic(const ModuleImage& image, const Field& field, Q
     add_problem(r, "external calibration of " + name + " is out of range; clamped");
     value = std::clamp(*value, lo, hi);
   }
-  return *value * field.scale;
+  return scaled_value(*value, field.scale);
 }
 
 // True for externally calibrated modules. Both or neither bit set is an oddity; the module's

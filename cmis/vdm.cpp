@@ -38,8 +38,8 @@ std::optional<double> value_of(const ModuleImage& image, const codes::VdmTypeRef
 
 double vdm_value(const codes::VdmTypeRef& type, uint16_t raw) {
   switch (type.encoding) {
-    case codes::VdmEncoding::U16: return raw * type.scale;
-    case codes::VdmEncoding::S16: return static_cast<int16_t>(raw) * type.scale;
+    case codes::VdmEncoding::U16: return scaled_value(raw, type.scale);
+    case codes::VdmEncoding::S16: return scaled_value(static_cast<int16_t>(raw), type.scale);
     case codes::VdmEncoding::F16: return codes::vdm_f16(raw);
   }
   return 0;

@@ -1,5 +1,5 @@
-// /metrics: renders a daemon::Snapshot as exposition text in prometheus::TextSerializer's exact
-// format (render_text), or as prometheus-cpp families for the Collectable (build_families); one
+// /metrics: renders a daemon::Snapshot as exposition text in prometheus::TextSerializer's format
+// with shortest exact values (render_text, exporters/text_exposition.hpp), or as prometheus-cpp families for the Collectable (build_families); one
 // walk of the snapshot serves both. Rendering reads only the snapshot: a scrape never touches a bus.
 #pragma once
 

@@ -17,105 +17,9 @@ using prometheus::ClientMetric;
 using prometheus::MetricFamily;
 using prometheus::MetricType;
 
-namespace {
-
-__extension__ typedef unsigned __int128 u128;  // GCC and clang; __extension__: -Wpedantic
-
-// 5^k for k <= 32, the largest that keeps m * 5^k (m < 2^53) within 128 bits.
-constexpr int kMaxPow5 = 32;
-constexpr std::array<u128, kMaxPow5 + 1> kPow5 = [] {
-  std::array<u128, kMaxPow5 + 1> p{};
-  p[0] = 1;
-  for (int k = 1; k <= kMaxPow5; ++k) p[k] = p[k - 1] * 5;
-  return p;
-}();
-constexpr uint64_t kTen15 = 1'000'000'000'000'000;
-constexpr uint64_t kTen16 = 10 * kTen15;
-
-// "%.16g" of a normal, finite, nonzero double with 1e-17 <= |x| < 1e16, exactly: x = m * 2^e,
-// so x * 10^k = m * 5^k * 2^(e+k) is an integer product in 128 bits and a shift, rounded half
-// to even on the exact remainder as printf rounds. nullptr when x is outside that range (the
-// caller uses to_chars). to_chars with a precision runs a general algorithm; this is several
-// times cheaper and gives the same bytes (exporter_text_exposition_test).
-char* format_g16(double x, char* p) {
-  const double a = std::fabs(x);
-  if (!(a >= 1e-17 && a < 1e16)) return nullptr;
-  uint64_t bits;
-  std::memcpy(&bits, &a, sizeof bits);
-  const int biased = static_cast<int>(bits >> 52);
-  if (biased == 0) return nullptr;  // subnormal (below the range anyway)
-  const uint64_t m = (bits & ((uint64_t{1} << 52) - 1)) | uint64_t{1} << 52;
-  const int e = biased - 1075;
-  // floor(log10(a)) from the binary exponent alone, (e2 * log10(2)) as 78913 / 2^18: one low
-  // when the mantissa's share crosses a power of ten, which the loop below corrects. log10()
-  // here was a tenth of a render.
-  int e10 = ((biased - 1023) * 78913) >> 18;
-  uint64_t n = 0;
-  for (int attempt = 0;; ++attempt) {
-    if (attempt == 3) return nullptr;
-    const int k = 15 - e10;  // n = x * 10^k rounded: 16 digits when e10 is right
-    if (k < 0 || k > kMaxPow5) return nullptr;
-    const u128 product = m * kPow5[static_cast<std::size_t>(k)];
-    const int shift = e + k;
-    u128 q = product;
-    bool round_up = false;
-    if (shift >= 0) {
-      if (shift > 10) return nullptr;  // cannot happen below 1e16; keeps the shift exact
-      q = product << shift;
-    } else {
-      const int r = -shift;
-      if (r >= 127) return nullptr;
-      q = product >> r;
-      const u128 rest = product - (q << r), half = static_cast<u128>(1) << (r - 1);
-      round_up = rest > half || (rest == half && (q & 1) != 0);
-    }
-    if (q >= kTen16) { ++e10; continue; }
-    if (q < kTen15) { --e10; continue; }
-    n = static_cast<uint64_t>(q) + (round_up ? 1 : 0);
-    if (n == kTen16) {  // rounded up to the next power of ten
-      n = kTen15;
-      ++e10;
-    }
-    break;
-  }
-  char digits[16];
-  for (int i = 15; i >= 0; --i, n /= 10) digits[i] = static_cast<char>('0' + n % 10);
-  int len = 16;
-  while (len > 1 && digits[len - 1] == '0') --len;
-  if (std::signbit(x)) *p++ = '-';
-  if (e10 < -4 || e10 >= 16) {  // %g's scientific form: d.ddde-05
-    *p++ = digits[0];
-    if (len > 1) {
-      *p++ = '.';
-      p = std::copy(digits + 1, digits + len, p);
-    }
-    *p++ = 'e';
-    *p++ = e10 < 0 ? '-' : '+';
-    const int ex = std::abs(e10);
-    if (ex < 10) *p++ = '0';
-    return std::to_chars(p, p + 4, ex).ptr;
-  }
-  if (e10 < 0) {  // 0.000ddd
-    *p++ = '0';
-    *p++ = '.';
-    p = std::fill_n(p, -e10 - 1, '0');
-    return std::copy(digits, digits + len, p);
-  }
-  const int whole = e10 + 1;  // digits before the point (len <= 16, so whole <= 16)
-  p = std::copy(digits, digits + std::min(whole, len), p);
-  if (len < whole) return std::fill_n(p, whole - len, '0');
-  if (len > whole) {
-    *p++ = '.';
-    p = std::copy(digits + whole, digits + len, p);
-  }
-  return p;
-}
-
-}  // namespace
-
-// prometheus-cpp writes doubles through an ostream in the classic locale with precision
-// max_digits10 - 1 and the default float field, i.e. printf("%.16g"); to_chars(general, 16)
-// is specified as that printf conversion, and format_g16 is its fast path.
+// Sample values in the shortest form that reads back as the same double (std::to_chars without
+// a precision): "0.0006907", not prometheus-cpp's "%.16g" "0.0006906999999999999", which is
+// longer and, for some doubles, not even exact (a double needs up to 17 digits).
 namespace {
 
 constexpr std::size_t kValueChars = 32;  // the longest value write_sample_value writes, and more
@@ -154,15 +58,13 @@ char* put(char* p, std::string_view s) {
 char* write_sample_value(char* p, double value) {
   if (std::isnan(value)) return put(p, "Nan");
   if (std::isinf(value)) return put(p, value < 0 ? "-Inf" : "+Inf");
-  // Most samples are integers (states, flags, counts, info): "%.16g" prints an integer below
-  // 1e16 in full without exponent, so integer formatting gives the same bytes, much cheaper.
+  // Most samples are integers (states, flags, counts, info): below 1e15 the shortest form is
+  // the integer in full, and integer formatting is cheaper.
   const bool integral = std::abs(value) < 1e15 && value == std::trunc(value);
   if (integral && !(value == 0 && std::signbit(value))) {
     return std::to_chars(p, p + kValueChars, static_cast<int64_t>(value)).ptr;
   }
-  if (char* end = format_g16(value, p)) return end;
-  return std::to_chars(p, p + kValueChars, value, std::chars_format::general,
-                       std::numeric_limits<double>::max_digits10 - 1).ptr;
+  return std::to_chars(p, p + kValueChars, value).ptr;
 }
 
 }  // namespace

@@ -1,7 +1,8 @@
-// Prometheus text exposition format 0.0.4 for prometheus-cpp metric families, byte for byte what
-// prometheus::TextSerializer (1.0.1) writes, without its per-token std::ostream cost: that was
-// 10 ms per 64-port render on these machines, twice the scrape latency budget. The
-// equivalence test (exporter_text_exposition_test) holds the two outputs equal.
+// Prometheus text exposition format 0.0.4 for prometheus-cpp metric families: what
+// prometheus::TextSerializer (1.0.1) writes, line for line, without its per-token std::ostream
+// cost (10 ms per 64-port render on these machines, twice the scrape latency budget), except
+// that sample values are written in their shortest exact form rather than "%.16g". The
+// equivalence test (exporter_text_exposition_test) holds the two outputs equal but for that.
 #pragma once
 
 #include <cstddef>
@@ -74,8 +75,9 @@ void append_sample(TextBuffer& out, std::string_view name, std::string_view rend
 void append_metric(std::string& out, std::string_view name, prometheus::MetricType type,
                    const prometheus::ClientMetric& metric);
 
-// One sample value as TextSerializer writes it ("%.16g"; "Nan", "+Inf", "-Inf"). The scrape
-// benchmark's render floor formats values with it too, so the floor formats exactly as much.
+// One sample value: the shortest text that reads back as the same double ("0.0006907"; "Nan",
+// "+Inf", "-Inf" as TextSerializer). The scrape benchmark's render floor formats values with it
+// too, so the floor formats exactly as much.
 void append_sample_value(std::string& out, double value);
 
 }  // namespace xcvr::exporters

@@ -345,10 +345,10 @@ if scrape:
               "daemon does: free memory goes back to the kernel by its 30 s trim, not by every free. With glibc's "
               "defaults a render's body-sized buffers were unmapped and faulted in again on every render (about "
               "300 page faults of ~8 µs each per 64-port render on these VMs, three times the render's own CPU).")
-        print("- The exporter serializes with `exporters/text_exposition.cpp`, byte-identical to "
-              "`prometheus::TextSerializer` (asserted by `exporter_text_exposition_test` on the exporter's "
-              "own families, 40 000 random doubles and 40 000 integers), without its per-token `std::ostream` "
-              "cost; it gzips with libdeflate at level 1 once per snapshot and serves the cached bytes to "
+        print("- The exporter serializes with `exporters/text_exposition.cpp`, line for line what "
+              "`prometheus::TextSerializer` writes but with each value in its shortest exact form (asserted by "
+              "`exporter_text_exposition_test` on the exporter's own families, 40 000 random doubles and 40 000 "
+              "integers), without its per-token `std::ostream` cost; it gzips with libdeflate at level 1 once per snapshot and serves the cached bytes to "
               "every later scrape of it.\n")
 
 wrk = os.path.join(out, "scrape_wrk.md")

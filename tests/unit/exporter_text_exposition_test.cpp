@@ -1,4 +1,5 @@
-// serialize_text against prometheus::TextSerializer: byte-identical output for the exporter's own
+// serialize_text against prometheus::TextSerializer: the same output line for line (values in
+// their shortest exact form, where TextSerializer writes "%.16g") for the exporter's own
 // families (a healthy fleet and the snapshot that exercises every family), for every metric type
 // and label escape, and for doubles drawn from every bit pattern class (subnormal, -0, huge,
 // NaN, infinities).
@@ -24,18 +25,64 @@ using prometheus::ClientMetric;
 using prometheus::MetricFamily;
 using prometheus::MetricType;
 
+// The value of a sample line: after the last space ("name{labels} value"; label values never
+// hold a raw space-free tail that matters, since the value is the line's last token).
+std::pair<std::string_view, std::string_view> split_value(std::string_view line) {
+  const std::size_t space = line.rfind(' ');
+  return {line.substr(0, space + 1), line.substr(space + 1)};
+}
+
+double parse(std::string_view v) {
+  if (v == "Nan") return std::numeric_limits<double>::quiet_NaN();
+  if (v == "+Inf") return std::numeric_limits<double>::infinity();
+  if (v == "-Inf") return -std::numeric_limits<double>::infinity();
+  return std::strtod(std::string(v).c_str(), nullptr);
+}
+
+// Our text and TextSerializer's agree line for line; sample values may differ only in form: ours
+// is the shortest text of the same double (exact), theirs "%.16g" (16 digits: within 1e-15
+// relative, and not always exact).
 void expect_same(const std::vector<MetricFamily>& families) {
   const std::string theirs = prometheus::TextSerializer{}.Serialize(families);
   const std::string ours = serialize_text(families);
-  ASSERT_EQ(ours.size(), theirs.size());
-  EXPECT_EQ(ours, theirs);
+  std::size_t a = 0, b = 0, lines = 0;
+  while (a < ours.size() && b < theirs.size()) {
+    const std::size_t ea = ours.find('\n', a), eb = theirs.find('\n', b);
+    ASSERT_NE(ea, std::string::npos);
+    ASSERT_NE(eb, std::string::npos);
+    const std::string_view lo(ours.data() + a, ea - a), lt(theirs.data() + b, eb - b);
+    a = ea + 1;
+    b = eb + 1;
+    ++lines;
+    if (lo.starts_with('#')) {
+      ASSERT_EQ(lo, lt);
+      continue;
+    }
+    const auto [head_o, value_o] = split_value(lo);
+    const auto [head_t, value_t] = split_value(lt);
+    ASSERT_EQ(head_o, head_t) << "line " << lines;
+    const double vo = parse(value_o), vt = parse(value_t);
+    if (std::isnan(vt)) {
+      EXPECT_TRUE(std::isnan(vo)) << lo;
+      continue;
+    }
+    if (std::isinf(vt) && !value_t.ends_with("Inf")) {  // "%.16g" of the largest double overflows
+      EXPECT_EQ(std::abs(vo), std::numeric_limits<double>::max()) << lo;
+    } else if (std::isinf(vt)) {
+      EXPECT_EQ(vo, vt) << lo;
+    }
+    else EXPECT_LE(std::abs(vo - vt), 1e-15 * std::abs(vt)) << lo << " vs " << lt;
+    EXPECT_EQ(std::signbit(vo), std::signbit(vt)) << lo << " vs " << lt;
+  }
+  EXPECT_EQ(a, ours.size());
+  EXPECT_EQ(b, theirs.size());
 }
 
-TEST(ExporterTextExposition, SameBytesForAHealthyFleet) {
+TEST(ExporterTextExposition, SameLinesForAHealthyFleet) {
   expect_same(build_families(testing::make_fleet(64)));
 }
 
-TEST(ExporterTextExposition, SameBytesForEveryFamilyAndHealthState) {
+TEST(ExporterTextExposition, SameLinesForEveryFamilyAndHealthState) {
   expect_same(build_families(testing::make_rich_snapshot()));
 }
 
@@ -78,7 +125,7 @@ ClientMetric with_labels(std::vector<ClientMetric::Label> labels) {
   return m;
 }
 
-TEST(ExporterTextExposition, SameBytesForEveryTypeEscapeAndTimestamp) {
+TEST(ExporterTextExposition, SameLinesForEveryTypeEscapeAndTimestamp) {
   std::vector<MetricFamily> f(5);
   f[0] = {"c_total", "a counter", MetricType::Counter, {}};
   f[0].metric.push_back(with_labels({{"path", "C:\\dir \"x\"\nnext"}, {"empty", ""}}));
@@ -131,7 +178,7 @@ TEST(ExporterTextExposition, BodyRenderedInWindowsIsTheSerializedFamilies) {
 
 // Every length of a name and value from empty to past 128 bytes, escaped or not, through both
 // writers: the short-piece copies have a branch per width, and one wrong offset shows here.
-TEST(ExporterTextExposition, SameBytesForLabelsOfEveryLength) {
+TEST(ExporterTextExposition, SameLinesForLabelsOfEveryLength) {
   std::vector<std::string> values;
   for (std::size_t n = 0; n <= 140; ++n) {
     std::string v;
@@ -153,7 +200,7 @@ TEST(ExporterTextExposition, SameBytesForLabelsOfEveryLength) {
   EXPECT_EQ(text.take_text().view(), serialize_text(families.take()));
 }
 
-TEST(ExporterTextExposition, SameBytesForDoublesOfEveryBitPattern) {
+TEST(ExporterTextExposition, SameLinesForDoublesOfEveryBitPattern) {
   std::mt19937_64 rng(20261130);
   MetricFamily f{"v", "values", MetricType::Gauge, {}};
   auto push = [&](double v) {
@@ -191,6 +238,18 @@ TEST(ExporterTextExposition, SameBytesForDoublesOfEveryBitPattern) {
     push(mantissa * std::pow(10.0, static_cast<int>(rng() % 34) - 17));
   }
   expect_same({f});
+  // Ours is exact: every finite value reads back as the same double.
+  for (const ClientMetric& m : f.metric) {
+    const double v = m.gauge.value;
+    if (!std::isfinite(v)) continue;
+    std::string text;
+    append_sample_value(text, v);
+    const double back = parse(text);
+    EXPECT_EQ(std::memcmp(&back, &v, sizeof v), 0) << text;
+  }
+  std::string text;
+  append_sample_value(text, 0.0006907);  // the example: "%.16g" wrote 0.0006906999999999999
+  EXPECT_EQ(text, "0.0006907");
 }
 
 }  // namespace

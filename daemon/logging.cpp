@@ -132,10 +132,9 @@ int journal_priority(spdlog::level::level_enum level) {
 }
 
 void LineFormatter::format(const spdlog::details::log_msg& msg, spdlog::memory_buf_t& dest) {
-  if (options_.journal) {
-    const char prefix[] = {'<', static_cast<char>('0' + journal_priority(msg.level)), '>'};
-    append(dest, std::string_view(prefix, sizeof prefix));
-  }
+  const char priority[] = {'<', static_cast<char>('0' + journal_priority(msg.level)), '>'};
+  const std::string_view prefix(priority, options_.journal ? sizeof priority : 0);
+  append(dest, prefix);
   const std::string_view level(spdlog::level::to_string_view(msg.level).data(),
                                spdlog::level::to_string_view(msg.level).size());
   const std::string_view text(msg.payload.data(), msg.payload.size());
@@ -149,7 +148,14 @@ void LineFormatter::format(const spdlog::details::log_msg& msg, spdlog::memory_b
       dest.push_back('[');
       append(dest, level);
       append(dest, "] ");
-      append(dest, text);
+      // journald files each line apart: a continuation line keeps the message's priority.
+      for (std::size_t start = 0;;) {
+        const std::size_t end = text.find('\n', start);
+        append(dest, text.substr(start, end == std::string_view::npos ? end : end + 1 - start));
+        if (end == std::string_view::npos) break;
+        append(dest, prefix);
+        start = end + 1;
+      }
       break;
     case Format::Logfmt:
     case Format::Json: {

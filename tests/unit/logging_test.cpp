@@ -65,6 +65,9 @@ TEST(Logging, JournalLinesCarryTheirPriority) {
   EXPECT_EQ(line(journal, spdlog::level::info, "m"), "<6>[info] m\n");
   EXPECT_EQ(line(journal, spdlog::level::debug, "m"), "<7>[debug] m\n");
   EXPECT_EQ(line(journal, spdlog::level::trace, "m"), "<7>[trace] m\n");
+  // journald splits a text message at its line breaks: every line keeps the priority.
+  EXPECT_EQ(line(journal, spdlog::level::err, "a\nb\n"), "<3>[error] a\n<3>b\n<3>\n");
+  EXPECT_EQ(line({}, spdlog::level::err, "a\nb"), "[2023-11-14T22:13:20.123Z] [error] a\nb\n");
   // Structured lines keep their own timestamp; the prefix is journald's, stripped by it.
   EXPECT_EQ(line({logging::Format::Logfmt, true}, spdlog::level::warn, "m"),
             "<4>ts=2023-11-14T22:13:20.123Z level=warning msg=\"m\"\n");

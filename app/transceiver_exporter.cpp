@@ -1,17 +1,22 @@
 // transceiver_exporter: watches pluggable optics and serves them to Prometheus.
+#include <unistd.h>
+
 #include <csignal>
 #include <cstdio>
+#include <cstdlib>
 #include <ctime>
 #include <iostream>
 
 #include <CLI/CLI.hpp>
-#include <spdlog/sinks/stdout_color_sinks.h>
 #include <spdlog/spdlog.h>
 #include <systemd/sd-daemon.h>
 
 #include "daemon/allocator.hpp"
+#include "daemon/build_info.hpp"
+#include "daemon/logging.hpp"
 #include "daemon/service.hpp"
 #include "exporters/frontend.hpp"
+#include "exporters/verdict_log.hpp"
 
 namespace {
 
@@ -23,7 +28,16 @@ struct Options {
   std::vector<std::string> listen;
   std::string textfile;
   std::string log_level;
+  std::string log_format = "text";
 };
+
+// A CLI11 check naming the accepted words, as the config's errors do.
+template <typename Parse>
+std::function<std::string(const std::string&)> one_of(Parse parse, std::string what, std::string accepted) {
+  return [=](const std::string& v) {
+    return parse(v) ? std::string() : "'" + v + "' is not " + what + " (" + accepted + ")";
+  };
+}
 
 // Signals are taken synchronously by the main thread (sigtimedwait), never in a handler.
 sigset_t service_signals() {
@@ -82,6 +96,9 @@ int run(const Options& o) {
   const sigset_t signals = service_signals();
   pthread_sigmask(SIG_BLOCK, &signals, nullptr);  // before any thread starts: all inherit it
 
+  // The level is in force before the first line: --log-level's now, else the config's as soon
+  // as it is parsed (Service::start), and a reload's after it succeeded — unless --log-level.
+  if (!o.log_level.empty()) daemon::logging::set_command_line_level(daemon::logging::parse_level(o.log_level));
   drivers::SteadyClock clock;
   daemon::SnapshotStore store;
   daemon::Service service(clock, store);
@@ -89,8 +106,6 @@ int run(const Options& o) {
     std::cerr << err << '\n';
     return 2;
   }
-  if (!o.log_level.empty()) spdlog::set_level(spdlog::level::from_str(o.log_level));
-  else spdlog::set_level(spdlog::level::from_str(service.config().log_level));
 
   const daemon::WebConfig web = effective_web(service.config().web, o);
   if (const std::string err = exporters::check_web(web, exporters::BindCheck::Strict); !err.empty()) {
@@ -103,13 +118,14 @@ int run(const Options& o) {
     return 1;
   }
   service.run();
-  spdlog::info("transceiver_exporter {} running: {} domains, listening on {}", XCVR_VERSION,
+  spdlog::info("transceiver_exporter {} running: {} domains, listening on {}", daemon::build_info::describe(),
                service.engine()->domain_count(), fmt::join(web.listen_addresses, ", "));
   // (after a reload the frontend logs its new addresses itself)
 
   uint64_t watchdog_usec = 0;
   const bool watchdog = sd_watchdog_enabled(0, &watchdog_usec) > 0;
   sd_notify(0, "READY=1");
+  exporters::VerdictLog verdicts;
   const timespec tick{0, 250'000'000};
   constexpr int kTicksPerTrim = static_cast<int>(4 * daemon::kHeapTrimIntervalSeconds);
   for (int ticks = 1;; ++ticks) {
@@ -132,6 +148,8 @@ int run(const Options& o) {
     }
     service.follow_netdevs();  // netdevs appeared, went or were renamed: discover again
     frontend.tick();
+    // Once a second: judging 2048 healthy ports costs about 4 ms (a log line may lag by 1 s).
+    if (ticks % 4 == 0) verdicts.observe(*store.current());
     // Pet the watchdog only while every domain worker is alive: a hung bus thread gets us restarted.
     if (watchdog && service.engine()->oldest_domain_heartbeat_age() < static_cast<double>(watchdog_usec) / 2e6) {
       sd_notify(0, "WATCHDOG=1");
@@ -147,21 +165,28 @@ int run(const Options& o) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  // Logs go to stderr (the journal under systemd); stdout stays for --check-config's answer.
-  spdlog::set_default_logger(spdlog::stderr_color_mt("transceiver_exporter"));
+  namespace logging = daemon::logging;
   CLI::App app{"transceiver_exporter — pluggable optics (CMIS, SFF-8636, SFF-8472) for Prometheus"};
   Options o;
-  app.set_version_flag("--version", std::string("transceiver_exporter ") + XCVR_VERSION);
+  app.set_version_flag("--version", "transceiver_exporter " + daemon::build_info::describe());
   app.add_option("--config", o.config, "Config file")->capture_default_str();
   app.add_flag("--check-config", o.check_config, "Validate the config (and its sources) and exit: 0 ok, 2 invalid");
   app.add_option("--web.listen-address", o.listen, "Address to listen on (repeatable; overrides web.listen_addresses)");
   app.add_option("--textfile", o.textfile, "Also write metrics atomically to this file (node_exporter textfile collector)");
-  app.add_option("--log-level", o.log_level, "trace, debug, info, warn, error (overrides daemon.log_level)");
+  app.add_option("--log-level", o.log_level,
+                 logging::level_names() + " (overrides daemon.log_level, also after a reload)")
+      ->check(one_of(logging::parse_level, "a log level", logging::level_names()));
+  app.add_option("--log.format", o.log_format, logging::format_names() + ": one line per message, times in UTC")
+      ->capture_default_str()
+      ->check(one_of(logging::parse_format, "a log format", logging::format_names()));
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
     return app.exit(e) == 0 ? 0 : 2;
   }
+  // Logs go to stderr (the journal under systemd); stdout stays for --check-config's answer.
+  logging::install_stderr_logger(
+      {*logging::parse_format(o.log_format), logging::is_journal_stream(STDERR_FILENO, std::getenv("JOURNAL_STREAM"))});
   // Nothing may escape as an uncaught exception (an abort, rc 134): report it and exit.
   try {
     if (o.check_config) return check_config(o);

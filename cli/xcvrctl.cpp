@@ -2,10 +2,11 @@
 #include <iostream>
 
 #include "cli/commands.hpp"
+#include "daemon/build_info.hpp"
 
 int main(int argc, char** argv) {
   CLI::App app{"xcvrctl — inspect pluggable optics (CMIS, SFF-8636, SFF-8472)"};
-  app.set_version_flag("--version", std::string("xcvrctl ") + XCVR_VERSION);
+  app.set_version_flag("--version", "xcvrctl " + xcvr::daemon::build_info::describe());
   app.require_subcommand(1);
   int exit_code = xcvr::cli::kExitClean;
   xcvr::cli::add_decode_command(app, exit_code);

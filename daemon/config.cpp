@@ -15,6 +15,7 @@
 #include "drivers/toml_input.hpp"
 
 #include "daemon/bcrypt_hash.hpp"
+#include "daemon/logging.hpp"
 #include "coding/coding.hpp"  // parse_style
 
 namespace xcvr::daemon {
@@ -250,8 +251,8 @@ Config read_root(const toml::table& root, const std::string& file) {
     Table dt(*d, "daemon");
     c.state_directory = dt.str("state_directory").value_or(c.state_directory);
     c.log_level = dt.str("log_level").value_or(c.log_level);
-    static const std::set<std::string> kLevels = {"trace", "debug", "info", "warn", "error", "critical", "off"};
-    require(kLevels.count(c.log_level) != 0, dt.where(), "daemon.log_level: '" + c.log_level + "' is not a log level");
+    require(logging::parse_level(c.log_level).has_value(), dt.where(),
+            "daemon.log_level: '" + c.log_level + "' is not a log level (" + logging::level_names() + ")");
     if (const toml::node* n = dt.node("catalog")) {
       // One path or a list, in order: later files override earlier entries.
       std::vector<std::string> paths;

@@ -5,6 +5,7 @@
 #include <map>
 
 #include "daemon/budget.hpp"
+#include "daemon/build_info.hpp"
 #include "daemon/coding_setup.hpp"
 
 namespace xcvr::daemon {
@@ -108,7 +109,7 @@ void PollEngine::publish() {
   std::lock_guard publish_lock(publish_mutex_);  // snapshots go out in the order they were built
   auto snap = std::make_shared<Snapshot>();
   snap->taken_unix = clock_.wall();
-  snap->version = XCVR_DAEMON_VERSION;
+  snap->version = std::string(build_info::version());
   for (auto& d : domains_) {
     std::lock_guard lock(d->mutex);
     snap->ports.insert(snap->ports.end(), d->published.begin(), d->published.end());

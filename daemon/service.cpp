@@ -7,6 +7,8 @@
 
 #include <spdlog/spdlog.h>
 
+#include "daemon/logging.hpp"
+
 namespace xcvr::daemon {
 
 namespace {
@@ -48,10 +50,12 @@ std::variant<PreparedConfig, std::string> prepare_sources(Config config, std::sh
 
 }  // namespace
 
-std::variant<PreparedConfig, std::string> prepare_config(const std::string& path, const BuiltSources* running) {
+std::variant<PreparedConfig, std::string> prepare_config(const std::string& path, const BuiltSources* running,
+                                                         const std::function<void(const Config&)>& loaded_hook) {
   try {
     auto loaded = load_config_file(path);
     if (auto* err = std::get_if<ConfigError>(&loaded)) return err->to_string();
+    if (loaded_hook) loaded_hook(std::get<Config>(loaded));
     auto coding = load_coding_setup(std::get<Config>(loaded));
     if (auto* err = std::get_if<std::string>(&coding)) return *err;  // a broken catalog keeps the running one
     return prepare_sources(std::move(std::get<Config>(loaded)),
@@ -63,7 +67,8 @@ std::variant<PreparedConfig, std::string> prepare_config(const std::string& path
 
 std::string Service::start(const std::string& path) {
   path_ = path;
-  auto prepared = prepare_config(path);
+  // The config's level before building its sources, which log (a reload's waits for launch()).
+  auto prepared = prepare_config(path, nullptr, [](const Config& c) { logging::apply_config_level(c.log_level); });
   if (auto* err = std::get_if<std::string>(&prepared)) return *err;
   launch(std::move(std::get<PreparedConfig>(prepared)), Launch::Start);
   return "";
@@ -131,6 +136,7 @@ void Service::launch(PreparedConfig prepared, Launch why) {
   engine_.reset();
   sources_ = std::move(prepared.built);  // resources of dropped sources go after their transports
   Config config = std::move(prepared.config);
+  if (why == Launch::Reload) logging::apply_config_level(config.log_level);  // before this reload's lines
   if (!aging_) aging_ = std::make_unique<AgingStore>();
   aging_->set_directory(config.state_directory, clock_.wall());  // a changed one on reload too; logs its errors
   config_ = std::move(config);
@@ -140,6 +146,10 @@ void Service::launch(PreparedConfig prepared, Launch why) {
     for (const std::string& w : prepared.warnings) spdlog::warn("config: {}", w);
   }
   for (const std::string& n : sources_.notes) spdlog::info("{}", n);
+  if (why != Launch::Netdevs) {
+    spdlog::debug("config {}: {} sources, {} ports, log level {}, dynamic poll every {} s", path_, config_.sources.size(),
+                  sources_.port_count(), config_.log_level, config_.poll.dynamic_interval_s);
+  }
   if (is_reload) {
     spdlog::info("{}: {} ports kept running, {} built anew", why == Launch::Reload ? "reload" : "netdevs changed", kept,
                  sources_.port_count() - kept);

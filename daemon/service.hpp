@@ -28,9 +28,11 @@ struct PreparedConfig {
   // Accepted but probably not meant: a budget group or cage-style glob that matches no port.
   std::vector<std::string> warnings;
 };
-// `running` (a reload): sources unchanged since then are kept, not rebuilt. Never throws.
+// `running` (a reload): sources unchanged since then are kept, not rebuilt. `loaded_hook` sees
+// the parsed config before anything is built (a start applies its log level there). Never throws.
 std::variant<PreparedConfig, std::string> prepare_config(const std::string& path,
-                                                         const BuiltSources* running = nullptr);
+                                                         const BuiltSources* running = nullptr,
+                                                         const std::function<void(const Config&)>& loaded_hook = {});
 
 class Service {
  public:

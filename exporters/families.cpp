@@ -148,7 +148,7 @@ const FamilySpec kFixedSpecs[] = {
     {Fam::PowerGroupModules, "transceiver_power_group_modules", G,
      "Number of modules present in the port group."},
     {Fam::BuildInfo, "transceiver_exporter_build_info", G,
-     "Version of the exporter (value always 1)."},
+     "Version, git revision and build date (UTC) of the exporter (value always 1)."},
     {Fam::PollCycleDuration, "transceiver_exporter_poll_cycle_duration_seconds", H,
      "Duration of poll cycles per serialization domain (bus, NIC, IB target)."},
     {Fam::PollCycleLastDuration, "transceiver_exporter_poll_cycle_last_duration_seconds", G,

@@ -8,13 +8,10 @@
 #include <string_view>
 #include <unordered_set>
 
+#include "daemon/build_info.hpp"
 #include "exporters/gzip.hpp"
 #include "exporters/metrics_internal.hpp"
 #include "exporters/text_exposition.hpp"
-
-#ifndef XCVR_VERSION
-#define XCVR_VERSION "unknown"
-#endif
 
 namespace xcvr::exporters {
 namespace detail {
@@ -61,7 +58,11 @@ void add_domain_series(FamilySet& out, const daemon::Snapshot& s) {
 }  // namespace
 
 void add_self_series(FamilySet& out, const daemon::Snapshot& s, const SelfStats& self) {
-  out.gauge(Fam::BuildInfo, {{"version", s.version.empty() ? XCVR_VERSION : s.version}}, 1);
+  out.gauge(Fam::BuildInfo,
+            {{"version", s.version.empty() ? daemon::build_info::version() : std::string_view(s.version)},
+             {"revision", daemon::build_info::revision()},
+             {"build_date", daemon::build_info::date()}},
+            1);
   add_domain_series(out, s);
   out.counter(Fam::ConfigReloadsTotal, {}, static_cast<double>(s.config_reloads_total));
   out.counter(Fam::ConfigReloadFailuresTotal, {},

@@ -112,9 +112,9 @@ class Processes:
         self.work = tempfile.mkdtemp(prefix=prefix)
         self.children = []
 
-    def start(self, name, argv):
+    def start(self, name, argv, env=None):
         out = open(os.path.join(self.work, name + ".log"), "wb")
-        p = subprocess.Popen(argv, stdout=out, stderr=subprocess.STDOUT, cwd=self.work)
+        p = subprocess.Popen(argv, stdout=out, stderr=subprocess.STDOUT, cwd=self.work, env=env)
         self.children.append((name, p))
         return p
 
@@ -146,6 +146,32 @@ class Processes:
     def __exit__(self, *exc):
         self.close()
         return False
+
+
+# One emulated OSFP cage, port "sw/p1": for tests of the daemon itself, not of a fleet.
+ONE_MODULE_FLEET = ('[emulator]\nclock = "virtual"\n[[system]]\nname = "sw"\nport_prefix = "p"\n'
+                    '  [[system.bus]]\n  cage_form = "OSFP"\n  modules = ["osfp-800g-2xsr4-finned"]\n')
+
+
+def one_module_config(work, http, writer, daemon_extra="", source_extra=""):
+    """A daemon config polling {work}/fleet.toml (ONE_MODULE_FLEET) every second, listening on
+    127.0.0.1:http, state in {work}/state; the extras go into [daemon] and the emulator source."""
+    return f"""# Written by {writer}
+[daemon]
+state_directory = "{work}/state"
+{daemon_extra}
+[poll]
+dynamic_interval = "1s"
+settle_delay = "0s"
+
+[web]
+listen_addresses = ["127.0.0.1:{http}"]
+
+[[source]]
+type = "emulator"
+fleet = "{work}/fleet.toml"
+{source_extra}
+"""
 
 
 # Power budgets of the demo fleet's systems.

@@ -12,7 +12,7 @@ import os
 import re
 import sys
 
-from daemon_fleet import Processes, fail, free_port, http_get, log, wait_for
+from daemon_fleet import ONE_MODULE_FLEET, Processes, fail, free_port, http_get, log, one_module_config, wait_for
 
 
 GOOD = "sw/p1"  # the emulated cage beside the misconfigured ports
@@ -32,25 +32,10 @@ def main():
         os.makedirs(os.path.join(w, "state"))
         http = free_port()
         with open(os.path.join(w, "fleet.toml"), "w") as f:
-            f.write('[emulator]\nclock = "virtual"\n[[system]]\nname = "sw"\nport_prefix = "p"\n'
-                    '  [[system.bus]]\n  cage_form = "OSFP"\n  modules = ["osfp-800g-2xsr4-finned"]\n')
+            f.write(ONE_MODULE_FLEET)
         config = os.path.join(w, "config.toml")
         with open(config, "w") as f:
-            f.write(f"""# Written by tests/e2e/misconfiguration.py
-[daemon]
-state_directory = "{w}/state"
-
-[poll]
-dynamic_interval = "1s"
-settle_delay = "0s"
-
-[web]
-listen_addresses = ["127.0.0.1:{http}"]
-
-[[source]]
-type = "emulator"
-fleet = "{w}/fleet.toml"
-
+            f.write(one_module_config(w, http, "tests/e2e/misconfiguration.py") + f"""
 [[source]]
 type = "netlink"
 [[source.port]]

@@ -38,6 +38,7 @@ comp _xcvrctl xcvrctl discover --
 comp _xcvrctl xcvrctl discover --optoe-drivers s
 comp _transceiver_exporter transceiver_exporter --
 comp _transceiver_exporter transceiver_exporter --log-level w
+comp _transceiver_exporter transceiver_exporter --log.format l
 complete -p xcvrctl transceiver_exporter
 EOS
 )
@@ -56,8 +57,9 @@ expect 'xcvrctl emulate -- => --fleet --port --list --seconds --json --help'
 expect 'xcvrctl emulate osfp-8 => osfp-800g-2xsr4-finned osfp-800g-aec'
 expect 'xcvrctl discover -- => --emit-config --json --sysfs-net --i2c-devices --sx-core --optoe-drivers --sonic-port-map --help'
 expect 'xcvrctl discover --optoe-drivers s => sff8436'
-expect 'transceiver_exporter -- => --config --check-config --web.listen-address --textfile --log-level --version --help'
+expect 'transceiver_exporter -- => --config --check-config --web.listen-address --textfile --log-level --log.format --version --help'
 expect 'transceiver_exporter --log-level w => warn'
+expect 'transceiver_exporter --log.format l => logfmt'
 expect 'complete -F _xcvrctl xcvrctl'
 expect 'complete -F _transceiver_exporter transceiver_exporter'
 echo "completion: OK"

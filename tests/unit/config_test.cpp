@@ -155,7 +155,7 @@ INSTANTIATE_TEST_SUITE_P(
             "unknown key 'drivers'"},
         Bad{"netlink_nothing_to_read", "[[source]]\ntype = \"netlink\"\ndiscover = false\n", 1, 1,
             "needs at least one [[source.port]] (or discover = true)"},
-        Bad{"log_level", "[daemon]\nlog_level = \"loud\"\n", 1, 1, "not a log level"},
+        Bad{"log_level", "[daemon]\nlog_level = \"loud\"\n", 1, 1, "'loud' is not a log level (trace, debug, info, warn, error, critical, off)"},
         Bad{"source_not_array", "[source]\ntype = \"file\"\n", 1, 1, "array of tables"},
         Bad{"source_no_type", "[[source]]\nfleet = \"x\"\n", 1, 1, "missing 'type'"},
         Bad{"source_bad_type", "[[source]]\ntype = \"carrier-pigeon\"\n", 2, 8, "is not one of"},

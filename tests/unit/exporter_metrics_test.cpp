@@ -3,8 +3,10 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <regex>
 #include <set>
 
+#include "daemon/build_info.hpp"
 #include "exporters/families.hpp"
 #include "exporters/health.hpp"
 #include "exporters/metrics.hpp"
@@ -221,7 +223,13 @@ TEST(ExporterMetrics, DuplicatePortNamesRenderOnce) {
 
 TEST(ExporterMetrics, SelfMetrics) {
   const Exposition e = render(make_rich_snapshot());
-  EXPECT_EQ(e.value("transceiver_exporter_build_info", {{"version", "0.1.0-test"}}), 1.0);
+  EXPECT_EQ(e.value("transceiver_exporter_build_info",
+                    {{"version", "0.1.0-test"},
+                     {"revision", std::string(daemon::build_info::revision())},
+                     {"build_date", std::string(daemon::build_info::date())}}),
+            1.0);
+  EXPECT_TRUE(std::regex_match(std::string(daemon::build_info::revision()), std::regex("unknown|[0-9a-f]{12}(-dirty)?")));
+  EXPECT_TRUE(std::regex_match(std::string(daemon::build_info::date()), std::regex("[0-9]{4}-[0-9]{2}-[0-9]{2}")));
   EXPECT_EQ(e.type.at("transceiver_exporter_poll_cycle_duration_seconds"), "histogram");
   EXPECT_EQ(e.value("transceiver_exporter_poll_cycle_duration_seconds_bucket", {{"domain", "i2c-0"}, {"le", "0.025"}}), 90.0);
   EXPECT_EQ(e.value("transceiver_exporter_poll_cycle_duration_seconds_bucket", {{"domain", "i2c-0"}, {"le", "+Inf"}}), 100.0);

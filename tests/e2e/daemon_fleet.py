@@ -105,6 +105,23 @@ def wait_for(what, predicate, timeout_s, interval_s=0.5):
         time.sleep(interval_s)
 
 
+def daemon_config(writer, state_directory, http, daemon_extra=""):
+    """The head of a test daemon's config: its state directory, one-second polls with no settle
+    delay and the web listener on 127.0.0.1:http; the caller appends its sources."""
+    return f"""# Written by {writer}
+[daemon]
+state_directory = "{state_directory}"
+{daemon_extra}
+
+[poll]
+dynamic_interval = "1s"
+settle_delay = "0s"
+
+[web]
+listen_addresses = ["127.0.0.1:{http}"]
+"""
+
+
 class Processes:
     """Child processes and a temp dir, all cleaned up on exit (also on failure)."""
 

@@ -12,7 +12,7 @@ import os
 import re
 import sys
 
-from daemon_fleet import Processes, fail, free_port, http_get, log, wait_for
+from daemon_fleet import Processes, daemon_config, fail, free_port, http_get, log, wait_for
 
 
 GOOD = "sw/p1"  # the emulated cage beside the misconfigured ports
@@ -36,17 +36,7 @@ def main():
                     '  [[system.bus]]\n  cage_form = "OSFP"\n  modules = ["osfp-800g-2xsr4-finned"]\n')
         config = os.path.join(w, "config.toml")
         with open(config, "w") as f:
-            f.write(f"""# Written by tests/e2e/misconfiguration.py
-[daemon]
-state_directory = "{w}/state"
-
-[poll]
-dynamic_interval = "1s"
-settle_delay = "0s"
-
-[web]
-listen_addresses = ["127.0.0.1:{http}"]
-
+            f.write(daemon_config("tests/e2e/misconfiguration.py", f"{w}/state", http) + f"""
 [[source]]
 type = "emulator"
 fleet = "{w}/fleet.toml"

@@ -9,7 +9,8 @@ namespace {
 // Sources:
 //  [OUI]   IEEE MA-L registry as Debian's ieee-data ships it (/usr/share/ieee-data/oui.txt,
 //          .lastupdate 1661630937 = 2022-08-27): every assignment to "Mellanox Technologies,
-//          Inc.", "NVIDIA Corporation" or "NVIDIA" (grep -i 'mellanox\|nvidia' oui.txt).
+//          Inc.", "NVIDIA Corporation" or "NVIDIA" (grep -i 'mellanox\|nvidia' oui.txt), and
+//          the one to "JDS Uniphase Inc." (none to Lumentum).
 //  [MLNX]  NVIDIA completed its acquisition of Mellanox on 27 April 2020: "NVIDIA Acquires
 //          Mellanox for $7 Billion", allaboutcircuits.com, 28 April 2020
 //          (allaboutcircuits.com/news/with-an-eye-on-intelligent-next-gen-data-centers-nvidia-
@@ -17,6 +18,11 @@ namespace {
 //          pcper.com/2020/04/nvidias-acquisition-of-mellanox-all-wrapped-up/. Optics sold since
 //          under the name NVIDIA keep Mellanox's OUIs (tests/data/qsfp56-dac-mellanox-*,
 //          the demo's MMA4Z00 modules: 00:02:c9).
+//  [LITE]  JDSU separated its optical products business as Lumentum Holdings on 1 August 2015
+//          ("JDSU Sets Record and Distribution Date for Separation of JDSU into Lumentum Holdings
+//          and Viavi Solutions", SEC exhibit 99.1, sec.gov/Archives/edgar/data/912093/
+//          000119312515253636/d97642dex991.htm). Lumentum optics carry JDSU's OUI 00:01:9c,
+//          registered to "JDS Uniphase Inc." [OUI] (tests/data/qsfp28-cwdm4-lumentum-lq210cr-caa1).
 const std::vector<CatalogVendor>& table() {
   static const std::vector<CatalogVendor> vendors = {
       {.key = "nvidia",
@@ -28,6 +34,13 @@ const std::vector<CatalogVendor>& table() {
        .rebrander = false,
        .source = "[OUI] IEEE MA-L registry (Debian ieee-data 2022-08-27); [MLNX] NVIDIA completed its "
                  "Mellanox acquisition in April 2020",
+       .location = "built in (coding/vendor_identity.cpp)"},
+      {.key = "lumentum",
+       .names = {"LUMENTUM", "Lumentum Operations", "JDSU", "JDS Uniphase"},
+       .registrants = {"JDS Uniphase Inc.", "JDS Uniphase Corporation", "Lumentum"},
+       .ouis = {"00:01:9c"},
+       .rebrander = false,
+       .source = "[OUI] IEEE MA-L registry; [LITE] Lumentum separated from JDSU on 1 August 2015",
        .location = "built in (coding/vendor_identity.cpp)"},
   };
   return vendors;

@@ -63,11 +63,12 @@ std::optional<ConfigPort> open_config_port(const std::string& config_path, const
     error = *err;
     return std::nullopt;
   }
-  ConfigPort out{std::move(std::get<daemon::PreparedConfig>(prepared)), nullptr, port, ""};
+  ConfigPort out{std::move(std::get<daemon::PreparedConfig>(prepared)), nullptr, nullptr, port, ""};
   std::vector<std::string> names;
   for (daemon::PortSpec& spec : out.prepared.built.ports) {
     if (spec.id.port == port) {
       out.transport = std::move(spec.transport);
+      out.kind = drivers::source_kind(spec.id.source);  // PortIdentity::source is the source's type
       break;
     }
     names.push_back(spec.id.port);
@@ -104,6 +105,7 @@ std::optional<ModuleSource> open_module(const SourceFlags& source, const PortFla
     out.config_port = open_config_port(port.config, port.port, error);
     if (!out.config_port) return std::nullopt;
     out.label = out.config_port->label;
+    out.kind = out.config_port->kind;
   } else {
     auto opened = open_source(source, error);
     if (!opened) {

@@ -20,6 +20,7 @@ namespace xcvr::cli {
 struct ConfigPort {
   daemon::PreparedConfig prepared;  // its sources' resources outlive `transport` (declared after)
   std::unique_ptr<drivers::Transport> transport;
+  const drivers::SourceKind* kind = nullptr;  // of the port's source (for error hints)
   std::string port;   // the `port` label
   std::string label;  // for report headers: port, config file and what the transport reads
 };
@@ -45,7 +46,7 @@ void add_port_options(CLI::App& cmd, PortFlags& flags, const SourceFlags& source
 struct ModuleSource {
   std::optional<ConfigPort> config_port;          // --port
   std::unique_ptr<drivers::Transport> device;     // a source flag
-  const drivers::SourceKind* kind = nullptr;      // a source flag's kind (for error hints)
+  const drivers::SourceKind* kind = nullptr;      // the source's kind (for error hints)
   std::string label;
   drivers::Transport& transport() { return config_port ? *config_port->transport : *device; }
 };

@@ -23,7 +23,7 @@ namespace {
 using namespace xcvr;
 
 struct Options {
-  std::string config = "/etc/transceiver-exporter/config.toml";
+  std::string config = daemon::kDefaultConfigPath;
   bool check_config = false;
   std::vector<std::string> listen;
   std::string textfile;

@@ -5,6 +5,8 @@
 //   xcvrctl show --netlink IFACE (or --netdev)         ethtool netlink (CAP_NET_ADMIN)
 //   xcvrctl show --file DUMP                           a dump file, replayed as a module
 //   xcvrctl show --ib CA:PORT [--lid L] [--cage C]     MCIA over MADs (drivers/ib/ib_source.hpp)
+//   xcvrctl show --port NAME [--config PATH]           a port of the daemon's config, as alerts
+//                                                      name it, through its configured source
 // The flags are the registered source kinds' (drivers/source_registry.cpp).
 // --json prints the decoder's JSON contract instead of the human report.
 // Exit codes: 0 clean, 1 problems (bad checksum, decode findings, a page that could not be
@@ -18,6 +20,7 @@
 #include "cli/commands.hpp"
 #include "cli/human_report.hpp"
 #include "cli/module_read.hpp"
+#include "cli/port_source.hpp"
 #include "cmis/decode.hpp"
 #include "cmis/report_json.hpp"
 
@@ -26,17 +29,18 @@ namespace {
 
 struct ShowOptions {
   SourceFlags source;
+  PortFlags port;
   bool json = false;
 };
 
 int run_show(const ShowOptions& o) {
   std::string error;
-  auto opened = open_source(o.source, error);
+  auto opened = open_module(o.source, o.port, error);
   if (!opened) {
     std::cerr << "xcvrctl show: " << error << '\n';
     return kExitUnreadable;
   }
-  std::unique_ptr<drivers::Transport> transport = std::move(opened->transport);
+  drivers::Transport* transport = &opened->transport();
   const std::string what = opened->label;
 
   cmis::ModuleImage image;
@@ -44,9 +48,8 @@ int run_show(const ShowOptions& o) {
   const auto err = read_module(*transport, image, skipped);
   if (err && image.empty()) {
     std::cerr << err->message << '\n';
-    if (const std::string hint = drivers::error_hint(*opened->kind, *err, /*opening=*/false); !hint.empty()) {
-      std::cerr << hint << '\n';
-    }
+    const std::string hint = opened->kind ? drivers::error_hint(*opened->kind, *err, /*opening=*/false) : "";
+    if (!hint.empty()) std::cerr << hint << '\n';
     return kExitUnreadable;
   }
   const cmis::ModuleReport report = cmis::decode(image);
@@ -73,6 +76,7 @@ void add_show_command(CLI::App& app, int& exit_code) {
   CLI::App* cmd = app.add_subcommand(
       "show", "Read one module live through the daemon's code path and decode it");
   add_source_options(*cmd, o->source);
+  add_port_options(*cmd, o->port, o->source);
   cmd->add_flag("--json", o->json, "print the JSON report");
   // Without the hardware this exits 2 with the reason (no such bus, no umad, no such CA port).
   cmd->callback([o, &exit_code] { exit_code = run_show(*o); });

@@ -1,7 +1,10 @@
-// xcvrctl verify [--file DUMP | --i2c ... | --optoe ... | --netlink ...] [--catalog DIR]...
-//                [--json] [--style flat-top|finned-top] [--strict]
+// xcvrctl verify [--file DUMP | --i2c ... | --optoe ... | --netlink ... | --port NAME]
+//                [--config PATH] [--catalog DIR]... [--json] [--style flat-top|finned-top] [--strict]
 // Checks one module's coding against its part number's promises (coding/coding.hpp) and prints
-// pass / warn / fail per check with the bytes involved.
+// pass / warn / fail per check with the bytes involved. The catalog list, OUI registry and (for
+// --port) cage style are the daemon's: daemon::load_coding_setup() on the daemon's config (or
+// on the defaults when there is none), so the verdict is the one the daemon exports for the
+// port (less the fleet checks, which need every port).
 // Exit: 0 clean (warnings alone are clean unless --strict), 1 problems found, 2 unreadable input.
 #include <unistd.h>
 
@@ -18,18 +21,21 @@
 
 #include "cli/commands.hpp"
 #include "cli/module_read.hpp"
+#include "cli/port_source.hpp"
 #include "cmis/decode.hpp"
 #include "cmis/report_json.hpp"
 #include "coding/catalog.hpp"
 #include "coding/coding.hpp"
+#include "daemon/coding_setup.hpp"
 
 namespace xcvr::cli {
 namespace {
 
 struct VerifyOptions {
   SourceFlags source;  // the registered kinds' flags; a bare argument is a --file
+  PortFlags port;
   std::vector<std::string> catalogs;
-  std::string oui_registry = coding::kDefaultOuiRegistryDir;
+  std::string oui_registry;  // "": the config's (default coding::kDefaultOuiRegistryDir)
   std::string style;
   std::string now;  // "YYYY-MM-DD" or unix seconds; default: the clock
   bool json = false;
@@ -39,12 +45,6 @@ struct VerifyOptions {
 struct Unreadable {
   std::string message;
 };
-
-std::string executable_dir() {
-  std::error_code ec;
-  const auto exe = std::filesystem::read_symlink("/proc/self/exe", ec);
-  return ec ? std::string() : exe.parent_path().string();
-}
 
 double parse_now(const std::string& text) {
   if (text.empty()) return static_cast<double>(std::time(nullptr));
@@ -91,8 +91,16 @@ Counts count(const coding::ModuleVerdict& v) {
   return c;
 }
 
+// What the Catalog line says when no entry applies: the verdict is then the standard checks'
+// alone, which a bare PASS would hide.
+std::string no_entry_text(const daemon::CodingSetup& setup, const cmis::ModuleReport& r) {
+  if (!setup.catalog) return "none loaded: standard checks only";
+  return "no catalog entry for part '" + r.id.part_number + "' and no generic profile: standard checks only";
+}
+
 std::string render_text(const std::string& label, const cmis::ModuleReport& r, const coding::ModuleVerdict& v,
-                         const VerifyOptions& o, const std::vector<std::string>& notes, const std::string& result) {
+                         const daemon::CodingSetup& setup, const coding::VerifyContext& ctx,
+                         const std::vector<std::string>& notes, const std::string& result) {
   std::ostringstream out;
   const auto& id = r.id;
   out << "Module   : " << (id.vendor_name.empty() ? "?" : id.vendor_name) << ' '
@@ -105,11 +113,14 @@ std::string render_text(const std::string& label, const cmis::ModuleReport& r, c
   else out << spec << (r.spec_revision.empty() ? "" : " " + r.spec_revision);
   out << "\nSource   : " << label << "\n";
   out << "Catalog  : "
-      << (v.catalog_key.empty() ? std::string("no entry")
+      << (v.catalog_key.empty() ? no_entry_text(setup, r)
                                 : (v.catalog_generic ? "generic profile '" : "part '") + v.catalog_key + "' (" +
                                       v.catalog_location + ")")
       << "\n";
-  if (!o.style.empty()) out << "Cage     : needs " << *coding::parse_style(o.style) << " modules\n";
+  std::string files;
+  for (const std::string& f : setup.catalog_paths) files += (files.empty() ? "" : ", ") + f;
+  out << "Catalogs : " << (files.empty() ? "none" : files) << "\n";
+  if (ctx.required_style) out << "Cage     : needs " << *ctx.required_style << " modules\n";
   for (const std::string& n : v.notes) out << "Note     : " << n << "\n";
   for (const std::string& n : notes) out << "Note     : " << n << "\n";
   out << "\n";
@@ -127,26 +138,61 @@ std::string render_text(const std::string& label, const cmis::ModuleReport& r, c
     }
   }
   const Counts c = count(v);
-  out << "\nResult   : " << result << " (" << c.fail << " fail, " << c.warn << " warn, " << c.pass << " pass, " << c.skip
-      << " skipped)\n";
+  out << "\nResult   : " << result << (v.catalog_key.empty() ? ": standard checks only, no catalog entry" : "")
+      << " (" << c.fail << " fail, " << c.warn << " warn, " << c.pass << " pass, " << c.skip << " skipped)\n";
   return out.str();
+}
+
+// The daemon's coding setup for this run: load_coding_setup() on the config the port came
+// from, else on --config or the daemon's default config when it exists, else on the defaults
+// (the shipped catalog plus catalog.d, as the daemon without a config file). --catalog and
+// --oui-registry replace the config's settings.
+std::shared_ptr<const daemon::CodingSetup> coding_setup(const VerifyOptions& o, const ModuleSource& source) {
+  const bool overridden = !o.catalogs.empty() || !o.oui_registry.empty();
+  if (source.config_port && !overridden) return source.config_port->prepared.coding;
+  daemon::Config config;
+  if (source.config_port) {
+    config = source.config_port->prepared.config;
+  } else {
+    std::error_code ec;
+    if (o.port.config_given() || std::filesystem::exists(o.port.config, ec)) {
+      auto loaded = daemon::load_config_file(o.port.config);
+      if (auto* err = std::get_if<daemon::ConfigError>(&loaded)) throw Unreadable{err->to_string()};
+      config = std::move(std::get<daemon::Config>(loaded));
+    }
+  }
+  if (!o.catalogs.empty()) {
+    config.catalog = o.catalogs;
+    config.catalog_set = true;
+  }
+  if (!o.oui_registry.empty()) config.oui_registry = o.oui_registry;
+  auto setup = daemon::load_coding_setup(config);
+  if (auto* err = std::get_if<std::string>(&setup)) throw Unreadable{*err};
+  return std::get<std::shared_ptr<const daemon::CodingSetup>>(setup);
 }
 
 int run_verify(const VerifyOptions& o) {
   std::string label;
   std::vector<std::string> notes;
   cmis::ModuleImage image;
+  std::shared_ptr<const daemon::CodingSetup> setup;
+  coding::VerifyContext ctx;
   try {
     if (!o.style.empty() && !coding::parse_style(o.style)) throw Unreadable{"--style: expected flat-top or finned-top"};
     std::string error;
-    auto opened = open_source(o.source, error);
+    auto opened = open_module(o.source, o.port, error);
     if (!opened) throw Unreadable{error};
     label = opened->label;
     // The daemon's static read, then its dynamic bytes (live-value checks see current ones).
-    const auto err = read_module(*opened->transport, image, notes);
+    const auto err = read_module(opened->transport(), image, notes);
     if (err && image.empty()) throw Unreadable{err->message};
     if (err) notes.push_back(err->message);
-    refresh_dynamic(*opened->transport, image);
+    refresh_dynamic(opened->transport(), image);
+    setup = coding_setup(o, *opened);
+    // A port's cage style is the config's rule for it; a device has no port name to match.
+    ctx = setup->context_for(opened->config_port ? opened->config_port->port : "", parse_now(o.now));
+    if (!opened->config_port) ctx.required_style.reset();
+    if (!o.style.empty()) ctx.required_style = coding::parse_style(o.style);
   } catch (const Unreadable& u) {
     std::cerr << "xcvrctl verify: " << u.message << '\n';
     return kExitUnreadable;
@@ -156,38 +202,7 @@ int run_verify(const VerifyOptions& o) {
     std::cerr << "xcvrctl verify: " << label << ": " << why << '\n';
     return kExitUnreadable;
   }
-
-  std::vector<std::string> catalog_paths = o.catalogs;
-  if (catalog_paths.empty()) {
-    const std::string dir = coding::default_catalog_dir(executable_dir());
-    if (dir.empty()) {
-      notes.push_back("no catalog found (neither " + std::string(coding::kInstalledCatalogDir) +
-                      " nor a source tree's config/catalog): catalog checks skipped");
-    } else {
-      catalog_paths.push_back(dir);
-    }
-  }
-  std::optional<coding::Catalog> catalog;
-  if (!catalog_paths.empty()) {
-    auto loaded = coding::load_catalog(catalog_paths);
-    if (auto* err = std::get_if<coding::CatalogError>(&loaded)) {
-      std::cerr << "xcvrctl verify: catalog: " << err->to_string() << '\n';
-      return kExitUnreadable;
-    }
-    catalog = std::move(std::get<coding::Catalog>(loaded));
-  }
-  const coding::OuiRegistry registry = coding::OuiRegistry::load(o.oui_registry);
-
-  coding::VerifyContext ctx;
-  try {
-    ctx.now_unix = parse_now(o.now);
-  } catch (const Unreadable& u) {
-    std::cerr << "xcvrctl verify: " << u.message << '\n';
-    return kExitUnreadable;
-  }
-  ctx.catalog = catalog ? &*catalog : nullptr;
-  ctx.oui = &registry;
-  if (!o.style.empty()) ctx.required_style = coding::parse_style(o.style);
+  notes.insert(notes.end(), setup->warnings.begin(), setup->warnings.end());
 
   const cmis::ModuleReport report = cmis::decode(image);
   const coding::ModuleVerdict verdict = coding::verify_module_detailed(image, report, ctx);
@@ -202,10 +217,11 @@ int run_verify(const VerifyOptions& o) {
     j["source"] = label;
     j["module"] = cmis::to_json(report);
     j["catalog"] = verdict.catalog_key.empty()
-                       ? nlohmann::json(nullptr)
+                       ? nlohmann::json{{"key", nullptr}, {"note", no_entry_text(*setup, report)}}
                        : nlohmann::json{{"key", verdict.catalog_key},
                                         {"generic", verdict.catalog_generic},
                                         {"location", verdict.catalog_location}};
+    j["catalog_paths"] = setup->catalog_paths;
     j["required_style"] = ctx.required_style ? nlohmann::json(*ctx.required_style) : nlohmann::json(nullptr);
     j["notes"] = verdict.notes;
     for (const std::string& n : notes) j["notes"].push_back(n);
@@ -224,7 +240,7 @@ int run_verify(const VerifyOptions& o) {
     // Module bytes may be anything: replace invalid UTF-8 rather than throw.
     std::cout << j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << '\n';
   } else {
-    std::cout << render_text(label, report, verdict, o, notes, result);
+    std::cout << render_text(label, report, verdict, *setup, ctx, notes, result);
   }
   return code;
 }
@@ -237,11 +253,14 @@ void add_verify_command(CLI::App& app, int& exit_code) {
       "verify", "Verify a module's coding (checksums, vendor fields, OUI, applications, power, thresholds) "
                 "against the optic catalog");
   add_source_options(*cmd, o->source, /*file_positional=*/true);
+  add_port_options(*cmd, o->port, o->source);
   cmd->add_option("--catalog", o->catalogs,
-                  "Catalog directory or file; repeat to layer a site catalog over the shipped one "
-                  "(default: the installed catalog, or the source tree's config/catalog)");
-  cmd->add_option("--oui-registry", o->oui_registry, "IEEE OUI registry (directory with oui.csv, or the file)")
-      ->capture_default_str();
+                  "Catalog directory or file, replacing the config's list; repeat to layer a site catalog "
+                  "over the shipped one (default: the daemon's list: the config's catalog setting, else the "
+                  "shipped catalog plus /etc/transceiver-exporter/catalog.d)");
+  cmd->add_option("--oui-registry", o->oui_registry,
+                  "IEEE OUI registry, directory with oui.csv or the file (default: the config's, else "
+                  "/usr/share/ieee-data)");
   cmd->add_option("--style", o->style, "Module style the cage needs: flat-top or finned-top");
   cmd->add_option("--now", o->now, "Date the date-code check compares with (YYYY-MM-DD or unix seconds)");
   cmd->add_flag("--json", o->json, "Print JSON instead of text");

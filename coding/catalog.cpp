@@ -14,6 +14,7 @@
 #include "cmis/cmis_map.hpp"
 #include "cmis/sff8472_map.hpp"
 #include "cmis/sff8636_map.hpp"
+#include "coding/vendor_identity.hpp"
 
 namespace xcvr::coding {
 namespace {
@@ -251,12 +252,23 @@ const CatalogEntry* Catalog::find_generic(uint32_t identifier, std::optional<uin
 }
 
 const CatalogVendor* Catalog::find_vendor(const std::string& vendor_name) const {
+  return coding::find_vendor(this, vendor_name);
+}
+
+const CatalogVendor* find_vendor(const Catalog* catalog, const std::string& vendor_name) {
   const std::string want = upper(trim(vendor_name));
   if (want.empty()) return nullptr;
-  for (const auto& [key, v] : vendors_) {
-    for (const std::string& n : v.names) {
-      if (upper(trim(n)) == want) return &v;
+  const auto named = [&](const CatalogVendor& v) {
+    return std::any_of(v.names.begin(), v.names.end(), [&](const std::string& n) { return upper(trim(n)) == want; });
+  };
+  if (catalog != nullptr) {
+    for (const auto& [key, v] : catalog->vendors()) {
+      if (named(v)) return &v;
     }
+  }
+  for (const CatalogVendor& v : builtin_vendors()) {
+    if (catalog != nullptr && catalog->vendors().count(v.key) != 0) continue;  // the site redefined it
+    if (named(v)) return &v;
   }
   return nullptr;
 }

@@ -92,7 +92,9 @@ class Catalog {
   const CatalogEntry* find_part(const std::string& part_number) const;
   const CatalogEntry* find_generic(uint32_t identifier, std::optional<uint32_t> app1_media_interface,
                                    std::optional<uint32_t> extended_compliance) const;
-  // The vendor whose names include `vendor_name` (case-insensitive), or nullptr.
+  // The vendor whose names include `vendor_name` (case-insensitive), or nullptr: the catalog's
+  // [vendor.*] entries first, then the built-in ones (coding/vendor_identity.hpp) whose key no
+  // catalog entry redefines (a site entry replaces a built-in one by key).
   const CatalogVendor* find_vendor(const std::string& vendor_name) const;
 
   const std::map<std::string, CatalogEntry>& parts() const { return parts_; }
@@ -116,6 +118,9 @@ using CatalogResult = std::variant<Catalog, CatalogError>;
 // Parses one TOML document into `catalog` (entries override those already there).
 std::optional<CatalogError> parse_catalog_into(Catalog& catalog, std::string_view text,
                                                const std::string& origin);
+// Catalog::find_vendor() for a catalog that may be absent (nullptr: the built-in vendors only).
+const CatalogVendor* find_vendor(const Catalog* catalog, const std::string& vendor_name);
+
 // Loads files and directories (their *.toml in name order) in the order given.
 CatalogResult load_catalog(const std::vector<std::string>& paths);
 

@@ -253,9 +253,9 @@ CheckResult check_vendor_oui(const Subject& s) {
     b.warn(at + " is 00:00:00 (unspecified): the OUI cannot confirm vendor \"" + vendor + "\"");
     return b.done();
   }
-  const CatalogVendor* v = s.ctx.catalog ? s.ctx.catalog->find_vendor(vendor) : nullptr;
+  const CatalogVendor* v = find_vendor(s.ctx.catalog, vendor);  // built-in vendors without a catalog too
   if (v && std::find(v->ouis.begin(), v->ouis.end(), oui) != v->ouis.end()) {
-    b.pass(at + " " + oui + " is listed for vendor '" + v->key + "' in the catalog (" + v->location + ")");
+    b.pass(at + " " + oui + " is listed for vendor '" + v->key + "' (" + v->location + ")");
     return b.done();
   }
   const OuiRegistry* reg = s.ctx.oui;
@@ -290,7 +290,7 @@ CheckResult check_vendor_oui(const Subject& s) {
     const bool alias = std::any_of(v->names.begin(), v->names.end(), [&](const std::string& n) { return names_match(*org, n); }) ||
                        std::any_of(v->registrants.begin(), v->registrants.end(), [&](const std::string& n) { return names_match(*org, n); });
     if (alias) {
-      b.pass(at + " " + oui + " is registered to \"" + *org + "\", which the catalog's vendor '" + v->key +
+      b.pass(at + " " + oui + " is registered to \"" + *org + "\", which vendor '" + v->key +
              "' includes (" + v->location + ")");
       return b.done();
     }

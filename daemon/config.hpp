@@ -114,6 +114,9 @@ struct CageStyleConfig {
   std::string config_location;
 };
 
+// Where the daemon (and xcvrctl's --port) read the config by default.
+inline constexpr const char* kDefaultConfigPath = "/etc/transceiver-exporter/config.toml";
+
 struct Config {
   std::string path;  // the file it came from
   std::string state_directory = "/var/lib/transceiver-exporter";

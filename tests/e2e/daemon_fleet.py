@@ -105,6 +105,23 @@ def wait_for(what, predicate, timeout_s, interval_s=0.5):
         time.sleep(interval_s)
 
 
+def daemon_config(writer, state_directory, http, daemon_extra=""):
+    """The head of a test daemon's config: its state directory, one-second polls with no settle
+    delay and the web listener on 127.0.0.1:http; the caller appends its sources."""
+    return f"""# Written by {writer}
+[daemon]
+state_directory = "{state_directory}"
+{daemon_extra}
+
+[poll]
+dynamic_interval = "1s"
+settle_delay = "0s"
+
+[web]
+listen_addresses = ["127.0.0.1:{http}"]
+"""
+
+
 class Processes:
     """Child processes and a temp dir, all cleaned up on exit (also on failure)."""
 
@@ -154,19 +171,9 @@ ONE_MODULE_FLEET = ('[emulator]\nclock = "virtual"\n[[system]]\nname = "sw"\npor
 
 
 def one_module_config(work, http, writer, daemon_extra="", source_extra=""):
-    """A daemon config polling {work}/fleet.toml (ONE_MODULE_FLEET) every second, listening on
-    127.0.0.1:http, state in {work}/state; the extras go into [daemon] and the emulator source."""
-    return f"""# Written by {writer}
-[daemon]
-state_directory = "{work}/state"
-{daemon_extra}
-[poll]
-dynamic_interval = "1s"
-settle_delay = "0s"
-
-[web]
-listen_addresses = ["127.0.0.1:{http}"]
-
+    """daemon_config polling {work}/fleet.toml (ONE_MODULE_FLEET) with state in {work}/state; the
+    extras go into [daemon] and the emulator source."""
+    return daemon_config(writer, f"{work}/state", http, daemon_extra) + f"""
 [[source]]
 type = "emulator"
 fleet = "{work}/fleet.toml"

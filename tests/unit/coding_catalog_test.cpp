@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -11,6 +12,7 @@
 
 #include "coding/catalog.hpp"
 #include "coding/coding.hpp"
+#include "coding/vendor_identity.hpp"
 
 namespace xcvr::coding {
 namespace {
@@ -53,6 +55,29 @@ CatalogError load_error(const std::string& text) {
   }
   EXPECT_TRUE(c.empty()) << "a bad file must leave the catalog untouched";
   return *err;
+}
+
+// NVIDIA's identity (Mellanox OUIs under the name NVIDIA) does not vanish with the catalog: no
+// catalog, or a site catalog that replaces the shipped one, still finds it; a site
+// [vendor.nvidia] replaces it by key.
+TEST(CodingCatalog, BuiltInVendorsOutliveASiteCatalog) {
+  const Catalog empty;
+  for (const Catalog* c : {static_cast<const Catalog*>(nullptr), &empty}) {
+    const CatalogVendor* v = find_vendor(c, " nvidia ");
+    ASSERT_NE(v, nullptr);
+    EXPECT_EQ(v->key, "nvidia");
+    EXPECT_NE(std::find(v->ouis.begin(), v->ouis.end(), "00:02:c9"), v->ouis.end());
+    EXPECT_FALSE(v->source.empty());
+    EXPECT_EQ(find_vendor(c, "JDSU")->key, "lumentum");
+  }
+  TempDir dir;
+  const Catalog other = load_ok({dir.write("site.toml", "[vendor.acme]\nnames = [\"ACME\"]\nsource = \"t\"\n")});
+  EXPECT_EQ(other.find_vendor("NVIDIA")->key, "nvidia");
+  EXPECT_EQ(other.find_vendor("Mellanox")->location, builtin_vendors().front().location);
+  const Catalog redefined =
+      load_ok({dir.write("nv.toml", "[vendor.nvidia]\nnames = [\"NVIDIA\"]\nouis = [\"00:11:22\"]\nsource = \"t\"\n")});
+  EXPECT_EQ(redefined.find_vendor("NVIDIA")->ouis, std::vector<std::string>{"00:11:22"});
+  EXPECT_EQ(redefined.find_vendor("Mellanox"), nullptr) << "the site's entry replaced the built-in one whole";
 }
 
 TEST(CodingCatalog, ShippedCatalogHasTheSeededParts) {

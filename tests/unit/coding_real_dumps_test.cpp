@@ -98,7 +98,7 @@ const std::vector<Expected> kDumps = {
      "A passive DAC without DOM: transmitter technology 0Ah (copper), no monitors advertised and none "
      "read non-zero, no page 03h; both checksums verify, the OUI is Molex's."},
     {"qsfp28-cwdm4-lumentum-lq210cr-caa1", {}, {}, "qsfp28-100g-cwdm4",
-     "OUI 00:01:9c is registered to JDS Uniphase, of which Lumentum was part until 2015; the catalog's "
+     "OUI 00:01:9c is registered to JDS Uniphase, of which Lumentum was part until 2015; the built-in "
      "lumentum vendor entry says so. LC connector and 1311 nm fit the CWDM4 profile."},
     {"qsfp28-lr4-dell-3mfxg", {}, {}, "qsfp28-100g-lr4",
      "Dell is a rebrander: OUI 00:1f:22 belongs to the maker, Source Photonics. 1310 nm and LC fit "

@@ -267,3 +267,36 @@ TEST(XcvrctlCli, DiscoverPrintsWhatDiscoveryFindsAndEmitsConfig) {
 
 }  // namespace
 
+
+// A part number with no catalog entry (and no generic profile) is judged by the standard checks
+// alone, and verify says so rather than a bare PASS; --catalog replaces the daemon's list.
+TEST(XcvrctlCli, VerifyWithoutACatalogEntrySaysStandardChecksOnly) {
+  TempFile dump("no-entry.txt");
+  dump.write(run("emulate osfp-400g-sr4-flat").out);
+  TempFile catalog("no-entry-catalog.toml");
+  catalog.write("[vendor.acme]\nnames = [\"ACME\"]\nsource = \"test\"\n");
+  const std::string args = "verify --now 2026-01-01 --catalog " + catalog.path().string() + " --file " + dump.path().string();
+  const Result text = run(args);
+  EXPECT_NE(text.out.find("standard checks only"), std::string::npos) << text.out;
+  EXPECT_NE(text.out.find("Catalogs : " + catalog.path().string()), std::string::npos) << text.out;
+  const Result json = run(args + " --json");
+  ASSERT_TRUE(nlohmann::json::accept(json.out)) << json.out;
+  EXPECT_TRUE(nlohmann::json::parse(json.out)["catalog"]["key"].is_null());
+  // With the shipped catalog the same module has its part's entry.
+  const Result shipped = run("verify --now 2026-01-01 --catalog " + (kSourceDir / "config" / "catalog").string() +
+                             " --file " + dump.path().string());
+  EXPECT_EQ(shipped.out.find("standard checks only"), std::string::npos) << shipped.out;
+}
+
+// --port on a config: an unknown name exits 2 and names the close matches.
+TEST(XcvrctlCli, UnknownPortExits2WithCloseMatches) {
+  TempFile config("ports.toml");
+  config.write("[[source]]\ntype = \"emulator\"\nfleet = \"" + (kSourceDir / "config" / "demo.toml").string() +
+               "\"\n");
+  for (const char* command : {"show", "verify"}) {
+    const Result r = run(std::string(command) + " --port swp20 --config " + config.path().string(), true);
+    EXPECT_EQ(r.rc, 2) << r.out;
+    EXPECT_NE(r.out.find("spine-01/swp20"), std::string::npos) << r.out;
+  }
+  EXPECT_EQ(run("verify --port spine-01/swp20 --file /dev/null").rc, 2) << "--port excludes the source flags";
+}

@@ -1,26 +1,12 @@
 #include "cli/port_source.hpp"
 
 #include <algorithm>
-#include <numeric>
+
+#include "drivers/spelling.hpp"
 
 namespace xcvr::cli {
 
 namespace {
-
-std::size_t edit_distance(const std::string& a, const std::string& b) {
-  std::vector<std::size_t> row(b.size() + 1);
-  std::iota(row.begin(), row.end(), 0);
-  for (std::size_t i = 1; i <= a.size(); ++i) {
-    std::size_t diagonal = row[0];
-    row[0] = i;
-    for (std::size_t j = 1; j <= b.size(); ++j) {
-      const std::size_t up = row[j];
-      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
-      diagonal = up;
-    }
-  }
-  return row[b.size()];
-}
 
 // The part after the last '/': alerts of one source name "swp20" what the daemon calls
 // "spine-01/swp20".
@@ -44,7 +30,7 @@ std::vector<std::string> close_matches(const std::string& wanted, const std::vec
     } else if (n.find(wanted) != std::string::npos || wanted.find(n) != std::string::npos) {
       rank = 1;
     } else {
-      const std::size_t d = std::min(edit_distance(wanted, n), edit_distance(leaf(wanted), leaf(n)));
+      const std::size_t d = std::min(drivers::edit_distance(wanted, n), drivers::edit_distance(leaf(wanted), leaf(n)));
       if (d > tolerance) continue;
       rank = 1 + d;
     }

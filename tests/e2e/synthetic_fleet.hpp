@@ -113,6 +113,16 @@ inline daemon::PortSnapshot make_port(const std::string& name, int seed,
   return p;
 }
 
+// A port of make_port whose report is its own copy, for a test to edit (report_of).
+inline daemon::PortSnapshot editable_port(const std::string& name = "t/Ethernet0", int seed = 1) {
+  daemon::PortSnapshot p = make_port(name, seed);
+  p.report = std::make_shared<cmis::ModuleReport>(*p.report);
+  return p;
+}
+inline cmis::ModuleReport& report_of(daemon::PortSnapshot& p) {
+  return *std::const_pointer_cast<cmis::ModuleReport>(p.report);
+}
+
 // `ports` healthy 8-lane modules on one device named `device` ("spine1/Ethernet0", ...).
 inline daemon::Snapshot make_fleet(int ports, const std::string& device = "spine1") {
   daemon::Snapshot s;

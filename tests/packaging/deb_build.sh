@@ -34,7 +34,7 @@ done
 
 ctrl=$(mktemp -d); trap 'rm -rf "$ctrl"' EXIT
 dpkg-deb -e "$deb" "$ctrl"
-printf '/etc/transceiver-exporter/config.toml\n/etc/default/transceiver-exporter\n' | diff - "$ctrl/conffiles" \
+printf '/etc/transceiver-exporter/config.toml\n/etc/default/transceiver-exporter\n/etc/transceiver-exporter/prometheus/runbook.yml\n' | diff - "$ctrl/conffiles" \
   || fail "conffiles differ"
 for s in postinst prerm postrm; do
   [ "$(stat -c %a "$ctrl/$s")" = 755 ] || fail "$s is not mode 0755"

@@ -46,6 +46,15 @@ inline std::shared_ptr<emulator::EmulatedModule> make_module(const char* key, co
   return std::make_shared<emulator::EmulatedModule>(emulator::unit_of(*model, seed), clock, dyn);
 }
 
+// A Tx fault on lane `lane` (1-based) that comes and goes between two polls: only the module's
+// latch remembers it.
+inline void pulse_tx_fault(emulator::EmulatedModule& m, int lane) {
+  m.faults().tx_fault.set(lane - 1);
+  m.update();
+  m.faults().tx_fault.reset(lane - 1);
+  m.update();
+}
+
 // How the engine reaches the emulated cages: the emulator's own transport, or the production
 // i2c-dev transport over the syscall seam (one adapter per cage, as behind a mux; the cages of
 // one bus share a serialization domain).

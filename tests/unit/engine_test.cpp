@@ -226,12 +226,7 @@ const FlagHistory* flag_of(const PortSnapshot& p, const std::string& flag, int l
   return nullptr;
 }
 
-void transient_tx_fault(emulator::EmulatedModule& m) {
-  m.faults().tx_fault.set(2);
-  m.update();
-  m.faults().tx_fault.reset(2);
-  m.update();
-}
+void transient_tx_fault(emulator::EmulatedModule& m) { testing_support::pulse_tx_fault(m, 3); }
 
 // Design invariant 3: the gauge is a time window (poll.flag_hold, 60 s by default), not a scrape
 // window. Scrapes, however many, consume nothing.

@@ -20,13 +20,9 @@ namespace {
 
 using daemon::PortSnapshot;
 
-cmis::ModuleReport& report(PortSnapshot& p) { return *std::const_pointer_cast<cmis::ModuleReport>(p.report); }
+cmis::ModuleReport& report(PortSnapshot& p) { return testing::report_of(p); }
 
-PortSnapshot cmis_port() {
-  PortSnapshot p = testing::make_port("t/Ethernet0", 1);
-  p.report = std::make_shared<cmis::ModuleReport>(*p.report);  // private copy to edit
-  return p;
-}
+PortSnapshot cmis_port() { return testing::editable_port(); }
 
 // A module of an older memory map as its decoder reports it: `lanes` lanes, thresholds, no
 // module or data-path state.

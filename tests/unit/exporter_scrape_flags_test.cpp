@@ -28,12 +28,7 @@ Scrape scrape(const SnapshotCollector& c) {
 }
 
 void pulse_tx_fault_lane3(Fleet& f) {
-  f.buses[0]->with_module(0, [](emulator::EmulatedModule& m) {
-    m.faults().tx_fault.set(2);
-    m.update();
-    m.faults().tx_fault.reset(2);
-    m.update();
-  });
+  f.buses[0]->with_module(0, [](emulator::EmulatedModule& m) { daemon::testing_support::pulse_tx_fault(m, 3); });
 }
 
 TEST(ExporterScrapeFlags, FlagRaisedAndClearedBetweenPollsShowsForTheHoldWindow) {

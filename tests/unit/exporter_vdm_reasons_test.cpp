@@ -17,12 +17,20 @@ namespace {
 
 using daemon::PortSnapshot;
 
-cmis::ModuleReport& report(PortSnapshot& p) { return *std::const_pointer_cast<cmis::ModuleReport>(p.report); }
+cmis::ModuleReport& report(PortSnapshot& p) { return testing::report_of(p); }
 
-PortSnapshot port() {
-  PortSnapshot p = testing::make_port("t/Ethernet0", 1);
-  p.report = std::make_shared<cmis::ModuleReport>(*p.report);  // private copy to edit
-  return p;
+PortSnapshot port() { return testing::editable_port(); }
+
+// The port page's VDM table (from its heading on) for a snapshot of the one port.
+std::string vdm_table_of(const PortSnapshot& p) {
+  daemon::Snapshot s;
+  s.ports.push_back(p);
+  const auto page = port_page_html(s, p.port, {});
+  EXPECT_TRUE(page);
+  if (!page) return "";
+  const auto table = page->find("Signal integrity (VDM)");
+  EXPECT_NE(table, std::string::npos);
+  return table == std::string::npos ? "" : page->substr(table);
 }
 
 cmis::VdmObservable& vdm(PortSnapshot& p, std::string_view name, int lane) {
@@ -123,14 +131,9 @@ TEST(ExporterVdmReasons, ANotReadyModulesVdmValuesAreNotValid) {
   ASSERT_FALSE(j["module"]["vdm"].empty());
   for (const auto& o : j["module"]["vdm"]) EXPECT_TRUE(o["value"].is_null()) << o.dump();
 
-  daemon::Snapshot s;
-  s.ports.push_back(p);
-  const auto page = port_page_html(s, "t/Ethernet0", {});
-  ASSERT_TRUE(page);
-  const auto table = page->find("Signal integrity (VDM)");
-  ASSERT_NE(table, std::string::npos);
-  EXPECT_EQ(page->find("<td class=\"num\">0 ratio</td>", table), std::string::npos);
-  EXPECT_NE(page->find("<td class=\"num\">\u2014</td>", table), std::string::npos);
+  const std::string table = vdm_table_of(p);
+  EXPECT_EQ(table.find("<td class=\"num\">0 ratio</td>"), std::string::npos);
+  EXPECT_NE(table.find("<td class=\"num\">\u2014</td>"), std::string::npos);
 
   // Ready again: the values are shown (and count in the JSON).
   report(p).module_state = cmis::Coded{3, "ModuleReady"};
@@ -141,24 +144,19 @@ TEST(ExporterVdmReasons, ANotReadyModulesVdmValuesAreNotValid) {
 TEST(ExporterVdmReasons, WorstBerAndEsnrLanesHeadTheVdmTable) {
   PortSnapshot p = failing_optic();
   vdm(p, "esnr_media_input", 6).value = 16.5;  // the lowest eSNR
-  daemon::Snapshot s;
-  s.ports.push_back(p);
-  const auto page = port_page_html(s, "t/Ethernet0", {});
-  ASSERT_TRUE(page);
-  const auto table = page->find("Signal integrity (VDM)");
-  ASSERT_NE(table, std::string::npos);
-  const auto first_row = page->find("<tr><td>", table);
-  const auto second_row = page->find("<tr><td>", first_row + 1);
-  const auto third_row = page->find("<tr><td>", second_row + 1);
-  const std::string first = page->substr(first_row, second_row - first_row);
-  const std::string second = page->substr(second_row, third_row - second_row);
+  const std::string table = vdm_table_of(p);
+  const auto first_row = table.find("<tr><td>");
+  const auto second_row = table.find("<tr><td>", first_row + 1);
+  const auto third_row = table.find("<tr><td>", second_row + 1);
+  const std::string first = table.substr(first_row, second_row - first_row);
+  const std::string second = table.substr(second_row, third_row - second_row);
   EXPECT_NE(first.find("pre_fec_ber_current_media</td><td class=\"num\">3<"), std::string::npos) << first;
   EXPECT_NE(first.find("(worst)"), std::string::npos) << first;
   EXPECT_NE(second.find("esnr_media_input</td><td class=\"num\">6<"), std::string::npos) << second;
   // Each observable appears once: the worst rows are not repeated below.
   std::size_t ber3 = 0;
-  for (auto at = page->find("pre_fec_ber_current_media</td><td class=\"num\">3<", table); at != std::string::npos;
-       at = page->find("pre_fec_ber_current_media</td><td class=\"num\">3<", at + 1)) {
+  for (auto at = table.find("pre_fec_ber_current_media</td><td class=\"num\">3<"); at != std::string::npos;
+       at = table.find("pre_fec_ber_current_media</td><td class=\"num\">3<", at + 1)) {
     ++ber3;
   }
   EXPECT_EQ(ber3, 1u);

@@ -25,7 +25,9 @@ struct PollConfig {
   int static_reverify_cycles = 720;   // re-read identity pages every N dynamic cycles
   double settle_delay_s = 2;          // after insertion, before the first read
   int stale_after_intervals = 3;      // no good read for K intervals -> stale
-  double flag_hold_s = 60;            // a raised flag stays shown this long after its last sighting
+  // A raised flag stays shown this long after its last sighting: >= one scrape interval (every
+  // scraper sees it), < the flag alerts' `for:` (1m) less a poll (a blip must not page).
+  double flag_hold_s = 30;
   double backoff_max_s = 60;          // per-port backoff ceiling while failing
   int retries = 2;                    // immediate retries of a retryable read error
 };

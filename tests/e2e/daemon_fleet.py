@@ -201,17 +201,19 @@ total_watts = 40
 class Daemon:
     """transceiver_exporter on the demo fleet (or `fleet`, a fleet TOML path). faults=True adds
     the fault scenario (FAULTS, or the `scenario` TOML path); budgets=False leaves out the power
-    budgets; `poll_extra` adds [poll] keys; reload() rewrites the config and sends SIGHUP. `name` tells several daemons of one
+    budgets; `poll_extra` adds [poll] keys; `flag_hold` is short, as rewrite_rules makes
+    the alerts' `for:` (a blip must stay below it, as the shipped default is below 1m); reload() rewrites the config and sends SIGHUP. `name` tells several daemons of one
     Processes apart (their config, state directory and log)."""
 
     def __init__(self, procs, binary, faults=True, web_extra="", fleet=None, scenario=None, budgets=True,
-                 name="daemon", poll_extra=""):
+                 name="daemon", poll_extra="", flag_hold="2s"):
         self.procs = procs
         self.binary = binary
         self.name = name
         self.port = free_port()
         self.web_extra = web_extra
         self.poll_extra = poll_extra
+        self.flag_hold = flag_hold
         self.fleet = fleet or f"{REPO}/config/demo.toml"
         self.scenario = scenario or "faults.toml"
         self.budgets = BUDGETS if budgets else ""
@@ -235,6 +237,7 @@ catalog = "{REPO}/config/catalog"
 dynamic_interval = "1s"
 vdm_interval = "1s"
 settle_delay = "1s"
+flag_hold = "{self.flag_hold}"
 {self.poll_extra}
 
 [web]

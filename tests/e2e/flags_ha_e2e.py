@@ -72,7 +72,7 @@ def main():
             f.write(SCENARIO)
         started = time.time()
         daemon = Daemon(procs, sys.argv[1], scenario="transients.toml", budgets=False,
-                        poll_extra=f'flag_hold = "{FLAG_HOLD_S}s"')
+                        flag_hold=f"{FLAG_HOLD_S}s")
         target = f"127.0.0.1:{daemon.port}"
         prom_a, port_a = start_prometheus(procs, target, name="prom-a")
         prom_b, port_b = start_prometheus(procs, target, name="prom-b")

@@ -26,20 +26,15 @@ inhibition are the shipped ones.
 
 import json
 import os
-import re
-import subprocess
 import sys
-import threading
 import time
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from daemon_fleet import (REPO, Daemon, Processes, fail, require_tools, free_port, http_get, json_get, log,  # noqa: E402
-                          start_prometheus)
+from daemon_fleet import (ALERTMANAGER, Daemon, Processes, Webhook, alerts_of, by_port, fail, http_get,  # noqa: E402
+                          json_get, log, require_tools, start_alertmanager, start_prometheus)
 
 E2E = os.path.dirname(os.path.abspath(__file__))
-ALERTMANAGER = "/usr/bin/prometheus-alertmanager"
 # Faulty port -> (the alert its fault must raise, every alert it may raise). The extra ones are
 # the same fault seen at another stage (a module heating up passes its warning first).
 FAULTY = {
@@ -76,70 +71,6 @@ def poll(what, predicate, tries):
     fail(f"gave up after {tries} polls waiting for {what}")
 
 
-class Webhook:
-    """Alertmanager webhook receiver on loopback: records every notification (JSON body)."""
-
-    def __init__(self):
-        self.notifications = []
-        self.lock = threading.Lock()
-        outer = self
-
-        class Handler(BaseHTTPRequestHandler):
-            def do_POST(self):
-                body = self.rfile.read(int(self.headers.get("Content-Length", 0)))
-                try:
-                    payload = json.loads(body)
-                except ValueError:
-                    payload = {"invalid": body.decode(errors="replace")}
-                with outer.lock:
-                    outer.notifications.append(payload)
-                self.send_response(200)
-                self.end_headers()
-
-            def log_message(self, *args):
-                pass
-
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.url = f"http://127.0.0.1:{self.server.server_address[1]}/alerts"
-        threading.Thread(target=self.server.serve_forever, daemon=True).start()
-
-    def snapshot(self):
-        with self.lock:
-            return list(self.notifications)
-
-    def close(self):
-        self.server.shutdown()
-
-
-def write_alertmanager_config(dst, webhook_url):
-    """The shipped configuration with only the receiver URL and the group timings changed."""
-    with open(os.path.join(REPO, "config/alertmanager/alertmanager.yml")) as f:
-        text = f.read()
-    changes = [(r"(?m)^(\s+- url:)\s*\S+$", rf"\1 {webhook_url}", 1),
-               (r"(?m)^(\s+group_wait:)\s*\S+$", r"\1 1s", 1),
-               (r"(?m)^(\s+group_interval:)\s*\S+$", r"\1 2s", 1),
-               (r"(?m)^(\s+repeat_interval:)\s*\S+$", r"\1 1h", 1)]
-    for pattern, repl, count in changes:
-        text, n = re.subn(pattern, repl, text)
-        if n != count:
-            fail(f"alertmanager.yml: expected {count} line(s) matching {pattern}, found {n}")
-    with open(dst, "w") as f:
-        f.write(text)
-
-
-def by_port(notifications):
-    """port -> list of notifications of its group(s), in arrival order."""
-    out = {}
-    for n in notifications:
-        out.setdefault(n.get("groupLabels", {}).get("port", ""), []).append(n)
-    return out
-
-
-def alerts_of(notifications, status=None):
-    return {a["labels"]["alertname"] for n in notifications for a in n.get("alerts", [])
-            if status is None or a.get("status") == status}
-
-
 def check_notification(n, runbook_base):
     """Every alert names its port, its reason and its runbook."""
     port = n.get("groupLabels", {}).get("port")
@@ -166,12 +97,7 @@ def main():
     started = time.monotonic()
     webhook = Webhook()
     with Processes("xcvr-e2e-am-") as procs:
-        am_port = free_port()
-        write_alertmanager_config(os.path.join(procs.work, "alertmanager.yml"), webhook.url)
-        subprocess.run(["amtool", "check-config", "alertmanager.yml"], cwd=procs.work, check=True,
-                       stdout=subprocess.DEVNULL)
-        procs.start("alertmanager", [ALERTMANAGER, "--config.file=alertmanager.yml", "--storage.path=am-data",
-                                     f"--web.listen-address=127.0.0.1:{am_port}", "--cluster.listen-address="])
+        am_port = start_alertmanager(procs, webhook.url)
         daemon = Daemon(procs, binary, fleet=os.path.join(E2E, "alert_fleet.toml"),
                         scenario=os.path.join(E2E, "alert_faults.toml"), budgets=False)
         prom, prom_port = start_prometheus(procs, f"127.0.0.1:{daemon.port}", f"""alerting:

@@ -13,10 +13,12 @@ import socket
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import urllib.error
 import urllib.parse
 import urllib.request
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 REPO = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 
@@ -291,14 +293,22 @@ def quote(s):
 
 # ---- a real Prometheus (Debian `prometheus`) with the shipped rules ---------------------------
 
-def rewrite_rules(src, dst):
+def rewrite_rules(src, dst, keep_firing=None):
     """The shipped rule file `src`, made fast for a test run, written to `dst`: every `for:` and
-    `keep_firing_for:` 5s (TransceiverExporterAbsent's `for:` 2m), every group `interval:` 1s, the
-    BER-regression windows scaled to seconds. Nothing else changes."""
+    `keep_firing_for:` 5s (TransceiverExporterAbsent's `for:` 2m; `keep_firing`, a dict alert
+    name -> duration, gives those of its alerts that are in `src` that `keep_firing_for:`
+    instead), every group `interval:` 1s, the BER-regression windows scaled to seconds. Nothing
+    else changes. Returns the names of the `keep_firing` alerts found in `src`."""
     with open(src) as f:
         text = f.read()
     text = re.sub(r"(?m)^(\s+for:)\s*\S+\s*$", r"\1 5s", text)
     text = re.sub(r"(?m)^(\s+keep_firing_for:)\s*\S+\s*$", r"\1 5s", text)
+    found = {alert for alert in keep_firing or {} if f"alert: {alert}\n" in text}
+    for alert in found:
+        duration = keep_firing[alert]
+        text, n = re.subn(rf"(alert: {alert}\n(?:[^\n]*\n)*?\s+keep_firing_for:) 5s", rf"\1 {duration}", text, count=1)
+        if n != 1:
+            fail(f"{src}: no `keep_firing_for:` found for {alert}")
     text = re.sub(r"(?m)^(\s+interval:)\s*\S+\s*$", r"\1 1s", text)
     # Except "no target scraped at all" (15m shipped): it is true from Prometheus' start until
     # its first scrape lands, which on a loaded 2-core machine took longer than 5 s.
@@ -322,16 +332,23 @@ def rewrite_rules(src, dst):
             text = text.replace(shipped, short)
     with open(dst, "w") as f:
         f.write(text)
+    return found
 
 
-def run_prometheus(procs, scrape_configs, rules, config_extra="", name="prometheus", external_labels=None):
+def run_prometheus(procs, scrape_configs, rules, config_extra="", name="prometheus", external_labels=None,
+                   keep_firing=None):
     """A real Prometheus on loopback, scraping and evaluating every second: `scrape_configs` is
     the YAML list under scrape_configs:, `rules` the shipped rule files (config/prometheus/)
-    it loads, rewritten by rewrite_rules and checked by promtool; `external_labels` a dict;
-    `config_extra` is appended to its configuration. `name` names its configuration, storage and
-    log in procs.work, so that several can run side by side. Returns (Prom, its port)."""
+    it loads, rewritten by rewrite_rules (with `keep_firing`) and checked by promtool;
+    `external_labels` a dict; `config_extra` is appended to its configuration. `name` names its
+    configuration, storage and log in procs.work, so that several can run side by side. Returns
+    (Prom, its port)."""
+    found = set()
     for rule_file in rules:
-        rewrite_rules(os.path.join(REPO, "config/prometheus", rule_file), os.path.join(procs.work, rule_file))
+        found |= rewrite_rules(os.path.join(REPO, "config/prometheus", rule_file), os.path.join(procs.work, rule_file),
+                               keep_firing)
+    if set(keep_firing or {}) - found:
+        fail(f"no alert {sorted(set(keep_firing) - found)} in {list(rules)}")
     subprocess.run(["promtool", "check", "rules", *rules], cwd=procs.work, check=True, stdout=subprocess.DEVNULL)
     port = free_port()
     labels = f", external_labels: {json.dumps(external_labels)}" if external_labels else ""
@@ -346,13 +363,13 @@ scrape_configs:
     return Prom(port), port
 
 
-def start_prometheus(procs, target, config_extra="", name="prometheus", external_labels=None):
+def start_prometheus(procs, target, config_extra="", name="prometheus", external_labels=None, keep_firing=None):
     """A real Prometheus scraping `target` as job "transceiver" every second with the shipped
     site rules (alerts.yml, recording.yml, and runbook.yml, which records the runbook base every
     runbook_url reads); the rest as run_prometheus. Returns (Prom, its port)."""
     return run_prometheus(procs, f"""  - job_name: transceiver
     static_configs: [{{targets: ['{target}']}}]""", ("alerts.yml", "recording.yml", "runbook.yml"), config_extra, name,
-                          external_labels)
+                          external_labels, keep_firing)
 
 
 class Prom:
@@ -387,3 +404,85 @@ class Prom:
 
     def any_alerts(self):
         return self.alerts("firing") | self.alerts("pending")
+
+
+# ---- a real Alertmanager (Debian `prometheus-alertmanager`) with the shipped configuration ----
+
+ALERTMANAGER = "/usr/bin/prometheus-alertmanager"
+
+
+class Webhook:
+    """Alertmanager webhook receiver on loopback: records every notification (JSON body)."""
+
+    def __init__(self):
+        self.notifications = []
+        self.lock = threading.Lock()
+        outer = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def do_POST(self):
+                body = self.rfile.read(int(self.headers.get("Content-Length", 0)))
+                try:
+                    payload = json.loads(body)
+                except ValueError:
+                    payload = {"invalid": body.decode(errors="replace")}
+                with outer.lock:
+                    outer.notifications.append(payload)
+                self.send_response(200)
+                self.end_headers()
+
+            def log_message(self, *args):
+                pass
+
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.url = f"http://127.0.0.1:{self.server.server_address[1]}/alerts"
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+
+    def snapshot(self):
+        with self.lock:
+            return list(self.notifications)
+
+    def close(self):
+        self.server.shutdown()
+
+
+def write_alertmanager_config(dst, webhook_url):
+    """The shipped configuration with only the receiver URL and the group timings changed."""
+    with open(os.path.join(REPO, "config/alertmanager/alertmanager.yml")) as f:
+        text = f.read()
+    changes = [(r"(?m)^(\s+- url:)\s*\S+$", rf"\1 {webhook_url}", 1),
+               (r"(?m)^(\s+group_wait:)\s*\S+$", r"\1 1s", 1),
+               (r"(?m)^(\s+group_interval:)\s*\S+$", r"\1 2s", 1),
+               (r"(?m)^(\s+repeat_interval:)\s*\S+$", r"\1 1h", 1)]
+    for pattern, repl, count in changes:
+        text, n = re.subn(pattern, repl, text)
+        if n != count:
+            fail(f"alertmanager.yml: expected {count} line(s) matching {pattern}, found {n}")
+    with open(dst, "w") as f:
+        f.write(text)
+
+
+def start_alertmanager(procs, webhook_url):
+    """A real Alertmanager on loopback running the shipped configuration (write_alertmanager_config,
+    checked by amtool), its cluster listener off. Returns its port; the caller waits for /-/ready."""
+    am_port = free_port()
+    write_alertmanager_config(os.path.join(procs.work, "alertmanager.yml"), webhook_url)
+    subprocess.run(["amtool", "check-config", "alertmanager.yml"], cwd=procs.work, check=True,
+                   stdout=subprocess.DEVNULL)
+    procs.start("alertmanager", [ALERTMANAGER, "--config.file=alertmanager.yml", "--storage.path=am-data",
+                                 f"--web.listen-address=127.0.0.1:{am_port}", "--cluster.listen-address="])
+    return am_port
+
+
+def by_port(notifications):
+    """port -> list of notifications of its group(s), in arrival order."""
+    out = {}
+    for n in notifications:
+        out.setdefault(n.get("groupLabels", {}).get("port", ""), []).append(n)
+    return out
+
+
+def alerts_of(notifications, status=None):
+    """The names of the alerts the notifications carry (with that status: firing, resolved)."""
+    return {a["labels"]["alertname"] for n in notifications for a in n.get("alerts", [])
+            if status is None or a.get("status") == status}

@@ -243,63 +243,78 @@ CageStyleConfig read_cage_style(Table t) {
   return c;
 }
 
-Config read_root(const toml::table& root, const std::string& file) {
+// The [daemon] table.
+void read_daemon(Table dt, const std::string& file, Config& c) {
+  c.state_directory = dt.str("state_directory").value_or(c.state_directory);
+  c.log_level = dt.str("log_level").value_or(c.log_level);
+  require(logging::parse_level(c.log_level).has_value(), dt.where(),
+          "daemon.log_level: '" + c.log_level + "' is not a log level (" + logging::level_names() + ")");
+  if (const toml::node* n = dt.node("catalog")) {
+    // One path or a list, in order: later files override earlier entries.
+    std::vector<std::string> paths;
+    if (auto one = n->value_exact<std::string>()) paths.push_back(*one);
+    else if (n->is_array()) paths = dt.strings("catalog");
+    else throw Invalid{n->source(), "daemon.catalog: expected a path or an array of paths"};
+    for (const std::string& path : paths) {
+      require(!path.empty(), n->source(), "daemon.catalog: an empty path");
+      c.catalog.push_back(resolve(file, path));
+    }
+    c.catalog_set = true;
+  }
+  if (const toml::node* n = dt.node("oui_registry")) {
+    c.oui_registry = resolve(file, dt.str("oui_registry").value_or(""));
+    require(!c.oui_registry.empty(), n->source(), "daemon.oui_registry: an empty path");
+  }
+  dt.finish();
+}
+
+// Every table and array entry is read on its own: its first error is kept and the next one is
+// read, so one run names every broken table (within a table the first error ends that table).
+Config read_root(const toml::table& root, const std::string& file, std::vector<ConfigError>& errors) {
+  const auto section = [&](auto&& read) {
+    try {
+      read();
+    } catch (...) {
+      errors.push_back(drivers::toml_error(file));
+    }
+  };
   Config c;
   c.path = file;
   Table t(root, "config");
-  if (const toml::table* d = t.subtable("daemon")) {
-    Table dt(*d, "daemon");
-    c.state_directory = dt.str("state_directory").value_or(c.state_directory);
-    c.log_level = dt.str("log_level").value_or(c.log_level);
-    require(logging::parse_level(c.log_level).has_value(), dt.where(),
-            "daemon.log_level: '" + c.log_level + "' is not a log level (" + logging::level_names() + ")");
-    if (const toml::node* n = dt.node("catalog")) {
-      // One path or a list, in order: later files override earlier entries.
-      std::vector<std::string> paths;
-      if (auto one = n->value_exact<std::string>()) paths.push_back(*one);
-      else if (n->is_array()) paths = dt.strings("catalog");
-      else throw Invalid{n->source(), "daemon.catalog: expected a path or an array of paths"};
-      for (const std::string& path : paths) {
-        require(!path.empty(), n->source(), "daemon.catalog: an empty path");
-        c.catalog.push_back(resolve(file, path));
-      }
-      c.catalog_set = true;
-    }
-    if (const toml::node* n = dt.node("oui_registry")) {
-      c.oui_registry = resolve(file, dt.str("oui_registry").value_or(""));
-      require(!c.oui_registry.empty(), n->source(), "daemon.oui_registry: an empty path");
-    }
-    dt.finish();
-  }
-  if (const toml::table* p = t.subtable("poll")) c.poll = read_poll(Table(*p, "poll"));
-  if (const toml::table* w = t.subtable("web")) c.web = read_web(Table(*w, "web"));
-  if (const toml::array* sources = t.tables("source")) {
+  section([&] {
+    if (const toml::table* d = t.subtable("daemon")) read_daemon(Table(*d, "daemon"), file, c);
+  });
+  section([&] {
+    if (const toml::table* p = t.subtable("poll")) c.poll = read_poll(Table(*p, "poll"));
+  });
+  section([&] {
+    if (const toml::table* w = t.subtable("web")) c.web = read_web(Table(*w, "web"));
+  });
+  // Each entry of an array of tables ([[source]], [[budget]], [[cage_style]]) on its own.
+  const auto each = [&](const char* key, auto&& read) {
+    const toml::array* entries = nullptr;
+    section([&] { entries = t.tables(key); });
+    if (entries == nullptr) return;
     int i = 0;
-    for (const toml::node& n : *sources) {
-      c.sources.push_back(read_source(Table(*n.as_table(), "source[" + std::to_string(i++) + "]"), file));
+    for (const toml::node& n : *entries) {
+      const std::string name = std::string(key) + "[" + std::to_string(i++) + "]";
+      section([&] { read(Table(*n.as_table(), name)); });
     }
-  }
-  if (const toml::array* budgets = t.tables("budget")) {
-    int i = 0;
-    for (const toml::node& n : *budgets) {
-      c.budgets.push_back(read_budget(Table(*n.as_table(), "budget[" + std::to_string(i++) + "]")));
-    }
-  }
-  if (const toml::array* styles = t.tables("cage_style")) {
-    int i = 0;
-    for (const toml::node& n : *styles) {
-      c.cage_styles.push_back(read_cage_style(Table(*n.as_table(), "cage_style[" + std::to_string(i++) + "]")));
-    }
-  }
-  t.finish();
+  };
+  each("source", [&](Table s) { c.sources.push_back(read_source(std::move(s), file)); });
+  each("budget", [&](Table b) { c.budgets.push_back(read_budget(std::move(b))); });
+  each("cage_style", [&](Table s) { c.cage_styles.push_back(read_cage_style(std::move(s))); });
+  section([&] { t.finish(); });
   // Ports must be unique across all sources.
   std::map<std::string, std::string> seen;
   for (const SourceConfig& s : c.sources) {
     for (const PortConfig& p : s.ports) {
       auto [it, fresh] = seen.emplace(p.name, p.config_location);
-      if (!fresh) {
-        throw Invalid{root.source(), "port '" + p.name + "' defined twice: at " + it->second + " and " + p.config_location};
-      }
+      section([&] {
+        if (!fresh) {
+          throw Invalid{root.source(), "port '" + p.name + "' defined twice: at " + it->second + " and " + p.config_location};
+        }
+      });
     }
   }
   return c;
@@ -349,12 +364,18 @@ bool glob_match(std::string_view pattern, std::string_view text) {
 }
 
 ConfigResult parse_config(std::string_view text, const std::string& origin) {
+  std::vector<ConfigError> errors;
   try {
     const toml::table root = drivers::parse_toml(text, origin);
-    return read_root(root, origin);
+    Config c = read_root(root, origin, errors);
+    if (errors.empty()) return c;
   } catch (...) {
-    return drivers::toml_error(origin);
+    return drivers::toml_error(origin);  // TOML syntax: nothing after it can be read
   }
+  // The first error's place, and every other error on a line of its own after its message.
+  ConfigError first = errors.front();
+  for (std::size_t i = 1; i < errors.size(); ++i) first.message += "\n" + errors[i].to_string();
+  return first;
 }
 
 ConfigResult load_config_file(const std::string& path) {

@@ -1,6 +1,7 @@
 // Config validation: good configs load; each malformed config fails with the right location.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cctype>
 #include <fstream>
 #include <map>
@@ -378,6 +379,24 @@ TEST(Config, LanesPerCage) {
   EXPECT_EQ(find_cage_kind("QSFPDD"), nullptr);  // refused when read, never a 4-lane QSFP
   ASSERT_NE(find_cage_kind("qsfp-dd"), nullptr);
   EXPECT_EQ(find_cage_kind("qsfp-dd")->name, "QSFP-DD");
+}
+
+// One run names every broken table: here [poll], the second [[source]]'s port and an unknown
+// top-level key, each at its own file:line:col, the first as the error's place.
+TEST(Config, EveryBrokenTableIsReportedInOneRun) {
+  const auto r = parse_config("[poll]\ndynamic_interval = \"fast\"\n"
+                              "[[source]]\ntype = \"file\"\n[[source.port]]\nname = \"a\"\npath = \"p\"\n"
+                              "[[source]]\ntype = \"file\"\n[[source.port]]\nname = \"b\"\npath = \"q\"\ncage = \"QSFPDD\"\n"
+                              "[budgets]\n",
+                              "c.toml");
+  const auto* e = std::get_if<ConfigError>(&r);
+  ASSERT_NE(e, nullptr);
+  EXPECT_EQ(e->line, 2);
+  const std::string all = e->to_string();
+  EXPECT_NE(all.find("c.toml:2:"), std::string::npos) << all;
+  EXPECT_NE(all.find("\nc.toml:13:8: source[1].port[0].cage: 'QSFPDD' is not a cage kind"), std::string::npos) << all;
+  EXPECT_NE(all.find("unknown key 'budgets' in config (did you mean 'budget'?)"), std::string::npos) << all;
+  EXPECT_EQ(std::count(all.begin(), all.end(), '\n'), 2) << all;
 }
 
 // docs/configuration.md's "Cage kinds" table lists every kind the config takes, at its lanes.

@@ -309,11 +309,11 @@ Config read_root(const toml::table& root, const std::string& file, std::vector<C
   std::map<std::string, std::string> seen;
   for (const SourceConfig& s : c.sources) {
     for (const PortConfig& p : s.ports) {
-      auto [it, fresh] = seen.emplace(p.name, p.config_location);
+      const auto inserted = seen.emplace(p.name, p.config_location);
+      if (inserted.second) continue;
+      const std::string& first = inserted.first->second;
       section([&] {
-        if (!fresh) {
-          throw Invalid{root.source(), "port '" + p.name + "' defined twice: at " + it->second + " and " + p.config_location};
-        }
+        throw Invalid{root.source(), "port '" + p.name + "' defined twice: at " + first + " and " + p.config_location};
       });
     }
   }

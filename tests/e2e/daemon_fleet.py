@@ -1,8 +1,10 @@
 """Shared by the exporter e2e tests: the real transceiver_exporter daemon running the demo fleet
-(config/demo.toml) in real bus time, with a fault timeline (emulator scenario) that injects an
-overheating module, an rx LOS and a few more faults; small HTTP helpers; and a real Prometheus
-(Debian `prometheus`) with the shipped rules made fast (rewrite_rules, run_prometheus,
-start_prometheus, Prom). Loopback only. Python standard library only (Debian's python3)."""
+(config/demo.toml, without its own fault timeline: demo_fleet_without_timeline) in real bus time,
+with a fault timeline (emulator scenario) that injects an overheating module, an rx LOS and a few
+more faults; small HTTP helpers; and a real Prometheus (Debian `prometheus`) with the shipped
+rules made fast (rewrite_rules, run_prometheus, start_prometheus, Prom), or as shipped
+(fast=False, tests/e2e/demo_timeline.py). Loopback only. Python standard library only (Debian's
+python3)."""
 
 import json
 import os
@@ -148,6 +150,24 @@ class Processes:
         return False
 
 
+def demo_fleet_without_timeline(work):
+    """config/demo.toml without its [[fault]] timeline (the demo's own faults of its first minutes,
+    which would land on the ports these tests inject into and change the counts they assert),
+    written to `work`; its path. The timeline is the end of the file, from its first [[fault]]."""
+    with open(f"{REPO}/config/demo.toml") as f:
+        text = f.read()
+    cut = re.search(r"(?m)^\[\[fault\]\]", text)
+    if cut is None:
+        fail("config/demo.toml has no [[fault]] timeline")
+    headers = re.findall(r"(?m)^\s*\[{1,2}[^\]]+\]{1,2}", text[cut.start():])
+    if any(h.strip() != "[[fault]]" for h in headers):
+        fail(f"config/demo.toml: tables after its first [[fault]]: {sorted(set(headers))}; keep the timeline last")
+    path = os.path.join(work, "demo-fleet.toml")
+    with open(path, "w") as f:
+        f.write(text[:cut.start()])
+    return path
+
+
 # Power budgets of the demo fleet's systems.
 BUDGETS = """
 [[budget]]
@@ -166,7 +186,7 @@ total_watts = 40
 
 
 class Daemon:
-    """transceiver_exporter on the demo fleet (or `fleet`, a fleet TOML path). faults=True adds
+    """transceiver_exporter on the demo fleet without its timeline (or `fleet`, a fleet TOML path). faults=True adds
     the fault scenario (FAULTS, or the `scenario` TOML path); budgets=False leaves out the power
     budgets; reload() rewrites the config and sends SIGHUP. `name` tells several daemons of one
     Processes apart (their config, state directory and log)."""
@@ -178,7 +198,7 @@ class Daemon:
         self.name = name
         self.port = free_port()
         self.web_extra = web_extra
-        self.fleet = fleet or f"{REPO}/config/demo.toml"
+        self.fleet = fleet or demo_fleet_without_timeline(procs.work)
         self.scenario = scenario or "faults.toml"
         self.budgets = BUDGETS if budgets else ""
         self.config = os.path.join(procs.work, f"{name}.toml")
@@ -286,19 +306,25 @@ def rewrite_rules(src, dst):
         f.write(text)
 
 
-def run_prometheus(procs, scrape_configs, rules, config_extra="", name="prometheus", external_labels=None):
-    """A real Prometheus on loopback, scraping and evaluating every second: `scrape_configs` is
-    the YAML list under scrape_configs:, `rules` the shipped rule files (config/prometheus/)
-    it loads, rewritten by rewrite_rules and checked by promtool; `external_labels` a dict;
-    `config_extra` is appended to its configuration. `name` names its configuration, storage and
-    log in procs.work, so that several can run side by side. Returns (Prom, its port)."""
+def run_prometheus(procs, scrape_configs, rules, config_extra="", name="prometheus", external_labels=None,
+                   fast=True, interval="1s"):
+    """A real Prometheus on loopback, scraping and evaluating every `interval`: `scrape_configs`
+    is the YAML list under scrape_configs:, `rules` the shipped rule files (config/prometheus/)
+    it loads, rewritten by rewrite_rules (fast=False: copied unmodified) and checked by promtool;
+    `external_labels` a dict; `config_extra` is appended to its configuration. `name` names its
+    configuration, storage and log in procs.work, so that several can run side by side. Returns
+    (Prom, its port)."""
     for rule_file in rules:
-        rewrite_rules(os.path.join(REPO, "config/prometheus", rule_file), os.path.join(procs.work, rule_file))
+        src, dst = os.path.join(REPO, "config/prometheus", rule_file), os.path.join(procs.work, rule_file)
+        if fast:
+            rewrite_rules(src, dst)
+        else:
+            shutil.copyfile(src, dst)
     subprocess.run(["promtool", "check", "rules", *rules], cwd=procs.work, check=True, stdout=subprocess.DEVNULL)
     port = free_port()
     labels = f", external_labels: {json.dumps(external_labels)}" if external_labels else ""
     with open(os.path.join(procs.work, f"{name}.yml"), "w") as f:
-        f.write(f"""global: {{scrape_interval: 1s, evaluation_interval: 1s{labels}}}
+        f.write(f"""global: {{scrape_interval: {interval}, evaluation_interval: {interval}{labels}}}
 rule_files: {json.dumps(list(rules))}
 scrape_configs:
 {scrape_configs}
@@ -308,13 +334,14 @@ scrape_configs:
     return Prom(port), port
 
 
-def start_prometheus(procs, target, config_extra="", name="prometheus", external_labels=None):
-    """A real Prometheus scraping `target` as job "transceiver" every second with the shipped
+def start_prometheus(procs, target, config_extra="", name="prometheus", external_labels=None, fast=True,
+                     interval="1s"):
+    """A real Prometheus scraping `target` as job "transceiver" every `interval` with the shipped
     site rules (alerts.yml, recording.yml, and runbook.yml, which records the runbook base every
     runbook_url reads); the rest as run_prometheus. Returns (Prom, its port)."""
     return run_prometheus(procs, f"""  - job_name: transceiver
     static_configs: [{{targets: ['{target}']}}]""", ("alerts.yml", "recording.yml", "runbook.yml"), config_extra, name,
-                          external_labels)
+                          external_labels, fast, interval)
 
 
 class Prom:

@@ -1,8 +1,10 @@
 """Shared by the exporter e2e tests: the real transceiver_exporter daemon running the demo fleet
-(config/demo.toml) in real bus time, with a fault timeline (emulator scenario) that injects an
-overheating module, an rx LOS and a few more faults; small HTTP helpers; and a real Prometheus
-(Debian `prometheus`) with the shipped rules made fast (rewrite_rules, run_prometheus,
-start_prometheus, Prom). Loopback only. Python standard library only (Debian's python3)."""
+(config/demo.toml, without its own fault timeline: demo_fleet_without_timeline) in real bus time,
+with a fault timeline (emulator scenario) that injects an overheating module, an rx LOS and a few
+more faults; small HTTP helpers; and a real Prometheus (Debian `prometheus`) with the shipped
+rules made fast (rewrite_rules, run_prometheus, start_prometheus, Prom), or as shipped
+(fast=False, tests/e2e/demo_timeline.py). Loopback only. Python standard library only (Debian's
+python3)."""
 
 import json
 import os
@@ -183,6 +185,24 @@ fleet = "{work}/fleet.toml"
 """
 
 
+def demo_fleet_without_timeline(work):
+    """config/demo.toml without its [[fault]] timeline (the demo's own faults of its first minutes,
+    which would land on the ports these tests inject into and change the counts they assert),
+    written to `work`; its path. The timeline is the end of the file, from its first [[fault]]."""
+    with open(f"{REPO}/config/demo.toml") as f:
+        text = f.read()
+    cut = re.search(r"(?m)^\[\[fault\]\]", text)
+    if cut is None:
+        fail("config/demo.toml has no [[fault]] timeline")
+    headers = re.findall(r"(?m)^\s*\[{1,2}[^\]]+\]{1,2}", text[cut.start():])
+    if any(h.strip() != "[[fault]]" for h in headers):
+        fail(f"config/demo.toml: tables after its first [[fault]]: {sorted(set(headers))}; keep the timeline last")
+    path = os.path.join(work, "demo-fleet.toml")
+    with open(path, "w") as f:
+        f.write(text[:cut.start()])
+    return path
+
+
 # Power budgets of the demo fleet's systems.
 BUDGETS = """
 [[budget]]
@@ -201,7 +221,7 @@ total_watts = 40
 
 
 class Daemon:
-    """transceiver_exporter on the demo fleet (or `fleet`, a fleet TOML path). faults=True adds
+    """transceiver_exporter on the demo fleet without its timeline (or `fleet`, a fleet TOML path). faults=True adds
     the fault scenario (FAULTS, or the `scenario` TOML path); budgets=False leaves out the power
     budgets; `poll_extra` adds [poll] keys; `flag_hold` is short, as rewrite_rules makes
     the alerts' `for:` (a blip must stay below it, as the shipped default is below 1m); reload() rewrites the config and sends SIGHUP. `name` tells several daemons of one
@@ -216,7 +236,7 @@ class Daemon:
         self.web_extra = web_extra
         self.poll_extra = poll_extra
         self.flag_hold = flag_hold
-        self.fleet = fleet or f"{REPO}/config/demo.toml"
+        self.fleet = fleet or demo_fleet_without_timeline(procs.work)
         self.scenario = scenario or "faults.toml"
         self.budgets = BUDGETS if budgets else ""
         self.config = os.path.join(procs.work, f"{name}.toml")
@@ -336,24 +356,27 @@ def rewrite_rules(src, dst, keep_firing=None):
 
 
 def run_prometheus(procs, scrape_configs, rules, config_extra="", name="prometheus", external_labels=None,
-                   keep_firing=None):
-    """A real Prometheus on loopback, scraping and evaluating every second: `scrape_configs` is
-    the YAML list under scrape_configs:, `rules` the shipped rule files (config/prometheus/)
-    it loads, rewritten by rewrite_rules (with `keep_firing`) and checked by promtool;
-    `external_labels` a dict; `config_extra` is appended to its configuration. `name` names its
-    configuration, storage and log in procs.work, so that several can run side by side. Returns
-    (Prom, its port)."""
+                   keep_firing=None, fast=True, interval="1s"):
+    """A real Prometheus on loopback, scraping and evaluating every `interval`: `scrape_configs`
+    is the YAML list under scrape_configs:, `rules` the shipped rule files (config/prometheus/)
+    it loads, rewritten by rewrite_rules (with `keep_firing`; fast=False: copied unmodified) and
+    checked by promtool; `external_labels` a dict; `config_extra` is appended to its
+    configuration. `name` names its configuration, storage and log in procs.work, so that several
+    can run side by side. Returns (Prom, its port)."""
     found = set()
     for rule_file in rules:
-        found |= rewrite_rules(os.path.join(REPO, "config/prometheus", rule_file), os.path.join(procs.work, rule_file),
-                               keep_firing)
+        src, dst = os.path.join(REPO, "config/prometheus", rule_file), os.path.join(procs.work, rule_file)
+        if fast:
+            found |= rewrite_rules(src, dst, keep_firing)
+        else:
+            shutil.copyfile(src, dst)
     if set(keep_firing or {}) - found:
         fail(f"no alert {sorted(set(keep_firing) - found)} in {list(rules)}")
     subprocess.run(["promtool", "check", "rules", *rules], cwd=procs.work, check=True, stdout=subprocess.DEVNULL)
     port = free_port()
     labels = f", external_labels: {json.dumps(external_labels)}" if external_labels else ""
     with open(os.path.join(procs.work, f"{name}.yml"), "w") as f:
-        f.write(f"""global: {{scrape_interval: 1s, evaluation_interval: 1s{labels}}}
+        f.write(f"""global: {{scrape_interval: {interval}, evaluation_interval: {interval}{labels}}}
 rule_files: {json.dumps(list(rules))}
 scrape_configs:
 {scrape_configs}
@@ -363,13 +386,14 @@ scrape_configs:
     return Prom(port), port
 
 
-def start_prometheus(procs, target, config_extra="", name="prometheus", external_labels=None, keep_firing=None):
-    """A real Prometheus scraping `target` as job "transceiver" every second with the shipped
+def start_prometheus(procs, target, config_extra="", name="prometheus", external_labels=None, keep_firing=None,
+                     fast=True, interval="1s"):
+    """A real Prometheus scraping `target` as job "transceiver" every `interval` with the shipped
     site rules (alerts.yml, recording.yml, and runbook.yml, which records the runbook base every
     runbook_url reads); the rest as run_prometheus. Returns (Prom, its port)."""
     return run_prometheus(procs, f"""  - job_name: transceiver
     static_configs: [{{targets: ['{target}']}}]""", ("alerts.yml", "recording.yml", "runbook.yml"), config_extra, name,
-                          external_labels, keep_firing)
+                          external_labels, keep_firing, fast, interval)
 
 
 class Prom:

@@ -118,6 +118,7 @@ void PortPoller::account_flags(double now, double wall) {
     if (!f.current || std::find(raised.begin(), raised.end(), key) != raised.end()) continue;
     f.current = false;
     f.history.last_cleared_unix = wall;
+    if (key.first == "rx_los") next_vdm_ = now;  // VDM read in the dark (zeros): read it again now
   }
   for (const auto& key : raised) {
     FlagState& f = flags_[key];
@@ -153,6 +154,7 @@ void PortPoller::confirm_latches(double wall) {
     if (cmis::latched_flag_raised(image_, key.first, key.second) == false) {
       f.current = false;
       f.history.last_cleared_unix = wall;
+      if (key.first == "rx_los") next_vdm_ = 0;  // as in account_flags
     }
   }
 }

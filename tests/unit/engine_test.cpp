@@ -292,6 +292,34 @@ TEST(Engine, FlagSinceIsTheFirstReadOfTheRaising) {
   EXPECT_EQ(h->raised_total, 3u);
 }
 
+// VDM is read every vdm_interval (60 s); one read during a LOS finds zeros (nothing measured).
+// When the light comes back the next poll reads VDM again, rather than serving those zeros for up
+// to a minute as a clean link.
+TEST(Engine, VdmIsReadAgainWhenLightReturns) {
+  Fleet f(1, 1);
+  ASSERT_EQ(f.config.poll.vdm_interval_s, 60);
+  const auto ber = [&] {
+    for (const cmis::VdmObservable& o : f.port("sw/b0c0").report->vdm) {
+      if (o.name == "pre_fec_ber_current_media" && o.lane == 1) return o.value;
+    }
+    return -1.0;
+  };
+  f.run_for(4.0);
+  ASSERT_GT(ber(), 0);
+  f.buses[0]->with_module(0, [](emulator::EmulatedModule& m) {
+    m.faults().rx_los.set(0);
+    m.update();
+  });
+  f.run_for(70.0);  // a VDM read in the dark
+  EXPECT_EQ(ber(), 0);
+  f.buses[0]->with_module(0, [](emulator::EmulatedModule& m) {
+    m.faults().rx_los.reset(0);
+    m.update();
+  });
+  f.run_for(3.0);  // the poll that sees LOS gone, and the next one
+  EXPECT_GT(ber(), 0);
+}
+
 // A module pulled after a LOS burst and a healthy one inserted: the new module shows no LOS,
 // though the port's event counter keeps what happened.
 TEST(Engine, ANewModuleDoesNotInheritTheOldOnesFlags) {

@@ -116,9 +116,7 @@ void PortPoller::account_flags(double now, double wall) {
   }
   for (auto& [key, f] : flags_) {
     if (!f.current || std::find(raised.begin(), raised.end(), key) != raised.end()) continue;
-    f.current = false;
-    f.history.last_cleared_unix = wall;
-    if (key.first == "rx_los") next_vdm_ = now;  // VDM read in the dark (zeros): read it again now
+    read_clear(key.first, f, wall);
   }
   for (const auto& key : raised) {
     FlagState& f = flags_[key];
@@ -136,6 +134,14 @@ void PortPoller::account_flags(double now, double wall) {
   confirm_latches(wall);
 }
 
+// A raised flag read clear: it is down, so its next raised read is a new event. When light
+// comes back, VDM is read on the next poll: a VDM read in the dark found zeros.
+void PortPoller::read_clear(const std::string& flag, FlagState& f, double wall) {
+  f.current = false;
+  f.history.last_cleared_unix = wall;
+  if (flag == "rx_los") next_vdm_ = 0;
+}
+
 // A latched flag that read raised may be a condition that came and went since the previous
 // poll: its byte read again now tells (a persisting condition latches again at once). Those
 // that read clear are down again, so the next raised read is a new event. Live status flags
@@ -151,11 +157,7 @@ void PortPoller::confirm_latches(double wall) {
   }
   for (auto& [key, f] : flags_) {
     if (!f.current) continue;
-    if (cmis::latched_flag_raised(image_, key.first, key.second) == false) {
-      f.current = false;
-      f.history.last_cleared_unix = wall;
-      if (key.first == "rx_los") next_vdm_ = 0;  // as in account_flags
-    }
+    if (cmis::latched_flag_raised(image_, key.first, key.second) == false) read_clear(key.first, f, wall);
   }
 }
 

@@ -77,6 +77,8 @@ class PortPoller {
   std::shared_ptr<cmis::ModuleReport> decode_poll();
   void account_flags(double now, double wall);
   void forget_flags();  // a module went or another one came: what the old one latched is not news
+  struct FlagState;
+  void read_clear(const std::string& flag, FlagState& f, double wall);
   void confirm_latches(double wall);
   bool data_path_states_changed();
   bool identity_changed(const cmis::ModuleReport& fresh) const;

@@ -92,6 +92,18 @@ bool monitors_visible(const daemon::PortSnapshot& port);
 // value), which must not look like a clean link: /metrics withholds it, the pages show "—".
 bool vdm_measures(const cmis::ModuleReport& report, int lane);
 
+// The observable `keep` selects whose value is worst (the highest when `highest`, else the
+// lowest) among the real-time ones of lanes that measure (vdm_measures); nullptr when none.
+template <typename Keep>
+const cmis::VdmObservable* worst_vdm(const cmis::ModuleReport& report, bool highest, Keep&& keep) {
+  const cmis::VdmObservable* worst = nullptr;
+  for (const cmis::VdmObservable& o : report.vdm) {
+    if (o.statistic || !keep(o) || !vdm_measures(report, o.lane)) continue;
+    if (!worst || (highest ? o.value > worst->value : o.value < worst->value)) worst = &o;
+  }
+  return worst;
+}
+
 // True unless the lane is configured out of service.
 bool lane_in_service(const daemon::PortSnapshot& port, int lane);
 

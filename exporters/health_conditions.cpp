@@ -118,11 +118,8 @@ bool add_vdm_numbers(const PortSnapshot& p, const Condition& c, Reason& r) {
   }
   if (!level) return true;
   const bool high = is_high(*level);
-  const cmis::VdmObservable* worst = nullptr;
-  for (const cmis::VdmObservable& o : p.report->vdm) {
-    if (o.name != type || o.statistic || !c.lanes.contains(o.lane) || !vdm_measures(*p.report, o.lane)) continue;
-    if (!worst || (high ? o.value > worst->value : o.value < worst->value)) worst = &o;
-  }
+  const cmis::VdmObservable* worst =
+      worst_vdm(*p.report, high, [&](const cmis::VdmObservable& o) { return o.name == type && c.lanes.contains(o.lane); });
   if (!worst) return true;
   r.value = worst->value;
   r.unit = std::string(worst->unit);

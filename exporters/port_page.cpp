@@ -1,7 +1,6 @@
 // /port/<name>: one module in detail — its verdict and reasons, identity, monitors (module
 // state, fault cause, worst-lane rx margin), lanes (dBm and mW, margin), thresholds, raised
 // flags per lane, coding findings, counters. Live values are left out while the module is stale.
-#include <algorithm>
 #include <map>
 #include <string>
 
@@ -127,17 +126,6 @@ std::string thresholds_table(const cmis::ModuleReport& r) {
   return t + "</table>";
 }
 
-// The row of the worst lane of a quantity among the lanes that measure: highest pre-FEC BER,
-// lowest eSNR. nullptr when no lane measures it.
-const cmis::VdmObservable* worst_vdm(const cmis::ModuleReport& r, std::string_view quantity, bool highest) {
-  const cmis::VdmObservable* worst = nullptr;
-  for (const cmis::VdmObservable& o : r.vdm) {
-    if (o.quantity != quantity || o.statistic || !vdm_measures(r, o.lane)) continue;
-    if (!worst || (highest ? o.value > worst->value : o.value < worst->value)) worst = &o;
-  }
-  return worst;
-}
-
 // VDM observables as the module describes them: real-time values, the statistics marked (they
 // are not held by a freeze), each with its own threshold set and raised flags. The worst
 // pre-FEC BER and eSNR lanes head the table; values of lanes that measure nothing (module not
@@ -147,16 +135,18 @@ std::string vdm_table(const cmis::ModuleReport& r) {
   std::string t = "<h2>Signal integrity (VDM)</h2><table><tr><th>observable</th><th>lane</th><th>value</th>"
                   "<th>warning range</th><th>alarm range</th><th>raised</th></tr>";
   const auto num = [](const std::optional<double>& v) { return v ? significant(*v) : std::string("\u2013"); };
+  const auto of = [](std::string_view quantity) {
+    return [quantity](const cmis::VdmObservable& o) { return o.quantity == quantity; };
+  };
+  // The highest pre-FEC BER and the lowest eSNR first, then the rest as the module lists them.
+  const cmis::VdmObservable* const worst[] = {worst_vdm(r, true, of("pre_fec_ber")), worst_vdm(r, false, of("esnr"))};
   std::vector<const cmis::VdmObservable*> rows;
-  for (const cmis::VdmObservable* w : {worst_vdm(r, "pre_fec_ber", true), worst_vdm(r, "esnr", false)}) {
+  for (const cmis::VdmObservable* w : worst) {
     if (w) rows.push_back(w);
   }
   const std::size_t worst_rows = rows.size();
   for (const cmis::VdmObservable& o : r.vdm) {
-    if (std::find(rows.begin(), rows.begin() + static_cast<std::ptrdiff_t>(worst_rows), &o) ==
-        rows.begin() + static_cast<std::ptrdiff_t>(worst_rows)) {
-      rows.push_back(&o);
-    }
+    if (&o != worst[0] && &o != worst[1]) rows.push_back(&o);
   }
   for (std::size_t i = 0; i < rows.size(); ++i) {
     const cmis::VdmObservable& o = *rows[i];
@@ -197,7 +187,7 @@ std::string flags_table(const PortSnapshot& p) {
   for (const auto& h : p.flags) {
     t += "<tr><td>" + html_escape(h.flag) + "</td><td class=\"num\">" +
          (h.lane > 0 ? std::to_string(h.lane) : "module") + "</td><td class=\"num\">" +
-         std::to_string(h.raised_total) + "</td><td>" + (h.raised ? utc_time(h.since_unix) : "—") + "</td><td>" +
+         std::to_string(h.raised_total) + "</td><td>" + (h.raised ? utc_time(h.since_unix) : "\u2014") + "</td><td>" +
          utc_time(h.last_seen_unix) + "</td><td>" + utc_time(h.last_cleared_unix) + "</td></tr>";
   }
   return t + "</table>";

@@ -17,6 +17,15 @@
 
 namespace xcvr::cmis {
 
+// One memory map's fields read by id: `Row` is the map's row lookup (cmis_field, sff8636_field,
+// sff8472_field); `get` is the raw value, `is_set` a non-zero one.
+template <typename Id, const Field& (*Row)(Id)>
+struct MapFields {
+  static const Field& f(Id id) { return Row(id); }
+  static std::optional<uint32_t> get(const ModuleImage& image, Id id) { return read_uint(image, Row(id)); }
+  static bool is_set(const ModuleImage& image, Id id) { return get(image, id).value_or(0) != 0; }
+};
+
 // SFF-8024 connector code of cable assemblies (DAC, AOC): "no separable connector".
 inline constexpr uint32_t kConnectorNoSeparable = 0x23;
 

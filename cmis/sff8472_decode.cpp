@@ -15,9 +15,10 @@ namespace {
 
 using F = Sff8472Field;
 
-const Field& f(F id) { return sff8472_field(id); }
-std::optional<uint32_t> get(const ModuleImage& image, F id) { return read_uint(image, f(id)); }
-bool is_set(const ModuleImage& image, F id) { return get(image, id).value_or(0) != 0; }
+using Fields = MapFields<F, sff8472_field>;
+constexpr auto f = &Fields::f;
+constexpr auto get = &Fields::get;
+constexpr auto is_set = &Fields::is_set;
 
 // The five A2h quantities (cmis/quantities.hpp) each have their own external calibration constants.
 

@@ -11,9 +11,10 @@ namespace {
 
 using F = Sff8636Field;
 
-const Field& f(F id) { return sff8636_field(id); }
-std::optional<uint32_t> get(const ModuleImage& image, F id) { return read_uint(image, f(id)); }
-bool is_set(const ModuleImage& image, F id) { return get(image, id).value_or(0) != 0; }
+using Fields = MapFields<F, sff8636_field>;
+constexpr auto f = &Fields::f;
+constexpr auto get = &Fields::get;
+constexpr auto is_set = &Fields::is_set;
 
 // What kind of module the bytes describe; decides which fields and monitors apply.
 struct Kind {

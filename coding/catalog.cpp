@@ -100,7 +100,7 @@ CatalogEntry parse_entry(const toml::table& t, const std::string& key, bool gene
   Table tb(t, name);
   tb.allow({"description", "source", "form_factor", "identifier", "style", "media_type", "connector",
             "media_interface_technology", "extended_compliance", "wavelength_nm", "max_power_watts",
-            "application", "vendor_names", "vendor_ouis", "rule", "match"});
+            "application", "vendor_names", "vendor_ouis", "rule", "match", "also"});
   CatalogEntry e;
   e.key = key;
   e.generic = generic;
@@ -133,6 +133,8 @@ CatalogEntry parse_entry(const toml::table& t, const std::string& key, bool gene
   }
   e.vendor_names = tb.strings("vendor_names");
   e.vendor_ouis = ouis(tb, "vendor_ouis");
+  e.also = tb.strings("also");
+  if (generic && !e.also.empty()) throw Invalid{t.get("also")->source(), name + ".also: only parts have other part numbers"};
   for (const toml::table* r : array_of_tables(tb, "rule")) {
     Table rt(*r, name + ".rule");
     rt.allow({"field", "one_of", "nonblank", "why"});
@@ -199,7 +201,13 @@ void parse_root(Catalog& catalog, const toml::table& root, const std::string& or
       if (k == "vendor") {
         catalog.put(parse_vendor(*entry.as_table(), n, origin));
       } else {
-        catalog.put(parse_entry(*entry.as_table(), n, k == "generic", origin));
+        CatalogEntry e = parse_entry(*entry.as_table(), n, k == "generic", origin);
+        for (const std::string& other : e.also) {  // the other lengths of one cable: the same entry by their own key
+          CatalogEntry copy = e;
+          copy.key = trim(other);
+          catalog.put(std::move(copy));
+        }
+        catalog.put(std::move(e));
       }
     }
   }

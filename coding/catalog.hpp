@@ -50,6 +50,7 @@ struct CatalogEntry {
   std::string source;       // where the facts come from (datasheet, standard)
   std::string location;     // file:line:col of the table
   std::string form_factor;  // "OSFP", "QSFP-DD", "QSFP28" (for messages)
+  std::vector<std::string> also;  // parts: other part numbers coded alike (a cable's lengths)
 
   // Generic profiles only: which modules they apply to.
   std::vector<uint32_t> match_identifier;

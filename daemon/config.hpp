@@ -3,6 +3,7 @@
 // file:line:column, and nothing starts.
 #pragma once
 
+#include <chrono>
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -13,7 +14,6 @@
 #include <vector>
 
 #include "drivers/source_kind.hpp"
-#include "daemon/web_defaults.hpp"
 
 namespace xcvr::daemon {
 
@@ -32,16 +32,30 @@ struct PollConfig {
   int retries = 2;                    // immediate retries of a retryable read error
 };
 
+// The [web] table (docs/configuration.md): the exporter-toolkit web settings plus limits, with
+// every default in this one place. The HTTP server's config (exporters/http_server.hpp) is this
+// plus limits no key sets. Defaults are safe for a switch: all addresses, plain HTTP, no auth.
 struct WebConfig {
+  // ":10458" = every IPv4 and IPv6 address; also "127.0.0.1:10458", "[::1]:10458", "host:port";
+  // port 0 picks a free port.
   std::vector<std::string> listen_addresses{":10458"};
+  // TLS when both files are set (PEM; the cert file may hold a chain). Plain HTTP otherwise.
   std::string tls_cert_file;
   std::string tls_key_file;
-  std::map<std::string, std::string> basic_auth_users;  // user -> bcrypt hash
+  // Basic auth: user -> bcrypt hash ("$2y$..." from htpasswd -nBC 10, or "$2b$"/"$2a$").
+  // Empty = no auth. Paths listed here never ask for credentials.
+  std::map<std::string, std::string> basic_auth_users;
   std::vector<std::string> auth_exempt_paths{"/healthz"};
-  std::size_t max_request_bytes = web_defaults::kMaxRequestBytes;
-  double read_timeout_s = web_defaults::kReadTimeoutMs / 1000.0;
-  double write_timeout_s = web_defaults::kWriteTimeoutMs / 1000.0;
-  int max_connections = web_defaults::kMaxConnections;
+  std::size_t max_request_bytes = 8192;  // request line + headers + body; larger is refused
+  double read_timeout_s = 5;             // TLS handshake + request head
+  double write_timeout_s = 10;           // stall allowed while the client reads
+  // Connections open at once; beyond it the oldest connection not being answered is closed.
+  int max_connections = 64;
+  std::chrono::milliseconds read_timeout() const { return milliseconds(read_timeout_s); }
+  std::chrono::milliseconds write_timeout() const { return milliseconds(write_timeout_s); }
+  static std::chrono::milliseconds milliseconds(double seconds) {
+    return std::chrono::milliseconds(static_cast<int64_t>(seconds * 1000));
+  }
   // "file:line:col" of the keys checked after parsing (listen_addresses[i], tls_cert_file,
   // tls_key_file, basic_auth_users.<user>; "web" for the table): errors found when the TLS
   // files are loaded or the addresses bound still name the config line.

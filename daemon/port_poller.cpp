@@ -259,7 +259,7 @@ double PortPoller::poll_module(double now, double wall) {
     if (p == drivers::Presence::Absent) return next_due_;
     if (p == drivers::Presence::Unknown) {
       uint8_t probe = 0;
-      const auto err = transport_->read({0x50, 0, 0, 0, 1}, std::span<uint8_t>(&probe, 1));
+      const auto err = transport_->read({cmis::kDeviceA0, 0, 0, 0, 1}, std::span<uint8_t>(&probe, 1));
       if (err) {
         if (err->kind != drivers::ErrorKind::Absent) on_error(*err, now);
         return next_due_;

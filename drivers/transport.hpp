@@ -8,6 +8,7 @@
 #include <string>
 #include <variant>
 
+#include "cmis/image.hpp"
 #include "drivers/files/files.hpp"
 #include "drivers/link_health.hpp"
 
@@ -67,7 +68,7 @@ void add_hint(Error& error, std::string_view hint);
 // never cross byte 128: offset < 128 reads lower memory (page/bank ignored), otherwise the upper
 // page. `length` ≤ 128.
 struct ReadRequest {
-  uint8_t device = 0x50;
+  uint8_t device = cmis::kDeviceA0;
   uint8_t bank = 0;
   uint8_t page = 0;
   uint16_t offset = 0;

@@ -18,9 +18,6 @@
 namespace xcvr::exporters {
 
 namespace {
-std::chrono::milliseconds ms(double seconds) {
-  return std::chrono::milliseconds(static_cast<int64_t>(seconds * 1000));
-}
 
 // Two listen addresses that cannot both be bound: same port (not 0) on the same host, or either
 // on every address.
@@ -74,15 +71,7 @@ int test_bind(const detail::ListenAddress& a, std::vector<int>& held) {
 
 WebConfig to_server_config(const daemon::WebConfig& web) {
   WebConfig c;
-  c.listen_addresses = web.listen_addresses;
-  c.tls_cert_file = web.tls_cert_file;
-  c.tls_key_file = web.tls_key_file;
-  c.basic_auth_users = web.basic_auth_users;
-  c.unauthenticated_paths = web.auth_exempt_paths;
-  c.max_request_bytes = web.max_request_bytes;
-  c.read_timeout = ms(web.read_timeout_s);
-  c.write_timeout = ms(web.write_timeout_s);
-  c.max_connections = static_cast<std::size_t>(web.max_connections);
+  static_cast<daemon::WebConfig&>(c) = web;
   c.version = XCVR_VERSION;
   return c;
 }

@@ -39,11 +39,11 @@ std::string dump(const nlohmann::json& j) {
 detail::TransportLimits limits_of(const WebConfig& c) {
   detail::TransportLimits l;
   l.max_request_bytes = std::max<std::size_t>(1024, c.max_request_bytes);
-  l.request_timeout = std::min(c.request_timeout, c.read_timeout);
-  l.write_timeout = c.write_timeout;
+  l.request_timeout = std::min(c.request_timeout, c.read_timeout());
+  l.write_timeout = c.write_timeout();
   l.keep_alive_timeout = c.keep_alive_timeout;
   l.keep_alive_max_requests = c.keep_alive_max_requests;
-  l.max_connections = std::max<std::size_t>(1, c.max_connections);
+  l.max_connections = static_cast<std::size_t>(std::max(1, c.max_connections));
   l.max_connections_per_source = c.max_connections_per_source != 0
                                      ? c.max_connections_per_source
                                      : std::min(l.max_connections, std::max<std::size_t>(16, l.max_connections / 2));
@@ -175,7 +175,7 @@ struct HttpServer::Impl {
 // Runs before any handler and before a request body is read: method, then credentials.
 Routed HttpServer::Impl::before_routing(const Request& req, Response& res) const {
   if (auth.enabled()) {
-    const auto& open = config.unauthenticated_paths;
+    const auto& open = config.auth_exempt_paths;
     const bool exempt = std::find(open.begin(), open.end(), req.path) != open.end();
     const auto verdict = exempt ? AuthResult::Ok : auth.check_header(req.get_header_value("Authorization"), req.remote_addr);
     if (verdict == AuthResult::Busy) {

@@ -12,41 +12,23 @@
 #include <vector>
 
 #include "daemon/snapshot.hpp"
-#include "daemon/web_defaults.hpp"
+#include "daemon/config.hpp"
 
 namespace xcvr::exporters {
 
 class SnapshotCollector;
 
-// The exporter-toolkit web settings plus limits. Defaults are safe for a switch: all
-// addresses on :10458, plain HTTP, no auth.
-struct WebConfig {
-  // ":10458" = every IPv4 and IPv6 address; also "127.0.0.1:10458", "[::1]:10458", "host:port";
-  // port 0 picks a free port (see HttpServer::ports()).
-  std::vector<std::string> listen_addresses{":10458"};
-
-  // TLS when both files are set (PEM; the cert file may hold a chain). Plain HTTP otherwise.
-  std::string tls_cert_file;
-  std::string tls_key_file;
+// The [web] settings (daemon::WebConfig: the one schema, defaults in one place: all addresses on
+// :10458, plain HTTP, no auth) plus the server's own limits, which no config key sets.
+struct WebConfig : daemon::WebConfig {
   std::string tls_min_version = "TLS12";  // "TLS12" or "TLS13"
-
-  // Basic auth: user -> bcrypt hash ("$2y$..." from htpasswd -nBC 10, or "$2b$"/"$2a$").
-  // Empty = no auth. Paths listed here never ask for credentials.
-  std::map<std::string, std::string> basic_auth_users;
-  std::vector<std::string> unauthenticated_paths{"/healthz"};
-
-  std::size_t max_request_bytes = daemon::web_defaults::kMaxRequestBytes;  // larger is refused
-  // The TLS handshake and a whole request head must arrive within the smaller of these, counted
-  // from accept (first request) or from its first byte (later ones). Far below Prometheus'
-  // 10 s scrape timeout: a slow client is dropped long before it could matter.
-  std::chrono::milliseconds read_timeout{daemon::web_defaults::kReadTimeoutMs};
+  // The TLS handshake and a whole request head must arrive within the smaller of this and
+  // read_timeout_s, counted from accept (first request) or from its first byte (later ones). Far
+  // below Prometheus' 10 s scrape timeout: a slow client is dropped long before it could matter.
   std::chrono::milliseconds request_timeout{3000};
-  std::chrono::milliseconds write_timeout{daemon::web_defaults::kWriteTimeoutMs};  // stall while the client reads
   std::chrono::milliseconds keep_alive_timeout{5000};  // idle time between requests
   std::size_t keep_alive_max_requests = 100;
   std::size_t max_threads = 8;  // requests answered at once (complete requests only)
-  // Connections open at once; beyond it the oldest connection not being answered is closed.
-  std::size_t max_connections = daemon::web_defaults::kMaxConnections;
   // Connections from one client address; beyond it new ones are closed.
   // 0 = half of max_connections, at least 16 (or max_connections if smaller).
   std::size_t max_connections_per_source = 0;

@@ -97,7 +97,7 @@ seeds_of() {
 max_len_of() {
   case "$1" in
     fuzz_config) echo 16384 ;;  # configs are a few KiB; longer only slows the TOML parser
-    fuzz_http*) echo 20000 ;;   # over twice max_request_bytes (8 KiB, daemon/web_defaults.hpp)
+    fuzz_http*) echo 20000 ;;   # over twice max_request_bytes (8 KiB, daemon/config.hpp WebConfig)
     *) echo 65536 ;;
   esac
 }

@@ -68,21 +68,6 @@ class Cursor {
 
 bool is_space(char c) { return std::isspace(static_cast<unsigned char>(c)) != 0; }
 
-std::optional<uint32_t> decimal_value(std::string_view digits) {
-  constexpr std::size_t kMaxDigits = 9;
-  if (digits.empty() || digits.size() > kMaxDigits) return std::nullopt;
-  uint32_t value = 0;
-  for (char c : digits) {
-    if (!std::isdigit(static_cast<unsigned char>(c))) return std::nullopt;
-    value = value * 10 + static_cast<uint32_t>(c - '0');
-  }
-  return value;
-}
-
-bool has_hex_prefix(std::string_view t) {
-  return t.size() > 2 && t[0] == '0' && (t[1] == 'x' || t[1] == 'X');
-}
-
 // C integer literal: hex, octal or decimal, with optional u/l suffixes.
 std::optional<uint32_t> c_integer(std::string_view t) {
   while (!t.empty() && (t.back() == 'u' || t.back() == 'U' || t.back() == 'l' || t.back() == 'L')) {
@@ -332,9 +317,8 @@ std::optional<uint32_t> number_after(std::string_view name, std::string_view wor
   std::size_t end = i;
   while (end < name.size() && is_alnum(name[end])) ++end;
   const std::string_view token = name.substr(i, end - i);
-  if (has_hex_prefix(token)) return hex_value(token.substr(2));
-  if (token.size() > 1 && token.back() == 'h') return hex_value(token.substr(0, token.size() - 1));
-  std::size_t digits = 0;
+  if (const auto v = number_word(token)) return v;
+  std::size_t digits = 0;  // "3rd": the leading digits
   while (digits < token.size() && std::isdigit(static_cast<unsigned char>(token[digits]))) ++digits;
   return decimal_value(token.substr(0, digits));
 }

@@ -74,6 +74,25 @@ std::optional<uint32_t> hex_value(std::string_view digits) {
   return value;
 }
 
+std::optional<uint32_t> decimal_value(std::string_view digits) {
+  constexpr std::size_t kMaxDigits = 9;  // fits uint32_t
+  if (digits.empty() || digits.size() > kMaxDigits) return std::nullopt;
+  uint32_t value = 0;
+  for (char c : digits) {
+    if (!std::isdigit(static_cast<unsigned char>(c))) return std::nullopt;
+    value = value * 10 + static_cast<uint32_t>(c - '0');
+  }
+  return value;
+}
+
+bool has_hex_prefix(std::string_view t) { return t.size() > 2 && t[0] == '0' && (t[1] == 'x' || t[1] == 'X'); }
+
+std::optional<uint32_t> number_word(std::string_view w) {
+  if (has_hex_prefix(w)) return hex_value(w.substr(2));
+  if (w.size() > 1 && (w.back() == 'h' || w.back() == 'H')) return hex_value(w.substr(0, w.size() - 1));
+  return decimal_value(w);
+}
+
 bool contains(std::string_view haystack, std::string_view needle) {
   return haystack.find(needle) != std::string_view::npos;
 }

@@ -47,6 +47,11 @@ bool is_hex_digit(char c);
 bool is_blank(char c);  // space or tab
 // Value of 1-8 hex digits; nullopt otherwise.
 std::optional<uint32_t> hex_value(std::string_view digits);
+// Value of 1-9 decimal digits; nullopt otherwise.
+std::optional<uint32_t> decimal_value(std::string_view digits);
+bool has_hex_prefix(std::string_view text);  // "0x…" / "0X…" with at least one more character
+// A number as dumps and ethtool's command line write one: "0x11" and "11h" are hex, "17" decimal.
+std::optional<uint32_t> number_word(std::string_view word);
 bool contains(std::string_view haystack, std::string_view needle);
 // Case-insensitive (ASCII) comparisons; `word` / `needle` in lower case.
 bool iequals(std::string_view text, std::string_view word);

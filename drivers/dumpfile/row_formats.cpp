@@ -186,22 +186,6 @@ class WordReader {
   std::size_t pos_ = 0;
 };
 
-// "0x11" and "11h" are hex, "17" is decimal (as ethtool's command line reads it).
-std::optional<uint32_t> number_word(std::string_view w) {
-  if (w.size() > 2 && w[0] == '0' && (w[1] == 'x' || w[1] == 'X')) return hex_value(w.substr(2));
-  if (w.size() > 1 && (w.back() == 'h' || w.back() == 'H')) {
-    return hex_value(w.substr(0, w.size() - 1));
-  }
-  constexpr std::size_t kMaxDecimalDigits = 9;
-  if (w.empty() || w.size() > kMaxDecimalDigits) return std::nullopt;
-  uint32_t value = 0;
-  for (char c : w) {
-    if (!std::isdigit(static_cast<unsigned char>(c))) return std::nullopt;
-    value = value * 10 + static_cast<uint32_t>(c - '0');
-  }
-  return value;
-}
-
 // The number word after "page" or "bank", checked against `limit`; consumed only if a number.
 std::optional<uint32_t> number_after(WordReader& words, int line, uint32_t limit,
                                      std::string_view what) {

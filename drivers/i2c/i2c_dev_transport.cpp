@@ -10,6 +10,7 @@
 #include <cstring>
 #include <utility>
 
+#include "cmis/image.hpp"
 #include "drivers/files/files.hpp"
 #include "drivers/page_select.hpp"
 #include "drivers/safe_file.hpp"
@@ -20,7 +21,7 @@ namespace {
 using drivers::Error;
 using drivers::ErrorKind;
 
-constexpr uint16_t kHalf = 128;
+constexpr uint16_t kHalf = cmis::kPageSize;  // the lower half of the window, and each upper page
 constexpr std::size_t kSmbusBlockMax = I2C_SMBUS_BLOCK_MAX;  // 32
 constexpr uint32_t kLockPollUs = 1000;
 
@@ -203,7 +204,7 @@ std::optional<Error> I2cDevTransport::open() {
 }
 
 uint8_t I2cDevTransport::bus_address(uint8_t device) const {
-  return device == 0x51 ? static_cast<uint8_t>(config_.address + 1) : config_.address;
+  return device == cmis::kDeviceA2 ? static_cast<uint8_t>(config_.address + 1) : config_.address;
 }
 
 int I2cDevTransport::set_address(uint8_t address) {

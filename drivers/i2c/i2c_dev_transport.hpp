@@ -51,7 +51,7 @@ inline constexpr const char* kDefaultLockDir = "/run/lock/transceiver-exporter";
 
 struct I2cPortConfig {
   std::string device;                 // "/dev/i2c-7"
-  uint8_t address = 0x50;             // the module's A0h address; ReadRequest.device 0x51 = +1
+  uint8_t address = cmis::kDeviceA0;  // the module's A0h address; ReadRequest.device 0x51 = +1
   std::string port;                   // the exporter's port name, for messages (optional)
   std::string presence_file;          // optional sysfs file: "1"/"0" (ModPrsL if active-low)
   bool presence_active_low = false;

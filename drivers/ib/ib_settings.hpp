@@ -18,7 +18,7 @@ struct IbTargetSetting {
 };
 
 // `ca = "*"`: every active InfiniBand port of every CA on this host, each its own source polling
-// its own modules (local only), named by the CA (daemon/ib_source.cpp).
+// its own modules (local only), named by the CA (drivers/ib/ib_source.cpp).
 inline constexpr const char* kEveryCa = "*";
 
 // Keys of a `type = "ib"` source, with their defaults.

@@ -1,6 +1,6 @@
 // An InfiniBand source as configured: which local CA port, which targets (the local HCA, LIDs,
 // GUIDs, every switch a directed-route walk finds), politeness and shard — opened into ports.
-// The daemon's daemon/ib_source.cpp turns the result into PortSpecs.
+// drivers/ib/ib_source.cpp turns the result into PortSpecs.
 #pragma once
 
 #include <cstdint>

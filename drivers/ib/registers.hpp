@@ -25,7 +25,7 @@ struct Mcia {
   uint8_t module = 0;
   uint8_t slot_index = 0;        // 4 bits
   uint8_t status = 0;
-  uint8_t i2c_device_address = 0x50;
+  uint8_t i2c_device_address = cmis::kDeviceA0;
   uint8_t page_number = 0;
   uint16_t device_address = 0;   // offset within the 256-byte window
   bool password_length = false;  // 0: 4-byte password, 1: 8-byte

@@ -57,7 +57,7 @@ struct EepromRequest {
   uint32_t length = 0;  // 1-128, never across byte 128
   uint8_t page = 0;
   uint8_t bank = 0;
-  uint8_t i2c_address = 0x50;
+  uint8_t i2c_address = cmis::kDeviceA0;
 };
 std::vector<uint8_t> build_module_eeprom_request(uint16_t family_id, uint32_t seq,
                                                  const EepromRequest& request);

@@ -15,6 +15,7 @@
 
 #include <libmnl/libmnl.h>
 
+#include "cmis/image.hpp"
 #include "drivers/files/files.hpp"
 #include "drivers/netlink/netlink_link.hpp"
 
@@ -24,7 +25,7 @@ namespace {
 using drivers::Error;
 using drivers::ErrorKind;
 
-constexpr uint16_t kHalf = 128;
+constexpr uint16_t kHalf = cmis::kPageSize;  // the lower half of the window, and each upper page
 
 class MnlChannel final : public NetlinkChannel {
  public:
@@ -164,7 +165,7 @@ std::optional<std::string> NetlinkTransport::missing() {
 
 drivers::Presence NetlinkTransport::presence() {
   uint8_t b = 0;
-  const auto err = read({0x50, 0, 0, 0, 1}, std::span<uint8_t>(&b, 1));
+  const auto err = read({cmis::kDeviceA0, 0, 0, 0, 1}, std::span<uint8_t>(&b, 1));
   if (!err) return drivers::Presence::Present;
   return err->kind == ErrorKind::Absent ? drivers::Presence::Absent : drivers::Presence::Unknown;
 }
@@ -291,7 +292,7 @@ NetdevDiscovery discover_netdevs(const std::string& sysfs_net, NetlinkTransport:
     cfg.sysfs_net = sysfs_net;
     NetlinkTransport t(cfg, factory);
     uint8_t b = 0;
-    const auto err = t.read({0x50, 0, 0, 0, 1}, std::span<uint8_t>(&b, 1));
+    const auto err = t.read({cmis::kDeviceA0, 0, 0, 0, 1}, std::span<uint8_t>(&b, 1));
     if (!err || err->kind == ErrorKind::Absent) {
       out.found.push_back({name, t.domain()});
     } else {

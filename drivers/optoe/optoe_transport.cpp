@@ -1,5 +1,6 @@
 #include "drivers/optoe/optoe_transport.hpp"
 
+#include "cmis/image.hpp"
 #include "drivers/files/files.hpp"
 #include "drivers/safe_file.hpp"
 
@@ -23,8 +24,7 @@ namespace {
 using drivers::Error;
 using drivers::ErrorKind;
 
-constexpr uint16_t kHalf = 128;
-constexpr uint64_t kPage = 128;
+constexpr uint16_t kHalf = cmis::kPageSize;  // the lower half of the window, and each upper page
 
 std::string parent_of(const std::string& path) {
   const auto slash = path.find_last_of('/');
@@ -163,7 +163,7 @@ std::variant<FileSpan, Error> OptoeTransport::locate(const drivers::ReadRequest&
                            " bank(s) (sysfs max_bank_size); bank " + std::to_string(bank) +
                            " is not reachable");
       }
-      return FileSpan{config_.path, (static_cast<uint64_t>(bank) * 256 + r.page) * kPage + r.offset};
+      return FileSpan{config_.path, (static_cast<uint64_t>(bank) * 256 + r.page) * kHalf + r.offset};
     }
     case OptoeLayout::TwoAddress: {
       if (bank != 0) return unsupported("SFF-8472 has no banks");
@@ -173,7 +173,7 @@ std::variant<FileSpan, Error> OptoeTransport::locate(const drivers::ReadRequest&
       }
       if (r.device != 0x51) return unsupported("no such device address");
       if (lower) return FileSpan{config_.path, 256 + in_half};
-      return FileSpan{config_.path, 384 + static_cast<uint64_t>(r.page) * kPage + in_half};
+      return FileSpan{config_.path, 384 + static_cast<uint64_t>(r.page) * kHalf + in_half};
     }
     case OptoeLayout::SxCore: {
       const std::string pages = config_.path + "/eeprom/pages/";
@@ -215,7 +215,7 @@ drivers::Presence OptoeTransport::presence() {
   // (an Absent error) reports a removal.
   if (last_read_ok_) return drivers::Presence::Present;
   uint8_t b = 0;
-  const auto err = read({0x50, 0, 0, 0, 1}, std::span<uint8_t>(&b, 1));
+  const auto err = read({cmis::kDeviceA0, 0, 0, 0, 1}, std::span<uint8_t>(&b, 1));
   if (!err) return drivers::Presence::Present;
   return err->kind == ErrorKind::Absent ? drivers::Presence::Absent : drivers::Presence::Unknown;
 }

@@ -91,6 +91,13 @@ TEST(CodingCatalog, ShippedCatalogHasTheSeededParts) {
   const CatalogEntry* ns = c.find_part("MMA4Z00-NS  ");  // trailing blanks of the PN field
   ASSERT_NE(ns, nullptr);
   EXPECT_EQ(ns->style, "finned-top");
+  // One entry stands for every length of a cable, each found by its own part number.
+  const CatalogEntry* dac = c.find_part("MCP7Y00-N02A");
+  ASSERT_NE(dac, nullptr);
+  EXPECT_EQ(dac->key, "MCP7Y00-N02A");
+  EXPECT_EQ(dac->media_type, std::vector<uint32_t>{0x03});
+  EXPECT_EQ(c.find_part("MCP7Y00-N001")->media_type, dac->media_type);
+  EXPECT_EQ(c.find_part("MMS4X00-NM")->style, "finned-top");
   for (const char* g : {"qsfpdd-400g-sr8", "qsfpdd-400g-dr4", "qsfpdd-400g-fr4", "qsfpdd-400g-lr4",
                         "qsfp28-100g-sr4", "qsfp28-100g-lr4", "qsfp28-100g-cwdm4"}) {
     EXPECT_TRUE(c.generics().contains(g)) << g;
@@ -131,6 +138,17 @@ TEST(CodingCatalog, LaterFilesOverrideByPartNumber) {
   // Directories and files layer in the order given.
   const std::string extra = d.write("extra.toml.later", "[part.\"ABC-2\"]\nsource = \"later\"\n");
   EXPECT_EQ(load_ok({d.path(), extra}).find_part("ABC-2")->source, "later");
+}
+
+TEST(CodingCatalog, OtherPartNumbersAreForPartsOnly) {
+  TempDir d;
+  d.write("a.toml", "[part.\"ABC-1\"]\nsource = \"s\"\nalso = [\"ABC-2 \"]\nidentifier = 0x18\n");
+  const Catalog c = load_ok({d.path()});
+  ASSERT_NE(c.find_part("ABC-2"), nullptr);
+  EXPECT_EQ(c.find_part("ABC-2")->identifier, std::vector<uint32_t>{0x18});
+  const CatalogError e = load_error("[generic.g]\nsource = \"s\"\nalso = [\"X\"]\nmatch = { identifier = 0x18, media_interface = 0x10 }\n");
+  EXPECT_NE(e.to_string().find("site.toml:3:8: generic.g.also: only parts have other part numbers"), std::string::npos)
+      << e.to_string();
 }
 
 TEST(CodingCatalog, ErrorsNameFileLineAndColumn) {

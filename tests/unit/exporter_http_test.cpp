@@ -163,7 +163,7 @@ TEST(ExporterHttp, OversizedAndMalformedRequestsAreRefused) {
 TEST(ExporterHttp, SlowClientsAreCutOffAndDoNotBlockScrapes) {
   WebConfig cfg;
   cfg.max_threads = 8;
-  cfg.read_timeout = 1000ms;
+  cfg.read_timeout_s = 1.0;
   cfg.request_timeout = 1500ms;
   TestServer t{cfg, testing::make_fleet(64)};
   // Five slowloris clients: a header byte every 100 ms, never finishing.
@@ -206,7 +206,7 @@ TEST(ExporterHttp, MoreSlowClientsThanWorkersOnlyDelayScrapesUntilTheirTimeout) 
   WebConfig cfg;
   cfg.max_threads = 2;
   cfg.max_connections = 16;
-  cfg.read_timeout = 500ms;
+  cfg.read_timeout_s = 0.5;
   cfg.request_timeout = 800ms;
   TestServer t{cfg};
   std::vector<int> idle;

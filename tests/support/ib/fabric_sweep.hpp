@@ -27,7 +27,7 @@ struct SweepResult {
   std::map<std::string, double> lane_seconds;  // each lane's own finish time
 };
 
-// The daemon's steady-state plan for an 8-lane CMIS module (daemon/read_plan.cpp
+// The daemon's steady-state plan for an 8-lane CMIS module (cmis/read_plan.cpp
 // dynamic_reads: lower 0-25 and page 11h 128-201 of bank 0); tests check the two agree.
 std::vector<drivers::ReadRequest> cmis_dynamic_plan();
 

@@ -12,7 +12,7 @@
 #include <span>
 #include <string_view>
 
-#include "cmis/field.hpp"  // the monitor LSBs the VDM rows share
+#include "cmis/vdm_types.hpp"
 
 namespace xcvr::cmis::codes {
 namespace {
@@ -309,73 +309,6 @@ static_assert(sorted_unique(kMediaTypes) && sorted_unique(kMediaTechnologies) &&
               sorted_unique(kModuleFaultCauses) && sorted_unique(kConfigStatuses) &&
               sorted_unique(kSff8636Revisions) && sorted_unique(kSff8472Compliance));
 
-// ---- VDM observable types (§8) -------------------------------------------------------------
-struct VdmRow {
-  uint8_t id;
-  std::string_view name;
-  VdmEncoding encoding;
-  double scale;
-  std::string_view unit;
-  std::string_view quantity;   // exported as this quantity ("" = JSON only)
-  std::string_view qualifier;  // side ("media", "host") or supply rail ("2p6", ...)
-  bool statistic;              // min/max/avg: coherent only under a freeze (never written)
-};
-
-// Real-time (basic) observables are exported; statistics, FERC totals, SEWmax and the ELS input
-// power (dBm, of an external laser) stay in the JSON only.
-constexpr std::array kVdmTypes{
-    VdmRow{1, "laser_age", VdmEncoding::U16, 0.01, "ratio", "laser_age", "", false},
-    VdmRow{2, "tec_current", VdmEncoding::S16, kTecCurrentLsb, "ratio", "tec_current", "", false},
-    VdmRow{3, "laser_frequency_error", VdmEncoding::S16, 10e6, "hertz", "laser_frequency_error", "", false},
-    VdmRow{4, "laser_temperature", VdmEncoding::S16, kTemperatureLsb, "celsius", "laser_temperature", "", false},
-    VdmRow{5, "esnr_media_input", VdmEncoding::U16, 1.0 / 256.0, "decibels", "esnr", "media", false},
-    VdmRow{6, "esnr_host_input", VdmEncoding::U16, 1.0 / 256.0, "decibels", "esnr", "host", false},
-    VdmRow{7, "ltp_media_input", VdmEncoding::U16, 1.0 / 256.0, "decibels", "ltp", "media", false},
-    VdmRow{8, "ltp_host_input", VdmEncoding::U16, 1.0 / 256.0, "decibels", "ltp", "host", false},
-    VdmRow{9, "pre_fec_ber_min_media", VdmEncoding::F16, 1.0, "ratio", "", "media", true},
-    VdmRow{10, "pre_fec_ber_min_host", VdmEncoding::F16, 1.0, "ratio", "", "host", true},
-    VdmRow{11, "pre_fec_ber_max_media", VdmEncoding::F16, 1.0, "ratio", "", "media", true},
-    VdmRow{12, "pre_fec_ber_max_host", VdmEncoding::F16, 1.0, "ratio", "", "host", true},
-    VdmRow{13, "pre_fec_ber_avg_media", VdmEncoding::F16, 1.0, "ratio", "", "media", true},
-    VdmRow{14, "pre_fec_ber_avg_host", VdmEncoding::F16, 1.0, "ratio", "", "host", true},
-    VdmRow{15, "pre_fec_ber_current_media", VdmEncoding::F16, 1.0, "ratio", "pre_fec_ber", "media", false},
-    VdmRow{16, "pre_fec_ber_current_host", VdmEncoding::F16, 1.0, "ratio", "pre_fec_ber", "host", false},
-    VdmRow{17, "errored_frames_min_media", VdmEncoding::F16, 1.0, "ratio", "", "media", true},
-    VdmRow{18, "errored_frames_min_host", VdmEncoding::F16, 1.0, "ratio", "", "host", true},
-    VdmRow{19, "errored_frames_max_media", VdmEncoding::F16, 1.0, "ratio", "", "media", true},
-    VdmRow{20, "errored_frames_max_host", VdmEncoding::F16, 1.0, "ratio", "", "host", true},
-    VdmRow{21, "errored_frames_avg_media", VdmEncoding::F16, 1.0, "ratio", "", "media", true},
-    VdmRow{22, "errored_frames_avg_host", VdmEncoding::F16, 1.0, "ratio", "", "host", true},
-    VdmRow{23, "errored_frames_current_media", VdmEncoding::F16, 1.0, "ratio", "errored_frames", "media", false},
-    VdmRow{24, "errored_frames_current_host", VdmEncoding::F16, 1.0, "ratio", "errored_frames", "host", false},
-    VdmRow{25, "errored_frames_total_media", VdmEncoding::F16, 1.0, "ratio", "", "media", false},
-    VdmRow{26, "errored_frames_total_host", VdmEncoding::F16, 1.0, "ratio", "", "host", false},
-    VdmRow{27, "sewmax_min_media", VdmEncoding::U16, 1.0, "count", "", "media", true},
-    VdmRow{28, "sewmax_min_host", VdmEncoding::U16, 1.0, "count", "", "host", true},
-    VdmRow{29, "sewmax_max_media", VdmEncoding::U16, 1.0, "count", "", "media", true},
-    VdmRow{30, "sewmax_max_host", VdmEncoding::U16, 1.0, "count", "", "host", true},
-    VdmRow{31, "sewmax_avg_media", VdmEncoding::U16, 1.0, "count", "", "media", true},
-    VdmRow{32, "sewmax_avg_host", VdmEncoding::U16, 1.0, "count", "", "host", true},
-    VdmRow{33, "sewmax_current_media", VdmEncoding::U16, 1.0, "count", "", "media", false},
-    VdmRow{34, "sewmax_current_host", VdmEncoding::U16, 1.0, "count", "", "host", false},
-    VdmRow{77, "vcc_2p6", VdmEncoding::U16, kVoltageLsb, "volts", "supply_rail_voltage", "2p6", false},
-    VdmRow{78, "vcc_1p8", VdmEncoding::U16, kVoltageLsb, "volts", "supply_rail_voltage", "1p8", false},
-    VdmRow{79, "vcc_1p2", VdmEncoding::U16, kVoltageLsb, "volts", "supply_rail_voltage", "1p2", false},
-    VdmRow{80, "vcc_0p9", VdmEncoding::U16, kVoltageLsb, "volts", "supply_rail_voltage", "0p9", false},
-    VdmRow{81, "vcc_0p7a", VdmEncoding::U16, kVoltageLsb, "volts", "supply_rail_voltage", "0p7a", false},
-    VdmRow{82, "vcc_0p7b", VdmEncoding::U16, kVoltageLsb, "volts", "supply_rail_voltage", "0p7b", false},
-    VdmRow{83, "vcc_12", VdmEncoding::U16, 250e-6, "volts", "supply_rail_voltage", "12", false},
-    VdmRow{84, "els_input_power", VdmEncoding::S16, 0.01, "dbm", "", "", false},
-};
-
-constexpr bool vdm_sorted() {
-  for (std::size_t i = 1; i < kVdmTypes.size(); ++i) {
-    if (kVdmTypes[i - 1].id >= kVdmTypes[i].id) return false;
-  }
-  return true;
-}
-static_assert(vdm_sorted());
-
 // Powers of ten that a double holds exactly (10^0 .. 10^22).
 constexpr std::array<double, 23> kExactPow10 = [] {
   std::array<double, 23> p{};
@@ -467,10 +400,11 @@ bool is_application_terminator(uint8_t host_interface_code) {
 }
 
 std::optional<VdmTypeRef> vdm_type_ref(uint8_t type_id) {
-  auto it = std::lower_bound(kVdmTypes.begin(), kVdmTypes.end(), type_id,
-                             [](const VdmRow& r, uint8_t id) { return r.id < id; });
-  if (it == kVdmTypes.end() || it->id != type_id) return std::nullopt;
-  return VdmTypeRef{it->name, it->encoding, it->scale, it->unit, it->quantity, it->qualifier, it->statistic};
+  const VdmTypeSlot slot = kVdmTypeSlots[type_id];
+  if (!slot.known) return std::nullopt;
+  const VdmQuantitySpec& q = kVdmQuantities[slot.row];
+  const VdmTypeRow& t = q.types[slot.entry];
+  return VdmTypeRef{t.name, t.encoding, t.scale, q.unit, q.key, t.qualifier, q.statistic};
 }
 
 std::optional<VdmType> vdm_type(uint8_t type_id) {

@@ -47,8 +47,10 @@ bool technology_is_passive_copper(uint32_t code);
 // True for host interface code 0xFF / 0x00 that ends or pads the application list.
 bool is_application_terminator(uint8_t host_interface_code);
 
-// VDM observable type (CMIS pages 20h-2Fh): name, how the 16-bit value is encoded, and scale.
-enum class VdmEncoding : uint8_t { U16, S16, F16 };
+// VDM observable type (CMIS pages 20h-2Fh; the table: cmis/vdm_types.hpp): name, how the 16-bit
+// value is encoded, and scale. S16Dbm: signed steps of `scale` dBm (C-CMIS optical powers),
+// decoded to watts (SI units end to end; the S16 minimum, -327.68 dBm, is no light: 0 W).
+enum class VdmEncoding : uint8_t { U16, S16, F16, S16Dbm };
 struct VdmType {
   std::string name;   // snake_case, e.g. "esnr_media_input", "pre_fec_ber_current_media"
   VdmEncoding encoding;

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <cstdint>
 
 #include "cmis/codes.hpp"
 
@@ -41,6 +42,11 @@ double vdm_value(const codes::VdmTypeRef& type, uint16_t raw) {
     case codes::VdmEncoding::U16: return scaled_value(raw, type.scale);
     case codes::VdmEncoding::S16: return scaled_value(static_cast<int16_t>(raw), type.scale);
     case codes::VdmEncoding::F16: return codes::vdm_f16(raw);
+    case codes::VdmEncoding::S16Dbm: {
+      const auto steps = static_cast<int16_t>(raw);
+      if (steps == INT16_MIN) return 0;  // no light
+      return 1e-3 * std::pow(10.0, steps * type.scale / 10.0);
+    }
   }
   return 0;
 }
@@ -52,6 +58,11 @@ uint16_t vdm_raw(const codes::VdmTypeRef& type, double value) {
     case codes::VdmEncoding::S16:
       return static_cast<uint16_t>(static_cast<int16_t>(std::clamp(std::round(value / type.scale), -32768.0, 32767.0)));
     case codes::VdmEncoding::F16: return codes::vdm_f16_raw(value);
+    case codes::VdmEncoding::S16Dbm: {
+      if (!(value > 0)) return static_cast<uint16_t>(INT16_MIN);  // no light
+      const double steps = std::round(10.0 * std::log10(value / 1e-3) / type.scale);
+      return static_cast<uint16_t>(static_cast<int16_t>(std::clamp(steps, INT16_MIN + 1.0, 32767.0)));
+    }
   }
   return 0;
 }

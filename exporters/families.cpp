@@ -21,7 +21,7 @@ constexpr MetricType H = MetricType::Histogram;
 
 // HELP texts say "(cached ...)" where values come from the background poller, as the
 // exporter guidelines ask for cached metrics.
-const FamilySpec kFixedSpecs[] = {
+constexpr FamilySpec kFixedSpecs[] = {
     {Fam::ModulePresent, "transceiver_module_present", G,
      "1 if a module is seated in the cage, 0 if the cage is empty."},
     {Fam::ModuleInfo, "transceiver_module_info", G,
@@ -52,42 +52,6 @@ const FamilySpec kFixedSpecs[] = {
      "Laser bias now divided by the first value seen for this module serial (laser aging)."},
     {Fam::LaneTxPowerDrift, "transceiver_lane_tx_power_drift_ratio", G,
      "Tx power now divided by the first value seen for this module serial (laser aging)."},
-    {Fam::LaneLaserTemperature, "transceiver_lane_laser_temperature_celsius", G,
-     "Laser temperature per lane from the module's VDM (cached from the last VDM poll)."},
-    {Fam::LaneEsnr, "transceiver_lane_esnr_decibels", G,
-     "Electrical SNR per lane and side (media, host) from the module's VDM (cached)."},
-    {Fam::LaneLtp, "transceiver_lane_ltp_decibels", G,
-     "PAM4 level transition parameter per lane and side from the module's VDM (cached)."},
-    {Fam::LanePreFecBer, "transceiver_lane_pre_fec_ber_ratio", G,
-     "Pre-FEC bit error ratio per lane and side, the VDM current value (cached)."},
-    {Fam::LaneErroredFrames, "transceiver_lane_errored_frames_ratio", G,
-     "Errored frames ratio per lane and side, the VDM current value (cached)."},
-    {Fam::LaneLaserAge, "transceiver_lane_laser_age_ratio", G,
-     "Laser age per lane as a fraction of its rated life, 1 = end of life (VDM, cached)."},
-    {Fam::LaneTecCurrent, "transceiver_lane_tec_current_ratio", G,
-     "TEC current per lane as a signed fraction of its maximum (VDM, cached)."},
-    {Fam::LaneLaserFrequencyError, "transceiver_lane_laser_frequency_error_hertz", G,
-     "Laser frequency error per lane (VDM, cached)."},
-    {Fam::SupplyRailVoltage, "transceiver_supply_rail_voltage_volts", G,
-     "Internal supply rail voltage by rail (VDM, cached)."},
-    {Fam::LaserTemperatureThreshold, "transceiver_laser_temperature_threshold_celsius", G,
-     "Module's own VDM laser temperature thresholds (apply to every lane), by level."},
-    {Fam::EsnrThreshold, "transceiver_esnr_threshold_decibels", G,
-     "Module's own VDM eSNR thresholds per side (apply to every lane), by level."},
-    {Fam::LtpThreshold, "transceiver_ltp_threshold_decibels", G,
-     "Module's own VDM LTP thresholds per side (apply to every lane), by level."},
-    {Fam::PreFecBerThreshold, "transceiver_pre_fec_ber_threshold_ratio", G,
-     "Module's own VDM pre-FEC BER thresholds per side (apply to every lane), by level."},
-    {Fam::ErroredFramesThreshold, "transceiver_errored_frames_threshold_ratio", G,
-     "Module's own VDM errored frames thresholds per side (apply to every lane), by level."},
-    {Fam::LaserAgeThreshold, "transceiver_laser_age_threshold_ratio", G,
-     "Module's own VDM laser age thresholds (apply to every lane), by level."},
-    {Fam::TecCurrentThreshold, "transceiver_tec_current_threshold_ratio", G,
-     "Module's own VDM TEC current thresholds (apply to every lane), by level."},
-    {Fam::LaserFrequencyErrorThreshold, "transceiver_laser_frequency_error_threshold_hertz", G,
-     "Module's own VDM laser frequency error thresholds (apply to every lane), by level."},
-    {Fam::SupplyRailVoltageThreshold, "transceiver_supply_rail_voltage_threshold_volts", G,
-     "Module's own VDM supply rail thresholds, by rail and level."},
     {Fam::Flag, "transceiver_flag", G,
      "1 while a module or lane flag is raised (only raised flags are exported)."},
     {Fam::FlagRaisedTotal, "transceiver_flag_raised_total", C,
@@ -182,32 +146,74 @@ const FamilySpec kFixedSpecs[] = {
     {Fam::ProcessMaxFds, "process_max_fds", G, "Maximum number of open file descriptors."},
 };
 
-// The fixed rows with the quantity rows' families (cmis/quantities.hpp) in their places.
-std::vector<FamilySpec> all_specs() {
-  std::vector<FamilySpec> specs;
-  for (const FamilySpec& fixed : kFixedSpecs) {
-    if (fixed.id == Fam::ModuleFaultCause) {
-      for (const cmis::QuantitySpec& q : cmis::kQuantities) specs.push_back({quantity_family(q.id), q.metric, G, q.help});
-    }
-    if (fixed.id == Fam::TemperatureHeadroom) {
-      for (const cmis::QuantitySpec& q : cmis::kQuantities) {
-        if (q.has_thresholds()) specs.push_back({quantity_threshold_family(q.id), q.threshold_metric, G, q.threshold_help});
-      }
-    }
-    specs.push_back(fixed);
+constexpr std::size_t kFamilyCount = static_cast<std::size_t>(Fam::Count_);
+constexpr std::size_t slot(Fam id) { return static_cast<std::size_t>(id); }
+
+// Every row in its Fam slot: the fixed rows, each cmis::kQuantities row's family (and its
+// thresholds'), each exported cmis::kVdmQuantities row's two families.
+template <typename Visit>
+constexpr void for_each_row(Visit visit) {
+  for (const FamilySpec& fixed : kFixedSpecs) visit(fixed);
+  for (const cmis::QuantitySpec& q : cmis::kQuantities) {
+    visit(FamilySpec{quantity_family(q.id), q.metric, G, q.help});
+    if (q.has_thresholds()) visit(FamilySpec{quantity_threshold_family(q.id), q.threshold_metric, G, q.threshold_help});
   }
-  return specs;
+  for (std::size_t row = 0; row < cmis::kVdmExportedCount; ++row) {
+    const cmis::VdmQuantitySpec& v = cmis::kVdmQuantities[row];
+    visit(FamilySpec{vdm_family(row), v.metric, G, v.help});
+    visit(FamilySpec{vdm_threshold_family(row), v.threshold_metric, G, v.threshold_help});
+  }
 }
 
-const std::vector<FamilySpec> kSpecs = all_specs();
+constexpr std::array<FamilySpec, kFamilyCount> kSpecs = [] {
+  std::array<FamilySpec, kFamilyCount> specs{};
+  for_each_row([&](const FamilySpec& row) { specs[slot(row.id)] = row; });
+  return specs;
+}();
 
-bool table_is_consistent() {
-  if (kSpecs.size() != static_cast<std::size_t>(Fam::Count_)) return false;
+// ---- the rows' rules, checked at compile time: a wrong row or order fails the build ----
+// The fixed rows are listed in Fam order (the output order), so a row out of place is found here
+// rather than rendered under another family's name.
+static_assert(std::adjacent_find(std::begin(kFixedSpecs), std::end(kFixedSpecs),
+                                 [](const FamilySpec& a, const FamilySpec& b) { return slot(a.id) >= slot(b.id); }) ==
+                  std::end(kFixedSpecs),
+              "kFixedSpecs: rows out of Fam order (or one Fam listed twice)");
+
+// Every Fam slot has exactly one row: no family without a name, none named twice.
+static_assert([] {
+  std::array<int, kFamilyCount> rows{};
+  bool in_range = true;
+  for_each_row([&](const FamilySpec& row) {
+    if (slot(row.id) < kFamilyCount) ++rows[slot(row.id)];
+    else in_range = false;
+  });
+  return in_range && std::all_of(rows.begin(), rows.end(), [](int n) { return n == 1; });
+}(), "a Fam slot without exactly one row");
+
+// The metric name rule ([a-zA-Z_:][a-zA-Z0-9_:]*), our namespaces, counters named _total.
+constexpr bool name_valid(const FamilySpec& f) {
+  const auto name_char = [](char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == ':';
+  };
+  if (!(f.name.starts_with("transceiver_") || f.name.starts_with("process_"))) return false;
+  if (!std::all_of(f.name.begin(), f.name.end(), name_char)) return false;
+  return f.name.ends_with("_total") == (f.type == C);
+}
+// HELP: one line of printable ASCII without a backslash (prometheus-cpp writes it raw).
+constexpr bool help_valid(const FamilySpec& f) {
+  return !f.help.empty() &&
+         std::all_of(f.help.begin(), f.help.end(), [](char c) { return c >= 0x20 && c < 0x7F && c != '\\'; });
+}
+static_assert(std::all_of(kSpecs.begin(), kSpecs.end(), [](const FamilySpec& f) { return name_valid(f) && help_valid(f); }),
+              "a family name or HELP breaks the exposition rules");
+static_assert([] {
   for (std::size_t i = 0; i < kSpecs.size(); ++i) {
-    if (static_cast<std::size_t>(kSpecs[i].id) != i) return false;
+    for (std::size_t j = 0; j < i; ++j) {
+      if (kSpecs[i].name == kSpecs[j].name) return false;
+    }
   }
   return true;
-}
+}(), "two families with one name");
 
 bool plain_ascii(std::string_view s) {
   return std::all_of(s.begin(), s.end(), [](char c) { return c >= 0x20 && c < 0x7F; });
@@ -215,13 +221,9 @@ bool plain_ascii(std::string_view s) {
 
 }  // namespace
 
-const std::vector<FamilySpec>& family_specs() {
-  static const bool ok = table_is_consistent();
-  if (!ok) throw std::logic_error("family table out of order");
-  return kSpecs;
-}
+std::span<const FamilySpec> family_specs() { return kSpecs; }
 
-const FamilySpec& family_spec(Fam id) { return family_specs()[static_cast<std::size_t>(id)]; }
+const FamilySpec& family_spec(Fam id) { return kSpecs[slot(id)]; }
 
 void Labels::push_back(LabelView label) {
   if (n_ == kMax) throw std::length_error("more labels on one series than Labels holds");
@@ -348,7 +350,7 @@ void FamilySet::add_made_valid(std::size_t i, const Labels& labels, const LabelV
 // UTF-8.
 void FamilySet::add_valid(std::size_t i, const Labels& labels, std::span<const LabelView> valid,
                           prometheus::ClientMetric* histogram, double value) {
-  const FamilySpec& spec = kSpecs[i];  // checked by family_specs() in the constructor
+  const FamilySpec& spec = kSpecs[i];
   if (output_ == Output::Families) {
     prometheus::ClientMetric metric = histogram ? std::move(*histogram) : prometheus::ClientMetric{};
     metric.label.reserve(valid.size());

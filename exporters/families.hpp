@@ -1,6 +1,10 @@
-// The metric families this exporter can emit: one table row per family (name, type, help).
-// Every series is added through FamilySet, so a family that is not in this table cannot be
-// rendered, and docs/metrics.md is checked against what is rendered (exporter_docs_test).
+// The metric families this exporter can emit: one descriptor row per family (name, type, help),
+// the fixed ones in exporters/families.cpp, the monitored quantities' from cmis::kQuantities and
+// the VDM quantities' from cmis::kVdmQuantities; the Fam slots of the latter two are numbered from
+// those tables, and families.cpp checks at compile time that every slot has exactly one row, in
+// order, with a valid name and HELP. Every series is added through FamilySet, so a family that is
+// not in this table cannot be rendered, and docs/metrics.md is checked against what is rendered
+// (exporter_docs_test).
 #pragma once
 
 #include <algorithm>
@@ -8,6 +12,7 @@
 #include <cstddef>
 #include <deque>
 #include <initializer_list>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -16,6 +21,7 @@
 #include <prometheus/metric_family.h>
 
 #include "cmis/quantities.hpp"
+#include "cmis/vdm_types.hpp"
 #include "exporters/text_exposition.hpp"
 
 namespace xcvr::exporters {
@@ -37,26 +43,9 @@ enum class Fam : std::size_t {
   TemperatureHeadroom = QuantityThreshold_ + cmis::kThresholdQuantityCount,
   LaneTxBiasDrift,
   LaneTxPowerDrift,
-  // VDM (exporters/metrics_vdm.cpp: one row per quantity)
-  LaneLaserTemperature,
-  LaneEsnr,
-  LaneLtp,
-  LanePreFecBer,
-  LaneErroredFrames,
-  LaneLaserAge,
-  LaneTecCurrent,
-  LaneLaserFrequencyError,
-  SupplyRailVoltage,
-  LaserTemperatureThreshold,
-  EsnrThreshold,
-  LtpThreshold,
-  PreFecBerThreshold,
-  ErroredFramesThreshold,
-  LaserAgeThreshold,
-  TecCurrentThreshold,
-  LaserFrequencyErrorThreshold,
-  SupplyRailVoltageThreshold,
-  Flag,
+  VdmQuantity_,  // one per exported cmis::kVdmQuantities row, in row order: vdm_family()
+  VdmThreshold_ = VdmQuantity_ + cmis::kVdmExportedCount,  // and its thresholds': vdm_threshold_family()
+  Flag = VdmThreshold_ + cmis::kVdmExportedCount,
   FlagRaisedTotal,
   MaxPower,
   PowerOverAllowance,
@@ -126,8 +115,17 @@ constexpr Fam quantity_threshold_family(cmis::Quantity q) {
   return static_cast<Fam>(static_cast<std::size_t>(Fam::QuantityThreshold_) + cmis::threshold_index(q));
 }
 
-// All families, in output order.
-const std::vector<FamilySpec>& family_specs();
+// Only for an exported row (index < cmis::kVdmExportedCount).
+constexpr Fam vdm_family(std::size_t row) {
+  return static_cast<Fam>(static_cast<std::size_t>(Fam::VdmQuantity_) + row);
+}
+constexpr Fam vdm_threshold_family(std::size_t row) {
+  return static_cast<Fam>(static_cast<std::size_t>(Fam::VdmThreshold_) + row);
+}
+
+// All families, in output order: the slot of each Fam, checked at compile time
+// (exporters/families.cpp).
+std::span<const FamilySpec> family_specs();
 const FamilySpec& family_spec(Fam id);
 
 // The labels of one series, by view and without allocating: FamilySet copies or writes them

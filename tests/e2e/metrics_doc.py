@@ -35,6 +35,12 @@ def documented():
     return out
 
 
+def documented_with(word):
+    """Families whose docs/metrics.md row mentions `word` (e.g. "C-CMIS")."""
+    with open(os.path.join(REPO, "docs", "metrics.md")) as f:
+        return {m.group(1) for m in (ROW.match(line) for line in f if word in line) if m}
+
+
 def served(text):
     """family -> (type, {frozenset of label names per sample}) from exposition text."""
     types, labels = {}, {}

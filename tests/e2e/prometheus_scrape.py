@@ -72,6 +72,10 @@ NOT_IN_DEMO_SCRAPE.update({name: "link health: netlink and ib sources only" for 
     "transceiver_link_local_integrity_errors_total", "transceiver_link_buffer_overrun_errors_total",
     "transceiver_link_saturated", "transceiver_link_read_errors_total", "transceiver_link_last_read_timestamp_seconds",
     "transceiver_link_raw_ber_ratio", "transceiver_link_effective_ber_ratio")})
+# Coherent optics (OIF C-CMIS VDM types 128-147, rows marked "C-CMIS" in docs/metrics.md): no
+# emulated module is coherent. CmisVdm.CoherentTypesAreDecodedAndServedInSiUnits serves them from
+# a synthetic module, ExporterDocs from the rich snapshot.
+NOT_IN_DEMO_SCRAPE.update({name: "no emulated module is coherent" for name in metrics_doc.documented_with("C-CMIS")})
 NOT_IN_DEMO_SCRAPE["transceiver_port_misconfigured"] = "the demo fleet's config names nothing the host lacks (e2e_misconfiguration)"
 # Rules that can only return data on InfiniBand fabric ports (the `node` label), which the
 # emulated fleet does not have: they must evaluate without error, and may be empty.

@@ -3,6 +3,7 @@
 // class appears (stale, empty, unknown, hot, alarm, fault, miscoded, fabric node, budgets).
 #pragma once
 
+#include <algorithm>
 #include <cstdio>
 #include <memory>
 #include <optional>
@@ -10,6 +11,7 @@
 #include <vector>
 
 #include "cmis/report.hpp"
+#include "cmis/vdm_types.hpp"
 #include "daemon/snapshot.hpp"
 
 namespace xcvr::testing {
@@ -187,6 +189,16 @@ inline daemon::Snapshot make_rich_snapshot() {
   first->vdm.push_back(vdm_observable(3, "laser_frequency_error", "laser_frequency_error", "", 1, 2e7, "hertz", cmis::Thresholds{1e9, 5e8, -5e8, -1e9}));
   first->vdm.push_back(vdm_observable(24, "errored_frames_current_host", "errored_frames", "host", 1, 1e-9, "ratio", cmis::Thresholds{1e-2, 1e-3, 0, 0}));
   first->vdm.push_back(vdm_observable(77, "vcc_2p6", "supply_rail_voltage", "2p6", 1, 2.6, "volts", cmis::Thresholds{2.86, 2.73, 2.47, 2.34}));
+  // One observable of every other exported VDM row (cmis/vdm_types.hpp): a new row's families
+  // appear here without a line of their own.
+  for (const cmis::VdmQuantitySpec& q : cmis::kVdmQuantities) {
+    const bool shown = std::any_of(first->vdm.begin(), first->vdm.end(), [&](const cmis::VdmObservable& o) {
+      return cmis::vdm_quantity_of(o.type_id) == &q;
+    });
+    if (!q.exported() || shown) continue;
+    const cmis::VdmTypeRow& t = q.types[0];
+    first->vdm.push_back(vdm_observable(t.id, t.name, q.key, t.qualifier, 1, 0.5, q.unit, any));
+  }
   auto stat = vdm_observable(11, "pre_fec_ber_max_media", "", "media", 1, 3e-7, "ratio");
   stat.statistic = true;
   first->vdm.push_back(stat);

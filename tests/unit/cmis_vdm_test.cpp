@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 #include <memory>
 
 #include "cmis/cmis_map.hpp"
@@ -16,6 +17,9 @@
 #include "drivers/emulator/emulator_transport.hpp"
 #include "drivers/emulator/faults.hpp"
 #include "drivers/module_reader.hpp"
+#include "exporters/metrics.hpp"
+#include "tests/e2e/exposition.hpp"
+#include "tests/e2e/synthetic_fleet.hpp"
 
 namespace xcvr::cmis {
 namespace {
@@ -157,6 +161,66 @@ TEST(CmisVdm, AbsentOrUnreadVdmIsEmpty) {
   m.put(0x24, {0x71, 0xF4});
   EXPECT_TRUE(decode(m.img).vdm.empty());
   EXPECT_EQ(vdm_group_count(m.img), 0);
+}
+
+// The coherent types (OIF C-CMIS 128-147), each one row of cmis/vdm_types.hpp: a module that
+// describes them is decoded in SI units and served on /metrics under the row's family, its
+// qualifier under the row's label and its threshold set under the row's threshold family.
+TEST(CmisVdm, CoherentTypesAreDecodedAndServedInSiUnits) {
+  VdmImage m(1);
+  // Descriptors: threshold set (high nibble), lane 1; types OSNR 139, tx power 143, CD short 134
+  // and long 135, modulator bias X/I 128, CFO 141, DGD 136, rx total power 144.
+  m.put(0x20, {0x00, 0x8B, 0x10, 0x8F, 0x20, 0x86, 0x20, 0x87, 0x20, 0x80, 0x20, 0x8D, 0x20, 0x88, 0x20, 0x90});
+  // 235 x 0.1 dB; -150 x 0.01 dBm; -1200 x 1 ps/nm; 100 x 20 ps/nm; 32768 x 100/65535 %;
+  // -250 MHz; 400 x 0.01 ps; -1000 x 0.01 dBm.
+  m.put(0x24, {0x00, 0xEB, 0xFF, 0x6A, 0xFB, 0x50, 0x00, 0x64, 0x80, 0x00, 0xFF, 0x06, 0x01, 0x90, 0xFC, 0x18});
+  // Set 0 (OSNR): 40 / 10 / 35 / 15 dB; set 1 (tx power): +3 / -15 / +2 / -12 dBm; set 2 blank.
+  m.put(0x28, {0x01, 0x90, 0x00, 0x64, 0x01, 0x5E, 0x00, 0x96, 0x01, 0x2C, 0xFA, 0x24, 0x00, 0xC8, 0xFB, 0x50});
+  m.page(kCmisPageVdmFlags);
+  const ModuleReport r = decode(m.img);
+  ASSERT_EQ(r.vdm.size(), 8u);
+  ASSERT_TRUE(find(r, 139) && find(r, 143));
+  EXPECT_EQ(find(r, 139)->name, "osnr");
+  EXPECT_EQ(find(r, 139)->unit, "decibels");
+  EXPECT_EQ(find(r, 143)->unit, "watts");
+  EXPECT_NEAR(find(r, 143)->value, 7.0794578e-4, 1e-11);  // -1.50 dBm
+
+  daemon::Snapshot s = testing::make_fleet(1);
+  const std::string port = s.ports[0].port;
+  s.ports[0] = testing::editable_port(port);
+  testing::report_of(s.ports[0]).vdm = r.vdm;
+  const testing::Exposition e = testing::parse_exposition(exporters::render_text(s));
+  const auto value = [&](const std::string& family, std::map<std::string, std::string> labels) {
+    labels["port"] = port;
+    return e.value(family, labels).value_or(-1e300);
+  };
+  const std::map<std::string, std::string> lane1{{"lane", "1"}};
+  EXPECT_EQ(e.type.at("transceiver_lane_osnr_decibels"), "gauge");
+  EXPECT_DOUBLE_EQ(value("transceiver_lane_osnr_decibels", lane1), 23.5);
+  EXPECT_NEAR(value("transceiver_lane_coherent_tx_power_watts", lane1), 7.0794578e-4, 1e-11);
+  EXPECT_NEAR(value("transceiver_lane_coherent_rx_total_power_watts", lane1), 1e-4, 1e-15);  // -10 dBm
+  EXPECT_DOUBLE_EQ(value("transceiver_lane_chromatic_dispersion_seconds_per_meter", {{"lane", "1"}, {"range", "short_link"}}), -1.2);
+  EXPECT_DOUBLE_EQ(value("transceiver_lane_chromatic_dispersion_seconds_per_meter", {{"lane", "1"}, {"range", "long_link"}}), 2.0);
+  EXPECT_DOUBLE_EQ(value("transceiver_lane_modulator_bias_ratio", {{"lane", "1"}, {"tributary", "xi"}}), 32768.0 / 65535);
+  EXPECT_DOUBLE_EQ(value("transceiver_lane_carrier_frequency_offset_hertz", lane1), -2.5e8);
+  EXPECT_NEAR(value("transceiver_lane_differential_group_delay_seconds", lane1), 4e-12, 1e-24);
+  EXPECT_DOUBLE_EQ(value("transceiver_osnr_threshold_decibels", {{"level", "low_alarm"}}), 10.0);
+  EXPECT_DOUBLE_EQ(value("transceiver_osnr_threshold_decibels", {{"level", "high_warning"}}), 35.0);
+  EXPECT_NEAR(value("transceiver_coherent_tx_power_threshold_watts", {{"level", "high_alarm"}}), 1.9952623e-3, 1e-10);
+  EXPECT_NEAR(value("transceiver_coherent_tx_power_threshold_watts", {{"level", "low_alarm"}}), 3.1622777e-5, 1e-12);
+  EXPECT_TRUE(e.find("transceiver_chromatic_dispersion_threshold_seconds_per_meter").empty());  // set 2 blank
+  EXPECT_TRUE(e.find("transceiver_lane_pre_fec_ber_ratio").empty());  // the fleet's own VDM replaced
+}
+
+// The emulator encodes a dBm type from watts with the decoder's inverse; no light is 0 W both ways.
+TEST(CmisVdm, DbmTypesRoundTripThroughWatts) {
+  const auto tx = codes::vdm_type_ref(143);
+  ASSERT_TRUE(tx);
+  EXPECT_EQ(vdm_raw(*tx, 7.0794578e-4), 0xFF6A);
+  EXPECT_EQ(vdm_raw(*tx, 1e-3), 0);  // 0 dBm
+  EXPECT_EQ(vdm_raw(*tx, 0), 0x8000);
+  EXPECT_EQ(vdm_value(*tx, 0x8000), 0.0);
+  EXPECT_DOUBLE_EQ(vdm_value(*tx, 0), 1e-3);
 }
 
 }  // namespace

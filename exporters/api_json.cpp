@@ -7,6 +7,17 @@
 #include "exporters/format.hpp"
 
 namespace xcvr::exporters {
+
+using health::HealthOptions;
+using health::health_name;
+using health::Reason;
+using health::Verdict;
+using health::assess;
+using health::RaisedFlag;
+using health::raised_flags;
+using health::monitors_visible;
+using health::vdm_measures;
+using health::temperature_headroom;
 namespace {
 
 using nlohmann::json;

@@ -9,15 +9,15 @@
 #include <nlohmann/json.hpp>
 
 #include "daemon/snapshot.hpp"
-#include "exporters/health.hpp"
+#include "health/health.hpp"
 
 namespace xcvr::exporters {
 
 nlohmann::json port_json(const daemon::Snapshot& snapshot, const daemon::PortSnapshot& port,
-                         const HealthOptions& health = {});
+                         const health::HealthOptions& health = {});
 
 // {"version", "taken_unix", "taken", "modules": [...], "budgets": [...]}
-nlohmann::json modules_json(const daemon::Snapshot& snapshot, const HealthOptions& health = {});
+nlohmann::json modules_json(const daemon::Snapshot& snapshot, const health::HealthOptions& health = {});
 
 // The port named `name`, or nullptr.
 const daemon::PortSnapshot* find_port(const daemon::Snapshot& snapshot, std::string_view name);

@@ -7,6 +7,17 @@
 #include "exporters/format.hpp"
 
 namespace xcvr::exporters {
+
+using health::Health;
+using health::kAllHealth;
+using health::HealthOptions;
+using health::health_name;
+using health::health_label;
+using health::is_problem;
+using health::Verdict;
+using health::assess;
+using health::monitors_visible;
+using health::temperature_headroom;
 namespace {
 
 constexpr std::string_view kStyle = R"css(

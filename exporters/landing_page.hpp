@@ -11,12 +11,12 @@
 #include <string_view>
 
 #include "daemon/snapshot.hpp"
-#include "exporters/health.hpp"
+#include "health/health.hpp"
 
 namespace xcvr::exporters {
 
 struct LandingOptions {
-  HealthOptions health;
+  health::HealthOptions health;
   std::string version;  // shown when the snapshot carries none
   std::string metrics_path = "/metrics";
   int refresh_seconds = 10;  // meta refresh of "/" and "/port/..."; 0 = none
@@ -39,7 +39,7 @@ std::string html_page(std::string_view title, std::string_view body_html, int re
 std::string refresh_note(const LandingOptions& options, std::string_view self_href);
 
 // <span class="badge h-NAME">NAME</span>, and the reasons of a verdict as a list.
-std::string badge(Health h);
-std::string reasons_list(const Verdict& verdict);
+std::string badge(health::Health h);
+std::string reasons_list(const health::Verdict& verdict);
 
 }  // namespace xcvr::exporters

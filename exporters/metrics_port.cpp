@@ -7,10 +7,17 @@
 
 #include "cmis/field.hpp"
 #include "exporters/format.hpp"
-#include "exporters/health.hpp"
+#include "health/health.hpp"
 #include "exporters/metrics_internal.hpp"
 
 namespace xcvr::exporters::detail {
+
+using health::health_name;
+using health::assess;
+using health::RaisedFlag;
+using health::raised_flags;
+using health::monitors_visible;
+using health::temperature_headroom;
 
 using daemon::PortPresence;
 using daemon::PortSnapshot;

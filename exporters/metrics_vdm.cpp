@@ -8,10 +8,12 @@
 #include <tuple>
 
 #include "cmis/codes.hpp"
-#include "exporters/health_internal.hpp"
 #include "exporters/metrics_internal.hpp"
+#include "health/health.hpp"
 
 namespace xcvr::exporters::detail {
+
+using health::vdm_measures;
 namespace {
 
 struct VdmQuantity {

@@ -10,6 +10,18 @@
 #include "exporters/landing_page.hpp"
 
 namespace xcvr::exporters {
+
+using health::health_name;
+using health::Verdict;
+using health::assess;
+using health::raised_flags;
+using health::monitors_visible;
+using health::vdm_measures;
+using health::worst_vdm;
+using health::lane_in_service;
+using health::temperature_headroom;
+using health::power_margin_db;
+using health::lanes_text;
 namespace {
 
 using daemon::PortSnapshot;

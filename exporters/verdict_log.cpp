@@ -7,6 +7,13 @@
 
 namespace xcvr::exporters {
 
+using health::Health;
+using health::HealthOptions;
+using health::health_name;
+using health::is_problem;
+using health::Verdict;
+using health::assess;
+
 namespace {
 
 // Before its first read a port's verdict is "stale", which it is not: these states wait.

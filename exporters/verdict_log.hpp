@@ -9,14 +9,14 @@
 #include <vector>
 
 #include "daemon/snapshot.hpp"
-#include "exporters/health.hpp"
+#include "health/health.hpp"
 
 namespace xcvr::exporters {
 
 class VerdictLog {
  public:
   using Sink = std::function<void(const std::string&)>;  // default: spdlog info
-  explicit VerdictLog(Sink sink = {}, HealthOptions options = {});
+  explicit VerdictLog(Sink sink = {}, health::HealthOptions options = {});
 
   // Looks at the newest snapshot (again: nothing happens). A port's first verdict is logged only
   // when it is a problem (not ok, empty or unused); after that, every change. A port that is
@@ -27,12 +27,12 @@ class VerdictLog {
  private:
   struct Seen {
     std::string port;
-    std::optional<Health> health;  // none before the port's first verdict
+    std::optional<health::Health> health;  // none before the port's first verdict
   };
   void judge(const daemon::PortSnapshot& port, Seen& seen);
 
   Sink sink_;
-  HealthOptions options_;
+  health::HealthOptions options_;
   std::vector<Seen> seen_;  // in the order of the last snapshot's ports
   double observed_taken_unix_ = -1;
 };

@@ -12,11 +12,13 @@
 #include "cmis/cmis_map.hpp"
 #include "cmis/sff8472_map.hpp"
 #include "cmis/sff8636_map.hpp"
-#include "exporters/health.hpp"
+#include "health/health.hpp"
 #include "tests/e2e/synthetic_fleet.hpp"
 
 namespace xcvr::exporters {
 namespace {
+
+using namespace xcvr::health;  // the health model (health/)
 
 using daemon::PortSnapshot;
 

@@ -5,12 +5,14 @@
 #include <iterator>
 
 #include "exporters/format.hpp"
-#include "exporters/health.hpp"
+#include "health/health.hpp"
 #include "exporters/landing_page.hpp"
 #include "tests/e2e/synthetic_fleet.hpp"
 
 namespace xcvr::exporters {
 namespace {
+
+using namespace xcvr::health;  // the health model (health/)
 
 LandingOptions options() {
   LandingOptions o;

@@ -8,13 +8,15 @@
 
 #include "daemon/build_info.hpp"
 #include "exporters/families.hpp"
-#include "exporters/health.hpp"
+#include "health/health.hpp"
 #include "exporters/metrics.hpp"
 #include "tests/e2e/exposition.hpp"
 #include "tests/e2e/synthetic_fleet.hpp"
 
 namespace xcvr::exporters {
 namespace {
+
+using namespace xcvr::health;  // the health model (health/)
 
 using testing::Exposition;
 using testing::make_fleet;

@@ -8,12 +8,14 @@
 
 #include "cmis/vdm.hpp"
 #include "exporters/api_json.hpp"
-#include "exporters/health.hpp"
+#include "health/health.hpp"
 #include "exporters/landing_page.hpp"
 #include "tests/e2e/synthetic_fleet.hpp"
 
 namespace xcvr::exporters {
 namespace {
+
+using namespace xcvr::health;  // the health model (health/)
 
 using daemon::PortSnapshot;
 

@@ -10,7 +10,7 @@
 
 #include "daemon/snapshot.hpp"
 
-namespace xcvr::exporters {
+namespace xcvr::health {
 
 // Declared in urgency order (most urgent first): the order of the problems list, and the
 // precedence among the states a module's data can give (down > alarm > hot > warning >
@@ -118,4 +118,4 @@ std::optional<double> power_margin_db(double watts, double threshold_watts, bool
 // "lane 3", "lanes 1-4", "lanes 1, 3, 5-8".
 std::string lanes_text(const std::vector<int>& lanes);
 
-}  // namespace xcvr::exporters
+}  // namespace xcvr::health

@@ -1,4 +1,4 @@
-#include "exporters/health.hpp"
+#include "health/health.hpp"
 
 #include "cmis/quantities.hpp"
 
@@ -7,10 +7,10 @@
 #include <set>
 
 #include "cmis/codes.hpp"
-#include "exporters/format.hpp"
-#include "exporters/health_internal.hpp"
+#include "health/text.hpp"
+#include "health/health_internal.hpp"
 
-namespace xcvr::exporters {
+namespace xcvr::health {
 
 std::string_view health_name(Health h) {
   switch (h) {
@@ -288,4 +288,4 @@ Verdict assess(const PortSnapshot& p, const HealthOptions& options) {
   return v;
 }
 
-}  // namespace xcvr::exporters
+}  // namespace xcvr::health

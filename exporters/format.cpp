@@ -2,9 +2,6 @@
 
 #include <algorithm>
 #include <cctype>
-#include <cmath>
-#include <cstdio>
-#include <ctime>
 #include <map>
 
 namespace xcvr::exporters {

@@ -9,7 +9,7 @@
 
 #include "cmis/codes.hpp"
 #include "exporters/metrics_internal.hpp"
-#include "health/health.hpp"
+#include "health/values.hpp"
 
 namespace xcvr::exporters::detail {
 

@@ -42,5 +42,14 @@ registry_only() {  # registry_only <files...>
   fi
 }
 registry_only daemon/*.cpp daemon/*.hpp cli/module_read.* cli/cmd_show.cpp cli/cmd_verify.cpp
-[ "$status" -eq 0 ] && echo "layering: cmis/, coding/ and health/ include only their layers; no transport includes the emulator; only the registry names transports"
+# The outputs read the views the health model made once per snapshot (health/fleet_view.hpp):
+# none judges a port itself, so none includes the model (health/health.hpp; xcvrctl does, for
+# the module it reads).
+judges=$(grep -rHn '^#include "health/health\(_internal\)\?\.hpp"' exporters app || true)
+if [ -n "$judges" ]; then
+  echo "an output includes the health model (render the PortView instead):"
+  printf '  %s\n' "$judges"
+  status=1
+fi
+[ "$status" -eq 0 ] && echo "layering: cmis/, coding/ and health/ include only their layers; no transport includes the emulator; only the registry names transports; no output judges a port"
 exit "$status"

@@ -119,7 +119,7 @@ TEST(Misconfiguration, APortWhoseNetdevIsMissingIsMisconfiguredNotAnEmptyCage) {
   EXPECT_EQ(s.presence, daemon::PortPresence::Unknown) << "not an empty cage";
   EXPECT_FALSE(s.report) << "the module behind it is never read";
   EXPECT_EQ(s.insertions_total, 0u);
-  const health::Verdict v = health::assess(s);
+  const health::PortView v = health::assess(s);
   EXPECT_EQ(v.health, health::Health::Misconfigured);
   ASSERT_EQ(v.reasons.size(), 1u);
   EXPECT_EQ(v.reasons[0].kind, "misconfigured");

@@ -242,7 +242,9 @@ std::optional<LaneMargin> worst_rx_margin(const PortSnapshot& p, const std::vect
 PortView assess(const PortSnapshot& p, const HealthOptions& options) {
   PortView v;
   v.monitors_visible = monitors_visible(p);
-  if (v.monitors_visible) v.temperature_headroom_celsius = cmis::temperature_headroom(*p.report);
+  if (const auto h = v.monitors_visible ? cmis::temperature_headroom(*p.report) : std::nullopt; h && std::isfinite(*h)) {
+    v.temperature_headroom_celsius = h;  // a temperature that is not a number gives no headroom
+  }
   v.raised_flags = raised_flags(p);
   auto& reasons = v.reasons;
   if (!p.in_service) {

@@ -149,7 +149,7 @@ int run(const Options& o) {
     service.follow_netdevs();  // netdevs appeared, went or were renamed: discover again
     frontend.tick();
     // Once a second: judging 2048 healthy ports costs about 4 ms (a log line may lag by 1 s).
-    if (ticks % 4 == 0) verdicts.observe(*store.current());
+    if (ticks % 4 == 0) verdicts.observe(*health::shared_views(store.current()));
     // Pet the watchdog only while every domain worker is alive: a hung bus thread gets us restarted.
     if (watchdog && service.engine()->oldest_domain_heartbeat_age() < static_cast<double>(watchdog_usec) / 2e6) {
       sd_notify(0, "WATCHDOG=1");

@@ -8,10 +8,14 @@
 //   xcvrctl show --port NAME [--config PATH]           a port of the daemon's config, as alerts
 //                                                      name it, through its configured source
 // The flags are the registered source kinds' (drivers/source_registry.cpp).
+// The human report begins with the port's verdict as the daemon gives it (cli/port_verdict.hpp:
+// the daemon's health model, catalog list and, for --port, the port's service settings and cage
+// style); an empty cage of --port prints its verdict and exits 2.
 // --json prints the decoder's JSON contract instead of the human report.
 // Exit codes: 0 clean, 1 problems (bad checksum, decode findings, a page that could not be
 // read), 2 nothing readable (no device, no module, no permission).
 #include <algorithm>
+#include <ctime>
 #include <iostream>
 #include <memory>
 #include <string>
@@ -21,8 +25,10 @@
 #include "cli/human_report.hpp"
 #include "cli/module_read.hpp"
 #include "cli/port_source.hpp"
+#include "cli/port_verdict.hpp"
 #include "cmis/decode.hpp"
 #include "cmis/report_json.hpp"
+#include "coding/coding.hpp"
 
 namespace xcvr::cli {
 namespace {
@@ -33,10 +39,20 @@ struct ShowOptions {
   bool json = false;
 };
 
+// The coding findings the daemon would hold for this module (its catalog list, the port's cage
+// style), for the verdict; none when the catalog cannot be loaded (verify says why).
+std::vector<coding::CodingFinding> show_coding(const ShowOptions& o, const ModuleSource& source,
+                                               const cmis::ModuleImage& image, const cmis::ModuleReport& report) {
+  const auto judged = daemon_coding(o.port, source, {}, "", static_cast<double>(std::time(nullptr)));
+  const auto* coding = std::get_if<DaemonCoding>(&judged);
+  return coding ? coding::verify_module(image, report, coding->context) : std::vector<coding::CodingFinding>{};
+}
+
 int run_show(const ShowOptions& o) {
   std::string error;
   auto opened = open_module(o.source, o.port, error);
-  if (!opened) {
+  if (opened && opened->empty) std::cout << opened->label << "\n" << verdict_text(judge_read(*opened, nullptr, {}));
+  if (!opened || opened->empty) {
     std::cerr << "xcvrctl show: " << error << '\n';
     return kExitUnreadable;
   }
@@ -45,20 +61,22 @@ int run_show(const ShowOptions& o) {
 
   cmis::ModuleImage image;
   std::vector<std::string> skipped;
-  const auto err = read_module(*transport, image, skipped);
+  const auto err = read_settled(*opened, image, skipped);
   if (err && image.empty()) {
     std::cerr << err->message << '\n';
     const std::string hint = opened->kind ? drivers::error_hint(*opened->kind, *err, /*opening=*/false) : "";
     if (!hint.empty()) std::cerr << hint << '\n';
     return kExitUnreadable;
   }
-  const cmis::ModuleReport report = cmis::decode(image);
+  const auto decoded = std::make_shared<const cmis::ModuleReport>(cmis::decode(image));
+  const cmis::ModuleReport& report = *decoded;
   if (o.json) {
     std::cout << cmis::to_json(report).dump(2) << '\n';
   } else {
     const auto c = transport->counters();
     std::cout << what << " — " << image.entries().size() << " half-pages, " << c.transactions
               << " transactions, " << c.bytes << " bytes on the bus\n"
+              << verdict_text(judge_read(*opened, decoded, show_coding(o, *opened, image, report)))
               << render_human(report);
   }
   for (const std::string& s : skipped) std::cerr << "not available: " << s << '\n';

@@ -5,13 +5,14 @@
 // --port) cage style are the daemon's: daemon::load_coding_setup() on the daemon's config (or
 // on the defaults when there is none), so the verdict is the one the daemon exports for the
 // port (less the fleet checks, which need every port).
+// Then the port's verdict as the daemon gives it (cli/port_verdict.hpp): "Health" and "Reason"
+// lines, "health" and "reasons" in --json; an empty cage of --port prints its verdict, exit 2.
 // Exit: 0 clean (warnings alone are clean unless --strict), 1 problems found, 2 unreadable input.
 #include <unistd.h>
 
 #include <cmath>
 #include <cstdio>
 #include <ctime>
-#include <filesystem>
 #include <iostream>
 #include <memory>
 #include <set>
@@ -22,11 +23,11 @@
 #include "cli/commands.hpp"
 #include "cli/module_read.hpp"
 #include "cli/port_source.hpp"
+#include "cli/port_verdict.hpp"
 #include "cmis/decode.hpp"
 #include "cmis/report_json.hpp"
 #include "coding/catalog.hpp"
 #include "coding/coding.hpp"
-#include "daemon/coding_setup.hpp"
 
 namespace xcvr::cli {
 namespace {
@@ -143,55 +144,32 @@ std::string render_text(const std::string& label, const cmis::ModuleReport& r, c
   return out.str();
 }
 
-// The daemon's coding setup for this run: load_coding_setup() on the config the port came
-// from, else on --config or the daemon's default config when it exists, else on the defaults
-// (the shipped catalog plus catalog.d, as the daemon without a config file). --catalog and
-// --oui-registry replace the config's settings.
-std::shared_ptr<const daemon::CodingSetup> coding_setup(const VerifyOptions& o, const ModuleSource& source) {
-  const bool overridden = !o.catalogs.empty() || !o.oui_registry.empty();
-  if (source.config_port && !overridden) return source.config_port->prepared.coding;
-  daemon::Config config;
-  if (source.config_port) {
-    config = source.config_port->prepared.config;
-  } else {
-    std::error_code ec;
-    if (o.port.config_given() || std::filesystem::exists(o.port.config, ec)) {
-      auto loaded = daemon::load_config_file(o.port.config);
-      if (auto* err = std::get_if<daemon::ConfigError>(&loaded)) throw Unreadable{err->to_string()};
-      config = std::move(std::get<daemon::Config>(loaded));
-    }
-  }
-  if (!o.catalogs.empty()) {
-    config.catalog = o.catalogs;
-    config.catalog_set = true;
-  }
-  if (!o.oui_registry.empty()) config.oui_registry = o.oui_registry;
-  auto setup = daemon::load_coding_setup(config);
-  if (auto* err = std::get_if<std::string>(&setup)) throw Unreadable{*err};
-  return std::get<std::shared_ptr<const daemon::CodingSetup>>(setup);
-}
-
 int run_verify(const VerifyOptions& o) {
   std::string label;
   std::vector<std::string> notes;
   cmis::ModuleImage image;
   std::shared_ptr<const daemon::CodingSetup> setup;
   coding::VerifyContext ctx;
+  std::optional<ModuleSource> opened;
   try {
     if (!o.style.empty() && !coding::parse_style(o.style)) throw Unreadable{"--style: expected flat-top or finned-top"};
     std::string error;
-    auto opened = open_module(o.source, o.port, error);
+    opened = open_module(o.source, o.port, error);
     if (!opened) throw Unreadable{error};
+    if (opened->empty) {
+      std::cout << verdict_text(judge_read(*opened, nullptr, {}));
+      throw Unreadable{error};
+    }
     label = opened->label;
     // The daemon's static read, then its dynamic bytes (live-value checks see current ones).
-    const auto err = read_module(opened->transport(), image, notes);
+    const auto err = read_settled(*opened, image, notes);
     if (err && image.empty()) throw Unreadable{err->message};
     if (err) notes.push_back(err->message);
     refresh_dynamic(opened->transport(), image);
-    setup = coding_setup(o, *opened);
-    // A port's cage style is the config's rule for it; a device has no port name to match.
-    ctx = setup->context_for(opened->config_port ? opened->config_port->port : "", parse_now(o.now));
-    if (!opened->config_port) ctx.required_style.reset();
+    auto judged = daemon_coding(o.port, *opened, o.catalogs, o.oui_registry, parse_now(o.now));
+    if (auto* refused = std::get_if<std::string>(&judged)) throw Unreadable{*refused};
+    setup = std::get<DaemonCoding>(judged).setup;
+    ctx = std::get<DaemonCoding>(judged).context;
     if (!o.style.empty()) ctx.required_style = coding::parse_style(o.style);
   } catch (const Unreadable& u) {
     std::cerr << "xcvrctl verify: " << u.message << '\n';
@@ -204,8 +182,10 @@ int run_verify(const VerifyOptions& o) {
   }
   notes.insert(notes.end(), setup->warnings.begin(), setup->warnings.end());
 
-  const cmis::ModuleReport report = cmis::decode(image);
+  const auto decoded = std::make_shared<const cmis::ModuleReport>(cmis::decode(image));
+  const cmis::ModuleReport& report = *decoded;
   const coding::ModuleVerdict verdict = coding::verify_module_detailed(image, report, ctx);
+  const health::PortView port_view = judge_read(*opened, decoded, verdict.findings());
   const coding::CheckStatus worst = verdict.worst();
   const int code = worst == coding::CheckStatus::Fail || (o.strict && worst == coding::CheckStatus::Warn)
                        ? kExitProblems
@@ -235,12 +215,15 @@ int run_verify(const VerifyOptions& o) {
                              {"details", details}});
     }
     const Counts c = count(verdict);
+    j["health"] = health::health_name(port_view.health);  // the port's verdict, as the daemon gives it
+    j["reasons"] = nlohmann::json::array();
+    for (const health::Reason& r : port_view.reasons) j["reasons"].push_back(r.text);
     j["summary"] = {{"result", result}, {"fail", c.fail}, {"warn", c.warn}, {"pass", c.pass}, {"skip", c.skip},
                     {"exit_code", code}};
     // Module bytes may be anything: replace invalid UTF-8 rather than throw.
     std::cout << j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << '\n';
   } else {
-    std::cout << render_text(label, report, verdict, *setup, ctx, notes, result);
+    std::cout << render_text(label, report, verdict, *setup, ctx, notes, result) << "\n" << verdict_text(port_view);
   }
   return code;
 }

@@ -1,7 +1,11 @@
 #include "cli/port_source.hpp"
 
 #include <algorithm>
+#include <chrono>
+#include <filesystem>
+#include <thread>
 
+#include "cmis/codes.hpp"
 #include "drivers/spelling.hpp"
 
 namespace xcvr::cli {
@@ -49,12 +53,13 @@ std::optional<ConfigPort> open_config_port(const std::string& config_path, const
     error = *err;
     return std::nullopt;
   }
-  ConfigPort out{std::move(std::get<daemon::PreparedConfig>(prepared)), nullptr, nullptr, port, ""};
+  ConfigPort out{std::move(std::get<daemon::PreparedConfig>(prepared)), nullptr, nullptr, {}, port, ""};
   std::vector<std::string> names;
   for (daemon::PortSpec& spec : out.prepared.built.ports) {
     if (spec.id.port == port) {
       out.transport = std::move(spec.transport);
       out.kind = drivers::source_kind(spec.id.source);  // PortIdentity::source is the source's type
+      out.service = spec.id.service;
       break;
     }
     names.push_back(spec.id.port);
@@ -104,9 +109,67 @@ std::optional<ModuleSource> open_module(const SourceFlags& source, const PortFla
   }
   if (out.transport().presence() == drivers::Presence::Absent) {  // (open_source checked a device already)
     error = out.label + ": no module in the cage";
-    return std::nullopt;
+    out.empty = true;
   }
   return std::optional<ModuleSource>(std::move(out));
+}
+
+namespace {
+
+// Settled: ready (CMIS ModuleReady, no SFF data_not_ready) with no data path on its way up or
+// down (DPInit, DPTxTurnOn, ...: only activated or deactivated ones).
+bool settled(const cmis::ModuleReport& r) {
+  const auto& flags = r.module_flags;
+  if (std::find(flags.begin(), flags.end(), "data_not_ready") != flags.end()) return false;
+  if (r.module_state && r.module_state->code != cmis::codes::code_of(cmis::codes::ModuleState::Ready)) return false;
+  return std::all_of(r.lanes.begin(), r.lanes.end(), [](const cmis::LaneReport& l) {
+    return !l.data_path_state || *l.data_path_state == "DPActivated" || *l.data_path_state == "DPDeactivated";
+  });
+}
+
+}  // namespace
+
+std::optional<drivers::Error> read_settled(ModuleSource& source, cmis::ModuleImage& image,
+                                           std::vector<std::string>& skipped) {
+  auto err = read_module(source.transport(), image, skipped);
+  if (err || !source.config_port || settled(cmis::decode(image))) return err;
+  std::this_thread::sleep_for(std::chrono::duration<double>(source.config_port->prepared.config.poll.settle_delay_s));
+  image = {};
+  skipped.clear();
+  return read_module(source.transport(), image, skipped);
+}
+
+std::variant<DaemonCoding, std::string> daemon_coding(const PortFlags& port, const ModuleSource& source,
+                                                      const std::vector<std::string>& catalogs,
+                                                      const std::string& oui_registry, double now_unix) {
+  std::shared_ptr<const daemon::CodingSetup> setup;
+  const bool overridden = !catalogs.empty() || !oui_registry.empty();
+  if (source.config_port && !overridden) {
+    setup = source.config_port->prepared.coding;
+  } else {
+    daemon::Config config;
+    if (source.config_port) {
+      config = source.config_port->prepared.config;
+    } else {
+      std::error_code ec;
+      if (port.config_given() || std::filesystem::exists(port.config, ec)) {
+        auto loaded = daemon::load_config_file(port.config);
+        if (auto* err = std::get_if<daemon::ConfigError>(&loaded)) return err->to_string();
+        config = std::move(std::get<daemon::Config>(loaded));
+      }
+    }
+    if (!catalogs.empty()) {
+      config.catalog = catalogs;
+      config.catalog_set = true;
+    }
+    if (!oui_registry.empty()) config.oui_registry = oui_registry;
+    auto loaded = daemon::load_coding_setup(config);
+    if (auto* err = std::get_if<std::string>(&loaded)) return *err;
+    setup = std::get<std::shared_ptr<const daemon::CodingSetup>>(loaded);
+  }
+  DaemonCoding out{setup, setup->context_for(source.config_port ? source.config_port->port : "", now_unix)};
+  if (!source.config_port) out.context.required_style.reset();
+  return out;
 }
 
 }  // namespace xcvr::cli

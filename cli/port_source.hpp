@@ -7,11 +7,13 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <variant>
 #include <vector>
 
 #include <CLI/CLI.hpp>
 
 #include "cli/module_read.hpp"
+#include "daemon/coding_setup.hpp"
 #include "daemon/service.hpp"
 #include "drivers/transport.hpp"
 
@@ -21,6 +23,7 @@ struct ConfigPort {
   daemon::PreparedConfig prepared;  // its sources' resources outlive `transport` (declared after)
   std::unique_ptr<drivers::Transport> transport;
   const drivers::SourceKind* kind = nullptr;  // of the port's source (for error hints)
+  daemon::PortService service;                // in service, unused lanes: what the verdict counts
   std::string port;   // the `port` label
   std::string label;  // for report headers: port, config file and what the transport reads
 };
@@ -48,10 +51,34 @@ struct ModuleSource {
   std::unique_ptr<drivers::Transport> device;     // a source flag
   const drivers::SourceKind* kind = nullptr;      // the source's kind (for error hints)
   std::string label;
+  bool empty = false;  // no module in the cage (a port of the config: its verdict is "empty")
   drivers::Transport& transport() { return config_port ? *config_port->transport : *device; }
 };
-// nullopt with `error` set when nothing could be opened (no module in the cage included).
+// nullopt with `error` set when nothing could be opened. An empty cage is opened, with `empty`
+// set and `error` saying so.
 std::optional<ModuleSource> open_module(const SourceFlags& source, const PortFlags& port, std::string& error);
+
+// read_module() as the daemon's first read of a module: a module not settled at the first read
+// (CMIS not ModuleReady or a data path between states, SFF-8636/8472 data not ready) may have
+// just been seated or powered, and the daemon judges no module before its settle delay, so a
+// config port's module is read again after the config's settle_delay. A settled module (the
+// usual case) costs no wait.
+std::optional<drivers::Error> read_settled(ModuleSource& source, cmis::ModuleImage& image,
+                                           std::vector<std::string>& skipped);
+
+// The daemon's coding judgement for `source`: load_coding_setup() on the config the port came
+// from, else on --config or the daemon's default config when it exists, else on the defaults
+// (the shipped catalog plus catalog.d, as the daemon without a config file); `catalogs` and
+// `oui_registry` (when given) replace the config's settings. The context is the port's at
+// `now_unix`: a config port's cage style, none for a device (no port name to match). Errors as
+// text (the config's or the catalog's).
+struct DaemonCoding {
+  std::shared_ptr<const daemon::CodingSetup> setup;
+  coding::VerifyContext context;
+};
+std::variant<DaemonCoding, std::string> daemon_coding(const PortFlags& port, const ModuleSource& source,
+                                                      const std::vector<std::string>& catalogs,
+                                                      const std::string& oui_registry, double now_unix);
 
 // Configured port names close to `wanted` (a different prefix, a typo), best first, at most
 // `limit`.

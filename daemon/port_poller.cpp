@@ -387,7 +387,6 @@ PortSnapshot PortPoller::snapshot(double now) {
   const double age = last_good_mono_ < 0 ? 1e300 : now - last_good_mono_;
   s.stale = age > poll_.stale_after_intervals * interval() + 1e-9;
   if (s.stale) s.state = PortState::Stale;
-  if (report_ && !s.stale) s.temperature_headroom_celsius = cmis::temperature_headroom(*report_);
   return s;
 }
 

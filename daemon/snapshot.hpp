@@ -96,7 +96,6 @@ struct PortSnapshot {
   std::vector<FlagHistory> flags;
   std::vector<CodingFinding> coding;
   std::vector<LaneAging> aging;
-  std::optional<double> temperature_headroom_celsius;  // to the module's own high warning
   bool over_power_allowance = false;
   // Out of service by configuration: the whole port (health "unused", never alarming) or some
   // of its lanes (e.g. lanes 5-8 of a half-cabled twin-port module), whose flags and monitors

@@ -5,8 +5,15 @@
 #include "cmis/quantities.hpp"
 #include "cmis/report_json.hpp"
 #include "exporters/format.hpp"
+#include "health/values.hpp"
 
 namespace xcvr::exporters {
+
+using health::health_name;
+using health::PortView;
+using health::RaisedFlag;
+using health::Reason;
+using health::vdm_measures;
 namespace {
 
 using nlohmann::json;
@@ -72,16 +79,19 @@ json flags_json(const daemon::PortSnapshot& p) {
   return out;
 }
 
-json raised_json(const daemon::PortSnapshot& p) {
+json raised_json(const PortView& v) {
   json out = json::array();
-  for (const RaisedFlag& f : raised_flags(p)) out.push_back({{"flag", f.flag}, {"lane", f.lane}});
+  for (const RaisedFlag& f : v.raised_flags) {
+    out.push_back({{"flag", f.flag}, {"lane", f.lane}, {"since_unix", time_json(f.since_unix)},
+                   {"last_seen_unix", time_json(f.last_seen_unix)}});
+  }
   return out;
 }
 
 json opt_json(const std::optional<double>& v) { return v ? json(*v) : json(nullptr); }
 
-// The verdict's reasons, most urgent first (see health.hpp Reason).
-json reasons_json(const Verdict& v) {
+// The verdict's reasons, most urgent first (see health/port_view.hpp Reason).
+json reasons_json(const PortView& v) {
   json out = json::array();
   for (const Reason& r : v.reasons) {
     json j{{"state", health_name(r.state)}, {"kind", r.kind},     {"name", r.name},
@@ -177,15 +187,14 @@ json link_json(const daemon::PortSnapshot& p) {
 
 }  // namespace
 
-json port_json(const daemon::Snapshot& s, const daemon::PortSnapshot& p, const HealthOptions& health) {
-  const bool visible = monitors_visible(p);
-  const Verdict verdict = assess(p, health);
+json port_json(const daemon::Snapshot& s, const daemon::PortSnapshot& p, const PortView& view) {
+  const bool visible = view.monitors_visible;
   json j{{"port", p.port},
          {"presence", presence_name(p.presence)},
          {"stale", p.stale},
          {"state", daemon::port_state_name(p.state)},
-         {"health", health_name(verdict.health)},
-         {"reasons", reasons_json(verdict)},
+         {"health", health_name(view.health)},
+         {"reasons", reasons_json(view)},
          {"in_service", p.in_service},
          {"unused_lanes", p.unused_lanes},
          {"domain", p.domain},
@@ -197,7 +206,7 @@ json port_json(const daemon::Snapshot& s, const daemon::PortSnapshot& p, const H
          {"insertions_total", p.insertions_total},
          {"read_errors_total", p.read_errors_total},
          {"flags", flags_json(p)},
-         {"raised_flags", raised_json(p)},
+         {"raised_flags", raised_json(view)},
          {"coding", coding_json(p)},
          {"budget", port_budget_json(s, p)},
          {"monitors_withheld", p.report != nullptr && !visible},
@@ -205,8 +214,8 @@ json port_json(const daemon::Snapshot& s, const daemon::PortSnapshot& p, const H
   if (!p.node.empty()) j["node"] = p.node;
   if (visible) {
     j["aging"] = aging_json(p);
-    if (const auto h = temperature_headroom(p)) j["temperature_headroom_celsius"] = *h;
-    if (const auto& m = verdict.worst_rx_margin) {
+    if (const auto& h = view.temperature_headroom_celsius) j["temperature_headroom_celsius"] = *h;
+    if (const auto& m = view.worst_rx_margin) {
       j["worst_rx_margin"] = {{"lane", m->lane}, {"margin_db", m->margin_db}};
     }
   } else {
@@ -223,9 +232,10 @@ json port_json(const daemon::Snapshot& s, const daemon::PortSnapshot& p, const H
   return j;
 }
 
-json modules_json(const daemon::Snapshot& s, const HealthOptions& health) {
+json modules_json(const health::FleetView& views) {
+  const daemon::Snapshot& s = views.snapshot();
   json modules = json::array();
-  for (const auto& p : s.ports) modules.push_back(port_json(s, p, health));
+  for (std::size_t i = 0; i < s.ports.size(); ++i) modules.push_back(port_json(s, s.ports[i], views.port(i)));
   json budgets = json::array();
   for (const auto& b : s.budgets) budgets.push_back(budget_json(b));
   return {{"version", s.version},

@@ -6,7 +6,16 @@
 #include <string_view>
 #include <vector>
 
+#include "health/text.hpp"
+
 namespace xcvr::exporters {
+
+// Values as people read them: the health model's text helpers (health/text.hpp).
+using health::fixed;
+using health::monitor_text;
+using health::significant;
+using health::utc_time;
+using health::watts_to_dbm;
 
 // Valid UTF-8 without control characters: each offending byte becomes '?'. Module strings
 // are arbitrary bytes.
@@ -17,21 +26,6 @@ std::string html_escape(std::string_view text);
 
 // Percent-encodes everything but unreserved characters and '/', for links to /port/<name>.
 std::string url_path_escape(std::string_view text);
-
-// Fixed-point with `decimals` digits; "—" for a non-finite value.
-std::string fixed(double value, int decimals);
-// Three significant digits, exponent where it needs one: "2.35e-07", "19.1", "0.5".
-std::string significant(double value);
-
-// Optical power for people: dBm (nullopt for no light, i.e. <= 0 W; never -Inf).
-std::optional<double> watts_to_dbm(double watts);
-
-// A monitor value for people, by its SI unit ("watts", "amperes", "volts", "celsius"):
-// "-7.10 dBm" ("no light" for 0 W), "40.300 mA", "3.300 V", "68.00 °C".
-std::string monitor_text(std::string_view unit, double value);
-
-// RFC 3339 UTC ("2026-11-30T03:17:00Z"); "never" for 0.
-std::string utc_time(double unix_seconds);
 
 // Natural order for port names: "Ethernet2" < "Ethernet10".
 bool natural_less(std::string_view a, std::string_view b);

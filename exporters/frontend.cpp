@@ -191,7 +191,7 @@ void Frontend::tick() {
   if (store_.current()->taken_unix == textfile_written_for_) return;
   const auto snapshot = store_.current_for_scrape();
   std::string error;
-  if (!write_textfile(textfile_, *snapshot, error)) {
+  if (!write_textfile(textfile_, *health::shared_views(snapshot), error)) {
     spdlog::warn("textfile: {}", error);
     return;
   }

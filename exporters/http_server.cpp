@@ -145,7 +145,6 @@ struct HttpServer::Impl {
   Impl(WebConfig c, const daemon::SnapshotStore& s)
       : config(std::move(c)), store(s), collector(s), auth(config.basic_auth_users),
         limits(limits_of(config)) {
-    landing.health.hot_headroom_celsius = config.hot_headroom_celsius;
     landing.version = config.version.empty() ? XCVR_VERSION : config.version;
   }
 
@@ -224,24 +223,24 @@ void HttpServer::Impl::install_routes(httplib::Server& server) const {
     }
   });
   server.Get("/", sent([this](const Request&, Response& res) {
-    res.set_content(landing_page_html(*store.current(), landing), kHtml);
+    res.set_content(landing_page_html(*health::shared_views(store.current()), landing), kHtml);
   }));
   server.Get("/metrics", [this](const Request& req, Response& res) { serve_metrics(req, res); });
   server.Get("/api/v1/modules", sent([this](const Request&, Response& res) {
-    res.set_content(dump(modules_json(*store.current(), landing.health)), kJson);
+    res.set_content(dump(modules_json(*health::shared_views(store.current()))), kJson);
   }));
   server.Get(R"(/api/v1/modules/(.+))", sent([this](const Request& req, Response& res) {
-    const auto snapshot = store.current();
-    const auto* port = find_port(*snapshot, req.matches[1].str());
+    const auto views = health::shared_views(store.current());
+    const auto* port = find_port(views->snapshot(), req.matches[1].str());
     if (port == nullptr) {
       res.status = 404;
       res.set_content(dump({{"error", "no such port"}, {"port", req.matches[1].str()}}), kJson);
       return;
     }
-    res.set_content(dump(port_json(*snapshot, *port, landing.health)), kJson);
+    res.set_content(dump(port_json(views->snapshot(), *port, views->of(*port))), kJson);
   }));
   server.Get(R"(/port/(.+))", sent([this](const Request& req, Response& res) {
-    const auto page = port_page_html(*store.current(), req.matches[1].str(), landing);
+    const auto page = port_page_html(*health::shared_views(store.current()), req.matches[1].str(), landing);
     if (!page) {
       res.status = 404;
       res.set_content(not_found_html("No port named \"" + req.matches[1].str() + "\"."), kHtml);

@@ -33,7 +33,6 @@ struct WebConfig : daemon::WebConfig {
   // 0 = half of max_connections, at least 16 (or max_connections if smaller).
   std::size_t max_connections_per_source = 0;
 
-  double hot_headroom_celsius = 5.0;  // landing page: "hot" below this headroom
   std::string version;                // shown on the landing page if the snapshot has none
 };
 

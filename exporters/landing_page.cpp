@@ -7,6 +7,13 @@
 #include "exporters/format.hpp"
 
 namespace xcvr::exporters {
+
+using health::Health;
+using health::kAllHealth;
+using health::health_name;
+using health::health_label;
+using health::is_problem;
+using health::PortView;
 namespace {
 
 constexpr std::string_view kStyle = R"css(
@@ -69,13 +76,13 @@ std::string legend() {
 
 struct Row {
   const daemon::PortSnapshot* port;
-  Verdict verdict;
+  const PortView* verdict;
 };
 using Device = std::vector<Row>;
 
-std::map<std::string, Device, std::less<>> devices_of(const daemon::Snapshot& s, const HealthOptions& o) {
+std::map<std::string, Device, std::less<>> devices_of(const health::FleetView& views) {
   std::map<std::string, Device, std::less<>> out;
-  for (const auto& p : s.ports) out[std::string(device_of(p.port))].push_back({&p, assess(p, o)});
+  for (const auto& p : views.snapshot().ports) out[std::string(device_of(p.port))].push_back({&p, &views.of(p)});
   for (auto& [name, rows] : out) {
     std::stable_sort(rows.begin(), rows.end(),
                      [](const Row& a, const Row& b) { return natural_less(a.port->port, b.port->port); });
@@ -89,8 +96,8 @@ std::string device_title(std::string_view name) {
 
 // The tooltip of a cage: port, state, then one reason per line.
 std::string cage_title(const Row& r) {
-  std::string t = html_escape(r.port->port) + ": " + std::string(health_name(r.verdict.health));
-  for (const auto& reason : r.verdict.reasons) t += "&#10;" + html_escape(reason.text);
+  std::string t = html_escape(r.port->port) + ": " + std::string(health_name(r.verdict->health));
+  for (const auto& reason : r.verdict->reasons) t += "&#10;" + html_escape(reason.text);
   return t;
 }
 
@@ -105,10 +112,10 @@ std::string port_map(const Device& rows) {
   for (std::size_t i = 0; i < rows.size(); ++i) {
     if (i % (2 * kMaxColumns) == 0) out += (i ? "</div>" : "") + std::string("<div class=\"block\">");
     const Row& r = rows[i];
-    const std::string state(health_name(r.verdict.health));
-    const std::string_view label = health_label(r.verdict.health);
-    const bool detailed = is_problem(r.verdict.health) && r.verdict.reasons.front().label != label;
-    const std::string detail = detailed ? html_escape(r.verdict.reasons.front().label) : "\u00a0";
+    const std::string state(health_name(r.verdict->health));
+    const std::string_view label = health_label(r.verdict->health);
+    const bool detailed = is_problem(r.verdict->health) && r.verdict->reasons.front().label != label;
+    const std::string detail = detailed ? html_escape(r.verdict->reasons.front().label) : "\u00a0";
     out += "<a class=\"cage h-" + state + "\" role=\"listitem\" href=\"/port/" +
            html_escape(url_path_escape(r.port->port)) + "\" title=\"" + cage_title(r) + "\"><b>" +
            html_escape(captions[i]) + "</b><span>" + std::string(label) +
@@ -120,7 +127,7 @@ std::string port_map(const Device& rows) {
 std::string summary(const daemon::Snapshot& s, const std::map<std::string, Device, std::less<>>& devices) {
   std::map<Health, int> counts;
   for (const auto& [name, rows] : devices) {
-    for (const auto& r : rows) ++counts[r.verdict.health];
+    for (const auto& r : rows) ++counts[r.verdict->health];
   }
   std::string out = "<p>" + std::to_string(s.ports.size()) + " ports: ";
   bool first = true;
@@ -151,19 +158,19 @@ std::string problems(const std::map<std::string, Device, std::less<>>& devices) 
   std::vector<const Row*> rows;
   for (const auto& [name, device] : devices) {
     for (const auto& r : device) {
-      if (is_problem(r.verdict.health)) rows.push_back(&r);
+      if (is_problem(r.verdict->health)) rows.push_back(&r);
     }
   }
   std::stable_sort(rows.begin(), rows.end(), [](const Row* a, const Row* b) {
-    if (a->verdict.health != b->verdict.health) return a->verdict.health < b->verdict.health;
+    if (a->verdict->health != b->verdict->health) return a->verdict->health < b->verdict->health;
     return natural_less(a->port->port, b->port->port);
   });
   std::string out = "<h2 id=\"problems\">Problems</h2>";
   if (rows.empty()) return out + "<p>None: every module in service is ok.</p>";
   out += "<table class=\"problems\"><tr><th>health</th><th>port</th><th>reasons</th></tr>";
   for (const Row* r : rows) {
-    out += "<tr><td>" + badge(r->verdict.health) + "</td><td>" + port_link(r->port->port) + "</td><td>" +
-           reasons_list(r->verdict) + "</td></tr>";
+    out += "<tr><td>" + badge(r->verdict->health) + "</td><td>" + port_link(r->port->port) + "</td><td>" +
+           reasons_list(*r->verdict) + "</td></tr>";
   }
   return out + "</table>";
 }
@@ -178,19 +185,19 @@ std::string ports_table(const Device& rows) {
     if (p->report) {
       vendor = p->report->id.vendor_name;
       pn = p->report->id.part_number;
-      if (monitors_visible(*p) && p->report->temperature_celsius) {
+      if (r.verdict->monitors_visible && p->report->temperature_celsius) {
         temp = monitor_text("celsius", *p->report->temperature_celsius);
       }
     }
-    if (const auto hr = temperature_headroom(*p)) headroom = monitor_text("celsius", *hr);
-    if (const auto& m = r.verdict.worst_rx_margin) {
+    if (const auto& hr = r.verdict->temperature_headroom_celsius) headroom = monitor_text("celsius", *hr);
+    if (const auto& m = r.verdict->worst_rx_margin) {
       margin = fixed(m->margin_db, 2) + " dB (lane " + std::to_string(m->lane) + ")";
     }
-    std::string reason = r.verdict.reasons.empty() ? "" : html_escape(r.verdict.reasons.front().text);
-    if (r.verdict.reasons.size() > 1) {
-      reason += " <span class=\"muted\">(+" + std::to_string(r.verdict.reasons.size() - 1) + " more)</span>";
+    std::string reason = r.verdict->reasons.empty() ? "" : html_escape(r.verdict->reasons.front().text);
+    if (r.verdict->reasons.size() > 1) {
+      reason += " <span class=\"muted\">(+" + std::to_string(r.verdict->reasons.size() - 1) + " more)</span>";
     }
-    out += "<tr><td>" + port_link(p->port) + "</td><td>" + badge(r.verdict.health) + "</td><td>" + reason +
+    out += "<tr><td>" + port_link(p->port) + "</td><td>" + badge(r.verdict->health) + "</td><td>" + reason +
            "</td><td>" + html_escape(vendor) + "</td><td>" + html_escape(pn) + "</td><td class=\"num\">" +
            temp + "</td><td class=\"num\">" + headroom + "</td><td class=\"num\">" + margin + "</td></tr>";
   }
@@ -204,7 +211,7 @@ std::string badge(Health h) {
   return "<span class=\"badge h-" + name + "\">" + name + "</span>";
 }
 
-std::string reasons_list(const Verdict& v) {
+std::string reasons_list(const PortView& v) {
   std::string out = "<ul class=\"reasons\">";
   for (const auto& r : v.reasons) out += "<li>" + html_escape(r.text) + "</li>";
   return out + "</ul>";
@@ -230,9 +237,10 @@ std::string refresh_note(const LandingOptions& o, std::string_view self_href) {
   return out + "<a href=\"" + html_escape(self_href) + "\">Refresh now</a>.</p>";
 }
 
-std::string landing_page_html(const daemon::Snapshot& s, const LandingOptions& o) {
+std::string landing_page_html(const health::FleetView& views, const LandingOptions& o) {
+  const daemon::Snapshot& s = views.snapshot();
   const std::string version = s.version.empty() ? o.version : s.version;
-  const auto devices = devices_of(s, o.health);
+  const auto devices = devices_of(views);
   std::string body = "<h1>transceiver-exporter</h1><p class=\"muted\">version " +
                      html_escape(version) +
                      " \u2014 pluggable optics (CMIS, SFF-8636, SFF-8472) for Prometheus</p><nav>"

@@ -11,21 +11,21 @@
 #include <string_view>
 
 #include "daemon/snapshot.hpp"
-#include "exporters/health.hpp"
+#include "health/fleet_view.hpp"
 
 namespace xcvr::exporters {
 
 struct LandingOptions {
-  HealthOptions health;
   std::string version;  // shown when the snapshot carries none
   std::string metrics_path = "/metrics";
   int refresh_seconds = 10;  // meta refresh of "/" and "/port/..."; 0 = none
 };
 
-std::string landing_page_html(const daemon::Snapshot& snapshot, const LandingOptions& options);
+// Verdicts, reasons, headroom and margins are the ports' views (health/fleet_view.hpp).
+std::string landing_page_html(const health::FleetView& views, const LandingOptions& options);
 
 // nullopt when the snapshot has no such port.
-std::optional<std::string> port_page_html(const daemon::Snapshot& snapshot, std::string_view port,
+std::optional<std::string> port_page_html(const health::FleetView& views, std::string_view port,
                                           const LandingOptions& options);
 
 // A small page for 404s.
@@ -38,8 +38,8 @@ std::string html_page(std::string_view title, std::string_view body_html, int re
 // "This page reloads every N s. Refresh now." with a link to self_href.
 std::string refresh_note(const LandingOptions& options, std::string_view self_href);
 
-// <span class="badge h-NAME">NAME</span>, and the reasons of a verdict as a list.
-std::string badge(Health h);
-std::string reasons_list(const Verdict& verdict);
+// <span class="badge h-NAME">NAME</span>, and the reasons of a port's verdict as a list.
+std::string badge(health::Health h);
+std::string reasons_list(const health::PortView& view);
 
 }  // namespace xcvr::exporters

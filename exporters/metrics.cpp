@@ -89,11 +89,13 @@ void add_self_series(FamilySet& out, const daemon::Snapshot& s, const SelfStats&
 namespace {
 
 // Every series of a snapshot into `out`, whichever output it writes.
-void add_all_series(FamilySet& out, const daemon::Snapshot& snapshot, const SelfStats& self) {
+void add_all_series(FamilySet& out, const health::FleetView& views, const SelfStats& self) {
+  const daemon::Snapshot& snapshot = views.snapshot();
   std::unordered_set<std::string_view> ports;  // a repeated port name would duplicate every series
   ports.reserve(snapshot.ports.size());
-  for (const daemon::PortSnapshot& p : snapshot.ports) {
-    if (ports.insert(p.port).second) detail::add_port_series(out, p);
+  for (std::size_t i = 0; i < snapshot.ports.size(); ++i) {
+    const daemon::PortSnapshot& p = snapshot.ports[i];
+    if (ports.insert(p.port).second) detail::add_port_series(out, p, views.port(i));
   }
   detail::add_budget_series(out, snapshot);
   detail::add_self_series(out, snapshot, self);
@@ -105,22 +107,20 @@ void add_all_series(FamilySet& out, const daemon::Snapshot& snapshot, const Self
 
 }  // namespace
 
-std::vector<prometheus::MetricFamily> build_families(const daemon::Snapshot& snapshot,
-                                                     const SelfStats& self) {
-  FamilySet out(snapshot.ports.size(), FamilySet::Output::Families);
-  add_all_series(out, snapshot, self);
+std::vector<prometheus::MetricFamily> build_families(const health::FleetView& views, const SelfStats& self) {
+  FamilySet out(views.snapshot().ports.size(), FamilySet::Output::Families);
+  add_all_series(out, views, self);
   return out.take();
 }
 
-TextBuffer render_body(const daemon::Snapshot& snapshot, const SelfStats& self,
-                       std::vector<std::size_t>* family_bytes) {
-  FamilySet out(snapshot.ports.size(), FamilySet::Output::Text, family_bytes);
-  add_all_series(out, snapshot, self);
+TextBuffer render_body(const health::FleetView& views, const SelfStats& self, std::vector<std::size_t>* family_bytes) {
+  FamilySet out(views.snapshot().ports.size(), FamilySet::Output::Text, family_bytes);
+  add_all_series(out, views, self);
   return out.take_text(family_bytes);
 }
 
-std::string render_text(const daemon::Snapshot& snapshot, const SelfStats& self) {
-  return std::string(render_body(snapshot, self).view());
+std::string render_text(const health::FleetView& views, const SelfStats& self) {
+  return std::string(render_body(views, self).view());
 }
 
 SelfStats SnapshotCollector::self_stats() const {
@@ -132,9 +132,9 @@ SelfStats SnapshotCollector::self_stats() const {
   return self;
 }
 
-std::vector<prometheus::MetricFamily> SnapshotCollector::collect(const daemon::Snapshot& snapshot) const {
+std::vector<prometheus::MetricFamily> SnapshotCollector::collect(std::shared_ptr<const daemon::Snapshot> snapshot) const {
   try {
-    return build_families(snapshot, self_stats());
+    return build_families(*health::shared_views(snapshot), self_stats());
   } catch (...) {
     render_errors_.fetch_add(1);
     return {};
@@ -143,7 +143,7 @@ std::vector<prometheus::MetricFamily> SnapshotCollector::collect(const daemon::S
 
 std::vector<prometheus::MetricFamily> SnapshotCollector::Collect() const {
   const auto snapshot = store_.current_for_scrape();
-  return snapshot ? collect(*snapshot) : std::vector<prometheus::MetricFamily>{};
+  return snapshot ? collect(snapshot) : std::vector<prometheus::MetricFamily>{};
 }
 
 std::shared_ptr<const RenderedMetrics> SnapshotCollector::render() const {
@@ -154,7 +154,7 @@ std::shared_ptr<const RenderedMetrics> SnapshotCollector::render() const {
   const auto start = std::chrono::steady_clock::now();
   try {
     auto out = std::make_shared<RenderedMetrics>();
-    out->body = render_body(*snapshot, self_stats(), &family_bytes_);
+    out->body = render_body(*health::shared_views(snapshot), self_stats(), &family_bytes_);
     out->text = out->body.view();
     out->gzip = gzip_compress(out->text).value_or("");
     rendered_ = std::move(out);

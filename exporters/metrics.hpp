@@ -17,6 +17,7 @@
 #include "daemon/snapshot.hpp"
 #include "drivers/process_stats.hpp"
 #include "exporters/text_exposition.hpp"
+#include "health/fleet_view.hpp"
 
 namespace xcvr::exporters {
 
@@ -29,16 +30,15 @@ struct SelfStats {
 
 // All families for one snapshot (see docs/metrics.md). Stale modules keep presence, info,
 // last-read time and counters; their monitor, threshold, state and flag series are withheld.
-std::vector<prometheus::MetricFamily> build_families(const daemon::Snapshot& snapshot,
-                                                     const SelfStats& self = {});
+std::vector<prometheus::MetricFamily> build_families(const health::FleetView& views, const SelfStats& self = {});
 
 // Text exposition format 0.0.4 of build_families(), byte for byte, written series by series
 // without building the families (exporter_text_exposition_test holds the two equal).
 // `family_bytes`: kept by a caller that renders snapshot after snapshot (FamilySet).
-TextBuffer render_body(const daemon::Snapshot& snapshot, const SelfStats& self = {},
+TextBuffer render_body(const health::FleetView& views, const SelfStats& self = {},
                        std::vector<std::size_t>* family_bytes = nullptr);
 // render_body() as a string (a copy of the body: for callers off the scrape path).
-std::string render_text(const daemon::Snapshot& snapshot, const SelfStats& self = {});
+std::string render_text(const health::FleetView& views, const SelfStats& self = {});
 
 // Content-Type of render_text() output.
 inline constexpr const char* kMetricsContentType = "text/plain; version=0.0.4; charset=utf-8";
@@ -67,7 +67,7 @@ class SnapshotCollector : public prometheus::Collectable {
   std::shared_ptr<const RenderedMetrics> render() const;
 
  private:
-  std::vector<prometheus::MetricFamily> collect(const daemon::Snapshot& snapshot) const;
+  std::vector<prometheus::MetricFamily> collect(std::shared_ptr<const daemon::Snapshot> snapshot) const;
   SelfStats self_stats() const;  // the exporter's own figures for the next render
 
   const daemon::SnapshotStore& store_;

@@ -13,6 +13,7 @@
 #include "daemon/snapshot.hpp"
 #include "exporters/families.hpp"
 #include "exporters/metrics.hpp"
+#include "health/port_view.hpp"
 
 namespace xcvr::exporters::detail {
 
@@ -87,8 +88,9 @@ void add_levels(FamilySet& out, Fam fam, const Labels& base, const cmis::Thresho
 // VDM observables of a present, fresh module (exporters/metrics_vdm.cpp).
 void add_vdm_series(FamilySet& out, LiveLabels& labels, const daemon::PortSnapshot& port);
 
-// Every series of one port (presence, identity, monitors, thresholds, flags, counters).
-void add_port_series(FamilySet& out, const daemon::PortSnapshot& port);
+// Every series of one port (presence, identity, monitors, thresholds, flags, counters); its
+// health, headroom and raised flags are its view's.
+void add_port_series(FamilySet& out, const daemon::PortSnapshot& port, const health::PortView& view);
 
 // Power budget per group.
 void add_budget_series(FamilySet& out, const daemon::Snapshot& snapshot);

@@ -7,10 +7,14 @@
 
 #include "cmis/field.hpp"
 #include "exporters/format.hpp"
-#include "exporters/health.hpp"
+#include "health/port_view.hpp"
 #include "exporters/metrics_internal.hpp"
 
 namespace xcvr::exporters::detail {
+
+using health::health_name;
+using health::PortView;
+using health::RaisedFlag;
 
 using daemon::PortPresence;
 using daemon::PortSnapshot;
@@ -167,7 +171,7 @@ Labels flag_labels(const Labels& base, int lane, const std::string& flag) {
 }
 
 // Live values: only while the module is present and its last read is recent.
-void add_live(FamilySet& out, const Labels& base, const PortSnapshot& p) {
+void add_live(FamilySet& out, const Labels& base, const PortSnapshot& p, const PortView& view) {
   const cmis::ModuleReport& r = *p.report;
   if (r.module_state) {
     out.gauge(Fam::ModuleState, base, {"state", module_state_label(r.module_state->name)}, 1);
@@ -182,10 +186,10 @@ void add_live(FamilySet& out, const Labels& base, const PortSnapshot& p) {
   LiveLabels labels(out, base, r);
   add_lanes(out, labels, r);
   add_thresholds(out, base, r);
-  gauge_if(out, Fam::TemperatureHeadroom, base, temperature_headroom(p));
+  gauge_if(out, Fam::TemperatureHeadroom, base, view.temperature_headroom_celsius);
   add_aging(out, labels, p);
   add_vdm_series(out, labels, p);
-  for (const RaisedFlag& f : raised_flags(p)) {  // live gauges: with the lane's data path
+  for (const RaisedFlag& f : view.raised_flags) {  // live gauges: with the lane's data path
     out.gauge(Fam::Flag, f.lane > 0 ? labels.lane(f.lane) : base, {"flag", f.flag}, 1);
   }
 }
@@ -245,7 +249,7 @@ void add_link(FamilySet& out, const Labels& base, const PortSnapshot& p) {
 
 }  // namespace
 
-void add_port_series(FamilySet& out, const PortSnapshot& p) {
+void add_port_series(FamilySet& out, const PortSnapshot& p, const PortView& view) {
   const Labels base = out.with_rendered(port_labels(p));  // every series of the port begins so
   if (p.presence != PortPresence::Unknown) {
     out.gauge(Fam::ModulePresent, base, p.presence == PortPresence::Present ? 1 : 0);
@@ -254,7 +258,7 @@ void add_port_series(FamilySet& out, const PortSnapshot& p) {
     out.gauge(Fam::PortLifecycleState, base, {"state", daemon::port_state_name(p.state)}, 1);
   }
   if (!p.misconfiguration.empty()) out.gauge(Fam::PortMisconfigured, base, {"reason", p.misconfiguration}, 1);
-  out.gauge(Fam::PortHealth, base, {"health", health_name(assess(p).health)}, 1);
+  out.gauge(Fam::PortHealth, base, {"health", health_name(view.health)}, 1);
   add_counters(out, base, p);
   add_link(out, base, p);
   if (p.presence != PortPresence::Present) return;
@@ -262,7 +266,7 @@ void add_port_series(FamilySet& out, const PortSnapshot& p) {
   if (p.last_good_read_unix > 0) out.gauge(Fam::LastReadTimestamp, base, p.last_good_read_unix);
   if (!p.report) return;
   add_identity(out, base, p);
-  if (monitors_visible(p)) add_live(out, base, p);
+  if (view.monitors_visible) add_live(out, base, p, view);
 }
 
 }  // namespace xcvr::exporters::detail

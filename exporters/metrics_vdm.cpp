@@ -8,10 +8,12 @@
 #include <tuple>
 
 #include "cmis/vdm_types.hpp"
-#include "exporters/health_internal.hpp"
 #include "exporters/metrics_internal.hpp"
+#include "health/values.hpp"
 
 namespace xcvr::exporters::detail {
+
+using health::vdm_measures;
 
 void add_vdm_series(FamilySet& out, LiveLabels& labels, const daemon::PortSnapshot& p) {
   const cmis::ModuleReport& r = *p.report;

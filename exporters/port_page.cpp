@@ -8,8 +8,17 @@
 #include "exporters/api_json.hpp"
 #include "exporters/format.hpp"
 #include "exporters/landing_page.hpp"
+#include "health/values.hpp"
 
 namespace xcvr::exporters {
+
+using health::health_name;
+using health::lane_in_service;
+using health::lanes_text;
+using health::PortView;
+using health::power_margin_db;
+using health::vdm_measures;
+using health::worst_vdm;
 namespace {
 
 using daemon::PortSnapshot;
@@ -52,7 +61,7 @@ std::string identity_table(const cmis::ModuleReport& r) {
   return t + "</table>";
 }
 
-std::string monitors_table(const PortSnapshot& p, const Verdict& v) {
+std::string monitors_table(const PortSnapshot& p, const PortView& v) {
   const auto& r = *p.report;
   std::string t = "<h2>Monitors</h2><table>";
   if (r.module_state) t += row("module state", html_escape(r.module_state->name));
@@ -61,7 +70,7 @@ std::string monitors_table(const PortSnapshot& p, const Verdict& v) {
     if (q.per_lane()) continue;
     if (const auto& value = r.*q.module_value) t += row(q.label, monitor_text(q.unit, *value));
     if (q.id != cmis::Quantity::Temperature) continue;
-    if (const auto h = temperature_headroom(p)) t += row("headroom to high warning", monitor_text("celsius", *h));
+    if (const auto& h = v.temperature_headroom_celsius) t += row("headroom to high warning", monitor_text("celsius", *h));
   }
   if (const auto& m = v.worst_rx_margin) {
     t += row("worst-lane rx margin", fixed(m->margin_db, 2) + " dB to the rx-power low warning (lane " +
@@ -163,12 +172,12 @@ std::string vdm_table(const cmis::ModuleReport& r) {
   return t + "</table>";
 }
 
-std::string flags_table(const PortSnapshot& p) {
+std::string flags_table(const PortSnapshot& p, const PortView& v) {
   std::string t = "<h2>Flags</h2>";
-  const auto raised = raised_flags(p);
+  const auto& raised = v.raised_flags;
   if (raised.empty()) {
     t += std::string("<p>Raised now: ") +
-         (!p.in_service ? "not counted (port out of service)" : monitors_visible(p) ? "none" : "unknown (values withheld)") +
+         (!p.in_service ? "not counted (port out of service)" : v.monitors_visible ? "none" : "unknown (values withheld)") +
          "</p>";
   } else {
     t += "<p>Raised now, per lane:</p><table class=\"raised\"><tr><th>lane</th><th>flags</th></tr>";
@@ -204,7 +213,7 @@ std::string coding_table(const PortSnapshot& p) {
   return t + "</table>";
 }
 
-std::string counters_table(const daemon::Snapshot& s, const PortSnapshot& p) {
+std::string counters_table(const daemon::Snapshot& s, const PortSnapshot& p, const PortView& v) {
   std::string t = "<h2>Counters and budget</h2><table>";
   t += row("insertions", std::to_string(p.insertions_total));
   for (const auto& [kind, n] : p.read_errors_total) t += row("read errors: " + kind, std::to_string(n));
@@ -218,7 +227,7 @@ std::string counters_table(const daemon::Snapshot& s, const PortSnapshot& p) {
   }
   if (!p.groups.empty()) t += row("over per-port allowance", p.over_power_allowance ? "yes" : "no");
   for (const auto& a : p.aging) {
-    if (!monitors_visible(p)) break;
+    if (!v.monitors_visible) break;
     t += row("lane " + std::to_string(a.lane) + " drift (bias, power)",
              (a.tx_bias_ratio ? fixed(*a.tx_bias_ratio, 3) : "\u2014") + ", " +
                  (a.tx_power_ratio ? fixed(*a.tx_power_ratio, 3) : "\u2014"));
@@ -226,7 +235,7 @@ std::string counters_table(const daemon::Snapshot& s, const PortSnapshot& p) {
   return t + "</table>";
 }
 
-std::string header(const PortSnapshot& p, const Verdict& v, const LandingOptions& o) {
+std::string header(const PortSnapshot& p, const PortView& v, const LandingOptions& o) {
   std::string out = "<p><a href=\"/\">\u2190 port map</a></p><h1>" + html_escape(p.port) + "</h1>";
   out += "<p>health: " + badge(v.health) + " \u2014 poller state " + html_escape(daemon::port_state_name(p.state)) +
          ", last good read " + utc_time(p.last_good_read_unix);
@@ -236,7 +245,7 @@ std::string header(const PortSnapshot& p, const Verdict& v, const LandingOptions
   out += " \u2014 <a href=\"/api/v1/modules/" + html_escape(url_path_escape(p.port)) + "\">JSON</a></p>";
   if (!v.reasons.empty()) out += "<h2>Why " + std::string(health_name(v.health)) + "</h2>" + reasons_list(v);
   out += refresh_note(o, "/port/" + url_path_escape(p.port));
-  if (p.report && !monitors_visible(p)) {
+  if (p.report && !v.monitors_visible) {
     out += "<p class=\"banner\">Stale: no good read since " + utc_time(p.last_good_read_unix) +
            "; monitor values are withheld.</p>";
   }
@@ -245,11 +254,12 @@ std::string header(const PortSnapshot& p, const Verdict& v, const LandingOptions
 
 }  // namespace
 
-std::optional<std::string> port_page_html(const daemon::Snapshot& s, std::string_view name,
+std::optional<std::string> port_page_html(const health::FleetView& views, std::string_view name,
                                           const LandingOptions& o) {
+  const daemon::Snapshot& s = views.snapshot();
   const PortSnapshot* p = find_port(s, name);
   if (!p) return std::nullopt;
-  const Verdict verdict = assess(*p, o.health);
+  const PortView& verdict = views.of(*p);
   std::string body = header(*p, verdict, o);
   if (p->presence == daemon::PortPresence::Absent) {
     body += "<p>Empty cage.</p>";
@@ -257,10 +267,10 @@ std::optional<std::string> port_page_html(const daemon::Snapshot& s, std::string
     body += "<p>No module data yet.</p>";
   } else {
     body += identity_table(*p->report);
-    if (monitors_visible(*p)) body += monitors_table(*p, verdict) + lanes_table(*p) + vdm_table(*p->report);
+    if (verdict.monitors_visible) body += monitors_table(*p, verdict) + lanes_table(*p) + vdm_table(*p->report);
     body += thresholds_table(*p->report);
   }
-  body += flags_table(*p) + coding_table(*p) + counters_table(s, *p);
+  body += flags_table(*p, verdict) + coding_table(*p) + counters_table(s, *p, verdict);
   return html_page(p->port + " \u2014 transceiver-exporter", body, o.refresh_seconds);
 }
 

@@ -12,11 +12,10 @@ bool write_file_atomic(const std::filesystem::path& path, std::string_view conte
   return e.ok();
 }
 
-bool write_textfile(const std::filesystem::path& path, const daemon::Snapshot& snapshot,
-                    std::string& error) {
+bool write_textfile(const std::filesystem::path& path, const health::FleetView& views, std::string& error) {
   std::string text;
   try {
-    text = render_text(snapshot);
+    text = render_text(views);
   } catch (const std::exception& e) {
     error = std::string("cannot render metrics: ") + e.what();
     return false;

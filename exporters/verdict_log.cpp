@@ -7,6 +7,10 @@
 
 namespace xcvr::exporters {
 
+using health::Health;
+using health::health_name;
+using health::is_problem;
+
 namespace {
 
 // Before its first read a port's verdict is "stale", which it is not: these states wait.
@@ -17,13 +21,12 @@ bool has_verdict(const daemon::PortSnapshot& p) {
 
 }  // namespace
 
-VerdictLog::VerdictLog(Sink sink, HealthOptions options) : sink_(std::move(sink)), options_(options) {
+VerdictLog::VerdictLog(Sink sink) : sink_(std::move(sink)) {
   if (!sink_) sink_ = [](const std::string& line) { spdlog::info("{}", line); };
 }
 
-void VerdictLog::judge(const daemon::PortSnapshot& port, Seen& seen) {
+void VerdictLog::judge(const daemon::PortSnapshot& port, const health::PortView& v, Seen& seen) {
   if (!has_verdict(port)) return;
-  const Verdict v = assess(port, options_);
   if (seen.health == v.health || (!seen.health && !is_problem(v.health))) {
     seen.health = v.health;
     return;
@@ -38,7 +41,8 @@ void VerdictLog::judge(const daemon::PortSnapshot& port, Seen& seen) {
   seen.health = v.health;
 }
 
-void VerdictLog::observe(const daemon::Snapshot& s) {
+void VerdictLog::observe(const health::FleetView& views) {
+  const daemon::Snapshot& s = views.snapshot();
   if (s.taken_unix == observed_taken_unix_) return;
   observed_taken_unix_ = s.taken_unix;
   // Ports keep their order from one snapshot to the next; a reload may change it.
@@ -55,7 +59,7 @@ void VerdictLog::observe(const daemon::Snapshot& s) {
     }
     seen_ = std::move(next);
   }
-  for (std::size_t i = 0; i < s.ports.size(); ++i) judge(s.ports[i], seen_[i]);
+  for (std::size_t i = 0; i < s.ports.size(); ++i) judge(s.ports[i], views.port(i), seen_[i]);
 }
 
 }  // namespace xcvr::exporters

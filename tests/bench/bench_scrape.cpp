@@ -56,7 +56,7 @@ SnapshotPtr fleet(const benchmark::State& state) {
 }
 
 void BM_RenderBaseline(benchmark::State& state) {
-  const auto families = xcvr::exporters::build_families(*fleet(state));
+  const auto families = xcvr::exporters::build_families(xcvr::health::FleetView(*fleet(state)));
   Latencies lat;
   for (auto _ : state) {
     const auto start = Clock::now();
@@ -74,7 +74,7 @@ void BM_RenderExporter(benchmark::State& state) {  // build families + serialize
   std::vector<std::size_t> family_bytes;  // kept from render to render, as SnapshotCollector does
   for (auto _ : state) {
     const auto start = Clock::now();
-    auto text = xcvr::exporters::render_body(*snapshot, {}, &family_bytes);
+    auto text = xcvr::exporters::render_body(xcvr::health::FleetView(*snapshot), {}, &family_bytes);
     lat.add(start);
     lat.bytes = text.size();
     benchmark::DoNotOptimize(text);
@@ -126,7 +126,7 @@ struct PrefixedBody {
 };
 
 void BM_RenderFloor(benchmark::State& state) {  // prefixes + values: the least a render can write
-  const PrefixedBody body(xcvr::exporters::render_text(*fleet(state)));
+  const PrefixedBody body(xcvr::exporters::render_text(xcvr::health::FleetView(*fleet(state))));
   Latencies lat;
   for (auto _ : state) {
     const auto start = Clock::now();
@@ -148,7 +148,7 @@ void BM_RenderFloor(benchmark::State& state) {  // prefixes + values: the least 
 }
 
 void BM_GzipFloorZlib(benchmark::State& state) {  // zlib level 1, one call, as the exporter did
-  const std::string body = xcvr::exporters::render_text(*fleet(state));
+  const std::string body = xcvr::exporters::render_text(xcvr::health::FleetView(*fleet(state)));
   Latencies lat;
   std::string out;
   for (auto _ : state) {
@@ -170,7 +170,7 @@ void BM_GzipFloorZlib(benchmark::State& state) {  // zlib level 1, one call, as 
 }
 
 void BM_GzipFloorLibdeflate(benchmark::State& state) {  // libdeflate level 1, compressor kept
-  const std::string body = xcvr::exporters::render_text(*fleet(state));
+  const std::string body = xcvr::exporters::render_text(xcvr::health::FleetView(*fleet(state)));
   libdeflate_compressor* c = libdeflate_alloc_compressor(1);
   std::string out(libdeflate_gzip_compress_bound(c, body.size()), '\0');
   Latencies lat;

@@ -19,7 +19,7 @@ namespace xcvr::bench {
 class BaselineServer {
  public:
   explicit BaselineServer(const daemon::Snapshot& snapshot)
-      : families_(exporters::build_families(snapshot)) {
+      : families_(exporters::build_families(health::FleetView(snapshot))) {
     server_.Get("/metrics", [this](const httplib::Request&, httplib::Response& res) {
       res.set_content(prometheus::TextSerializer{}.Serialize(families_),
                       "text/plain; version=0.0.4; charset=utf-8");

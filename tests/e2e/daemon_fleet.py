@@ -109,9 +109,9 @@ def wait_for(what, predicate, timeout_s, interval_s=0.5):
         time.sleep(interval_s)
 
 
-def daemon_config(writer, state_directory, http, daemon_extra=""):
+def daemon_config(writer, state_directory, http, daemon_extra="", settle_delay="0s"):
     """The head of a test daemon's config: its state directory, one-second polls with no settle
-    delay and the web listener on 127.0.0.1:http; the caller appends its sources."""
+    delay (or `settle_delay`) and the web listener on 127.0.0.1:http; the caller appends its sources."""
     return f"""# Written by {writer}
 [daemon]
 state_directory = "{state_directory}"
@@ -119,10 +119,23 @@ state_directory = "{state_directory}"
 
 [poll]
 dynamic_interval = "1s"
-settle_delay = "0s"
+settle_delay = "{settle_delay}"
 
 [web]
 listen_addresses = ["127.0.0.1:{http}"]
+"""
+
+
+# The demo's cage-style rules (config/demo-exporter.toml), which the coding check module_style
+# judges the Quantum-2's and the GPU host's modules by: appended to a config after its sources.
+DEMO_CAGE_STYLES = """
+[[cage_style]]
+ports = "qm9700-01/*"
+style = "finned-top"
+
+[[cage_style]]
+ports = "gpu-node-01/*"
+style = "flat-top"
 """
 
 

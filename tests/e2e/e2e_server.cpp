@@ -81,11 +81,11 @@ void bench_render(const SnapshotPtr& a, int n) {
   std::shared_ptr<const xcvr::exporters::RenderedMetrics> rendered;
   std::vector<std::size_t> family_bytes;  // kept from render to render, as SnapshotCollector does
   xcvr::exporters::TextBuffer body;
-  const double e_text = median_cpu_ms(n, {}, [&] { body = xcvr::exporters::render_body(*a, {}, &family_bytes); });
+  const double e_text = median_cpu_ms(n, {}, [&] { body = xcvr::exporters::render_body(xcvr::health::FleetView(*a), {}, &family_bytes); });
   const double e_fresh = median_cpu_ms(n, publish, [&] { rendered = collector.render(); });
   const double e_cached = median_cpu_ms(n, {}, [&] { rendered = collector.render(); });
 
-  const auto families = xcvr::exporters::build_families(*a);
+  const auto families = xcvr::exporters::build_families(xcvr::health::FleetView(*a));
   std::string base_text, base_gzip;
   auto gzip = [&] {
     base_gzip.clear();

@@ -111,7 +111,6 @@ inline daemon::PortSnapshot make_port(const std::string& name, int seed,
   p.insertions_total = 1;
   p.read_errors_total = {{"busy", 0}, {"corrupt", 0}, {"timeout", 0}};
   for (int lane = 1; lane <= 8; ++lane) p.aging.push_back({lane, 1.01, 0.99});
-  p.temperature_headroom_celsius = 70.0 - *p.report->temperature_celsius;
   return p;
 }
 
@@ -207,7 +206,6 @@ inline daemon::Snapshot make_rich_snapshot() {
   hot->temperature_celsius = 68.0;
   hot->module_flags = {"temperature_high_warning"};
   ports[1].report = hot;
-  ports[1].temperature_headroom_celsius = 2.0;
   ports[1].flags = {flag_history("temperature_high_warning", 0, 4, true)};
   // Ethernet16: alarm: LOS on lane 3 (no light), plus an old, cleared tx_power warning.
   auto los = std::make_shared<cmis::ModuleReport>(*ports[2].report);
@@ -236,7 +234,6 @@ inline daemon::Snapshot make_rich_snapshot() {
   ports[5].report = nullptr;
   ports[5].insertions_total = 2;
   ports[5].aging.clear();
-  ports[5].temperature_headroom_celsius.reset();
   // Ethernet48: miscoded, and vendor strings that try HTML and label injection.
   auto bad = std::make_shared<cmis::ModuleReport>(*ports[6].report);
   bad->id.vendor_name = "<script>alert(\"x\")</script>&'";

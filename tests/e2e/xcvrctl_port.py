@@ -13,7 +13,7 @@ import signal
 import subprocess
 import sys
 
-from daemon_fleet import Processes, daemon_config, fail, free_port, json_get, log, wait_for
+from daemon_fleet import DEMO_CAGE_STYLES, Processes, daemon_config, fail, free_port, json_get, log, wait_for
 
 REPO = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 MISCODED = "spine-01/swp20"  # config/demo.toml: a third-party optic with sloppy vendor coding
@@ -28,15 +28,7 @@ def write_config(path, w, http, catalogs):
 [[source]]
 type = "emulator"
 fleet = "{REPO}/config/demo.toml"
-
-[[cage_style]]
-ports = "qm9700-01/*"
-style = "finned-top"
-
-[[cage_style]]
-ports = "gpu-node-01/*"
-style = "flat-top"
-""")
+""" + DEMO_CAGE_STYLES)
 
 
 def daemon_port(http, port):

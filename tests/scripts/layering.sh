@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The dependency arrows of docs/architecture.md, checked on the includes: cmis/ includes only
 # cmis/; app/ (main) only daemon/ and exporters/; coding/ only cmis/, coding/ and drivers' bounded
-# readers (safe_file, toml_input, text_position);
+# readers (safe_file, toml_input, text_position); health/ only cmis/, coding/, daemon/snapshot.hpp and
+# health/;
 # no transport under drivers/ includes the emulator (it is a source like the others, not a base);
 # only the source registry names the transports: the daemon and xcvrctl's show and verify include
 # no transport's folder (the daemon's netdev watch aside: a hot-plug trigger, not a source).
@@ -25,6 +26,8 @@ check() {  # check <dir> <allowed include regex> [<forbidden include regex>]
 check cmis 'cmis/'
 check app 'daemon/|exporters/'
 check coding 'cmis/|coding/|drivers/safe_file\.hpp|drivers/text_position\.hpp|drivers/toml_input\.hpp'
+# The health model sits below every renderer: it reads snapshots and knows none of its readers.
+check health 'cmis/|coding/|daemon/snapshot\.hpp|health/'
 for dir in drivers drivers/*/; do
   dir=${dir%/}
   [ "$dir" = drivers/emulator ] || check "$dir" 'cmis/|drivers/' 'drivers/emulator/'
@@ -39,5 +42,14 @@ registry_only() {  # registry_only <files...>
   fi
 }
 registry_only daemon/*.cpp daemon/*.hpp cli/module_read.* cli/cmd_show.cpp cli/cmd_verify.cpp
-[ "$status" -eq 0 ] && echo "layering: cmis/ and coding/ include only their layers; no transport includes the emulator; only the registry names transports"
+# The outputs read the views the health model made once per snapshot (health/fleet_view.hpp):
+# none judges a port itself, so none includes the model (health/health.hpp; xcvrctl does, for
+# the module it reads).
+judges=$(grep -rHn '^#include "health/health\(_internal\)\?\.hpp"' exporters app || true)
+if [ -n "$judges" ]; then
+  echo "an output includes the health model (render the PortView instead):"
+  printf '  %s\n' "$judges"
+  status=1
+fi
+[ "$status" -eq 0 ] && echo "layering: cmis/, coding/ and health/ include only their layers; no transport includes the emulator; only the registry names transports; no output judges a port"
 exit "$status"

@@ -243,7 +243,7 @@ TEST(HostileState, WriteFailuresAreCountedOnMetrics) {
   EXPECT_FALSE(log.matching("cannot save aging baselines").empty()) << log.all();
   const uint64_t failures = run.store.current()->state_write_failures_total;
   EXPECT_GE(failures, 1u);
-  const std::string text = exporters::render_text(*run.store.current());
+  const std::string text = exporters::render_text(health::FleetView(*run.store.current()));
   EXPECT_NE(text.find("# TYPE transceiver_exporter_state_write_failures_total counter\n"
                       "transceiver_exporter_state_write_failures_total " + std::to_string(failures) + "\n"),
             std::string::npos)

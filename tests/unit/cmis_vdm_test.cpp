@@ -189,7 +189,7 @@ TEST(CmisVdm, CoherentTypesAreDecodedAndServedInSiUnits) {
   const std::string port = s.ports[0].port;
   s.ports[0] = testing::editable_port(port);
   testing::report_of(s.ports[0]).vdm = r.vdm;
-  const testing::Exposition e = testing::parse_exposition(exporters::render_text(s));
+  const testing::Exposition e = testing::parse_exposition(exporters::render_text(health::FleetView(s)));
   const auto value = [&](const std::string& family, std::map<std::string, std::string> labels) {
     labels["port"] = port;
     return e.value(family, labels).value_or(-1e300);

@@ -16,6 +16,7 @@
 #include "exporters/api_json.hpp"
 #include "exporters/landing_page.hpp"
 #include "exporters/metrics.hpp"
+#include "health/health.hpp"
 #include "tests/e2e/exposition.hpp"
 #include "tests/support/emulated_engine.hpp"
 
@@ -54,7 +55,7 @@ std::map<std::string, std::string> findings(const PortSnapshot& p) {
 
 // port -> check of every transceiver_coding_check_failed series.
 std::set<std::pair<std::string, std::string>> failed_series(const Snapshot& s) {
-  const auto e = xcvr::testing::parse_exposition(exporters::render_text(s));
+  const auto e = xcvr::testing::parse_exposition(exporters::render_text(health::FleetView(s)));
   std::set<std::pair<std::string, std::string>> out;
   for (const auto& sample : e.find("transceiver_coding_check_failed")) {
     EXPECT_EQ(sample.value, 1.0);
@@ -99,16 +100,16 @@ TEST(CodingEngine, MiscodingFaultShowsOnExactlyThatPortAndCheck) {
   EXPECT_EQ(findings(bad), (std::map<std::string, std::string>{{"checksum_00h", "fail"}}));
   EXPECT_NE(bad.coding[0].message.find("page 00h"), std::string::npos) << bad.coding[0].message;
   EXPECT_EQ(failed_series(*snap), (std::set<std::pair<std::string, std::string>>{{"sw/b1c0", "checksum_00h"}}));
-  EXPECT_TRUE(xcvr::testing::parse_exposition(exporters::render_text(*snap))
+  EXPECT_TRUE(xcvr::testing::parse_exposition(exporters::render_text(health::FleetView(*snap)))
                   .find("transceiver_coding_check_warning").empty());
 
   // The API carries the verdict; the landing page marks the port miscoded, and only it.
-  const auto json = exporters::port_json(*snap, bad);
+  const auto json = exporters::port_json(*snap, bad, health::assess(bad));
   EXPECT_EQ(json.at("health"), "miscoded");
   ASSERT_EQ(json.at("coding").size(), 1u);
   EXPECT_EQ(json.at("coding")[0].at("check"), "checksum_00h");
   EXPECT_EQ(json.at("coding")[0].at("severity"), "fail");
-  const std::string html = exporters::landing_page_html(*snap, {});
+  const std::string html = exporters::landing_page_html(health::FleetView(*snap), {});
   EXPECT_NE(html.find("sw/b1c0: miscoded"), std::string::npos);
   for (const char* clean : {"sw/b0c0", "sw/b0c1", "sw/b1c1"}) {
     EXPECT_NE(html.find(std::string(clean) + ": ok"), std::string::npos) << clean;

@@ -4,6 +4,7 @@
 
 #include "cmis/report_json.hpp"
 #include "exporters/api_json.hpp"
+#include "health/health.hpp"
 #include "tests/e2e/synthetic_fleet.hpp"
 
 namespace xcvr::exporters {
@@ -19,7 +20,7 @@ const json* module_of(const json& all, const std::string& port) {
 }
 
 TEST(ExporterApi, TopLevelShape) {
-  const json j = modules_json(testing::make_rich_snapshot());
+  const json j = modules_json(health::FleetView(testing::make_rich_snapshot()));
   EXPECT_EQ(j.at("version"), "0.1.0-test");
   EXPECT_EQ(j.at("taken_unix"), testing::kNow);
   EXPECT_TRUE(j.at("taken").is_string());
@@ -31,7 +32,7 @@ TEST(ExporterApi, TopLevelShape) {
 
 TEST(ExporterApi, HealthyPortCarriesTheDecodeContractAndDaemonState) {
   const auto s = testing::make_fleet(1);
-  const json p = port_json(s, s.ports[0]);
+  const json p = port_json(s, s.ports[0], health::assess(s.ports[0]));
   for (const char* key : {"port", "presence", "stale", "state", "health", "domain", "source", "cage", "groups",
                           "last_good_read_unix", "last_good_read", "insertions_total", "read_errors_total", "flags",
                           "raised_flags", "coding", "aging", "budget", "monitors_withheld", "module",
@@ -53,7 +54,7 @@ TEST(ExporterApi, HealthyPortCarriesTheDecodeContractAndDaemonState) {
 }
 
 TEST(ExporterApi, StaleModuleWithholdsMonitorValues) {
-  const json all = modules_json(testing::make_rich_snapshot());
+  const json all = modules_json(health::FleetView(testing::make_rich_snapshot()));
   const json* p = module_of(all, "spine1/Ethernet32");
   ASSERT_NE(p, nullptr);
   EXPECT_EQ(p->at("stale"), true);
@@ -82,7 +83,7 @@ TEST(ExporterApi, StaleModuleWithholdsMonitorValues) {
 }
 
 TEST(ExporterApi, EmptyUnknownFaultAndFabricPorts) {
-  const json all = modules_json(testing::make_rich_snapshot());
+  const json all = modules_json(health::FleetView(testing::make_rich_snapshot()));
   const json* empty = module_of(all, "spine1/Ethernet40");
   EXPECT_EQ(empty->at("presence"), "absent");
   EXPECT_TRUE(empty->at("module").is_null());
@@ -97,7 +98,7 @@ TEST(ExporterApi, EmptyUnknownFaultAndFabricPorts) {
   auto report = std::make_shared<cmis::ModuleReport>(*no_cause.ports[3].report);
   report->module_fault_cause.reset();
   no_cause.ports[3].report = report;
-  EXPECT_EQ(module_of(modules_json(no_cause), "spine1/Ethernet24")->at("reasons")[0].at("fault_cause"),
+  EXPECT_EQ(module_of(modules_json(health::FleetView(no_cause)), "spine1/Ethernet24")->at("reasons")[0].at("fault_cause"),
             "cause not reported");
   EXPECT_EQ(fault->at("reasons")[1].at("name"), "tx_fault");
   EXPECT_EQ(fault->at("reasons")[1].at("state"), "alarm");
@@ -121,7 +122,7 @@ TEST(ExporterApi, ReasonsCarryValueThresholdAndMargin) {
   }
   s.ports[0].report = r;
   s.ports[0].unused_lanes = {7, 8};
-  const json p = port_json(s, s.ports[0]);
+  const json p = port_json(s, s.ports[0], health::assess(s.ports[0]));
   EXPECT_EQ(p.at("health"), "warning");
   EXPECT_EQ(p.at("unused_lanes"), json::array({7, 8}));
   ASSERT_EQ(p.at("reasons").size(), 1u);
@@ -141,7 +142,7 @@ TEST(ExporterApi, ReasonsCarryValueThresholdAndMargin) {
 }
 
 TEST(ExporterApi, InvalidUtf8IsReplacedWhenDumped) {
-  const json all = modules_json(testing::make_rich_snapshot());
+  const json all = modules_json(health::FleetView(testing::make_rich_snapshot()));
   const std::string text = all.dump(-1, ' ', false, json::error_handler_t::replace);
   const json back = json::parse(text);
   const json* bad = module_of(back, "spine1/Ethernet48");
@@ -157,7 +158,7 @@ TEST(ExporterApi, FindPort) {
 
 TEST(ExporterApi, LinkHealthBesideTheModule) {
   const auto s = testing::make_rich_snapshot();
-  const json ib = port_json(s, *find_port(s, "quantum7/p1"));
+  const json ib = port_json(s, *find_port(s, "quantum7/p1"), health::assess(*find_port(s, "quantum7/p1")));
   ASSERT_TRUE(ib.at("link").at("counters").is_array());
   EXPECT_EQ(ib.at("link").at("counters").size(), 12u);
   const json& first = ib.at("link").at("counters")[0];
@@ -167,9 +168,9 @@ TEST(ExporterApi, LinkHealthBesideTheModule) {
   EXPECT_EQ(first.at("saturated"), true);
   EXPECT_FALSE(first.contains("lane"));
   EXPECT_EQ(ib.at("link").at("read_errors_total").at("busy"), 1);
-  const json eth = port_json(s, s.ports[0]);
+  const json eth = port_json(s, s.ports[0], health::assess(s.ports[0]));
   EXPECT_EQ(eth.at("link").at("counters")[1].at("lane"), 1);
-  EXPECT_TRUE(port_json(s, s.ports[1]).at("link").at("counters").is_null()) << "no counters: null, never zeros";
+  EXPECT_TRUE(port_json(s, s.ports[1], health::assess(s.ports[1])).at("link").at("counters").is_null()) << "no counters: null, never zeros";
 }
 
 }  // namespace

@@ -66,7 +66,7 @@ std::string rendered_text() {
   self.last_scrape_seconds = 0.001;  // the scrape-duration family needs a previous scrape
   self.process = drivers::read_process_stats();  // process_* families: this test's own process
   EXPECT_TRUE(self.process);
-  return render_text(testing::make_rich_snapshot(), self);
+  return render_text(health::FleetView(testing::make_rich_snapshot()), self);
 }
 
 std::map<std::string, std::string> rendered() { return testing::parse_exposition(rendered_text()).type; }

@@ -12,6 +12,7 @@
 #include "exporters/api_json.hpp"
 #include "exporters/landing_page.hpp"
 #include "exporters/metrics.hpp"
+#include "health/health.hpp"
 #include "tests/e2e/exposition.hpp"
 #include "tests/e2e/synthetic_fleet.hpp"
 
@@ -51,7 +52,7 @@ TEST(ExporterDumps, RealDumpsRenderEverywhere) {
   const daemon::Snapshot s = snapshot_of_dumps(failures);
   for (const auto& f : failures) ADD_FAILURE() << "dump did not parse: " << f;
   ASSERT_GE(s.ports.size(), 10u);
-  const auto e = testing::parse_exposition(render_text(s));
+  const auto e = testing::parse_exposition(render_text(health::FleetView(s)));
   for (const auto& p : s.ports) {
     const auto& r = *p.report;
     const std::map<std::string, std::string> port{{"port", p.port}};
@@ -69,10 +70,10 @@ TEST(ExporterDumps, RealDumpsRenderEverywhere) {
     for (const auto& sample : e.find("transceiver_lane_rx_power_watts", port)) {
       EXPECT_TRUE(std::isfinite(sample.value) && sample.value >= 0) << p.port;
     }
-    EXPECT_TRUE(port_page_html(s, p.port, {}).has_value());
-    EXPECT_NO_THROW((void)port_json(s, p).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
+    EXPECT_TRUE(port_page_html(health::FleetView(s), p.port, {}).has_value());
+    EXPECT_NO_THROW((void)port_json(s, p, health::assess(p)).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
   }
-  EXPECT_NO_THROW((void)landing_page_html(s, {}));
+  EXPECT_NO_THROW((void)landing_page_html(health::FleetView(s), {}));
 }
 
 }  // namespace

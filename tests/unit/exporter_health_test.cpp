@@ -12,11 +12,13 @@
 #include "cmis/cmis_map.hpp"
 #include "cmis/sff8472_map.hpp"
 #include "cmis/sff8636_map.hpp"
-#include "exporters/health.hpp"
+#include "health/health.hpp"
 #include "tests/e2e/synthetic_fleet.hpp"
 
 namespace xcvr::exporters {
 namespace {
+
+using namespace xcvr::health;  // the health model (health/)
 
 using daemon::PortSnapshot;
 
@@ -143,7 +145,6 @@ const std::vector<Case>& cases() {
       {"cmis_temperature_high_alarm", cmis_port,
        [](PortSnapshot& p) {
          report(p).temperature_celsius = 76.0;
-         p.temperature_headroom_celsius = -6.0;
          flag(p, 0, "temperature_high_alarm");
          flag(p, 0, "temperature_high_warning");
        },
@@ -193,12 +194,11 @@ const std::vector<Case>& cases() {
       // hot
       {"cmis_temperature_high_warning_flag", cmis_port,
        [](PortSnapshot& p) { flag(p, 0, "temperature_high_warning"); }, Health::Hot, "temperature_high_warning"},
-      {"cmis_little_headroom", cmis_port, [](PortSnapshot& p) { p.temperature_headroom_celsius = 3.0; },
+      {"cmis_little_headroom", cmis_port, [](PortSnapshot& p) { report(p).temperature_celsius = 67.0; },
        Health::Hot, "headroom"},
       {"cmis_past_high_warning_by_value", cmis_port,
        [](PortSnapshot& p) {
          report(p).temperature_celsius = 71.0;
-         p.temperature_headroom_celsius = -1.0;
        },
        Health::Hot, "temperature_high_warning"},
       {"sff8636_temperature_high_warning", sff8636_port,
@@ -298,7 +298,7 @@ TEST_P(HealthTable, StateAndMostUrgentReason) {
   const Case& c = cases()[GetParam()];
   PortSnapshot p = c.base();
   c.mutate(p);
-  const Verdict v = assess(p);
+  const PortView v = assess(p);
   EXPECT_EQ(health_name(v.health), health_name(c.want));
   EXPECT_EQ(v.reasons.empty(), c.want == Health::Ok);
   if (v.reasons.empty()) return;
@@ -328,7 +328,7 @@ TEST(ExporterHealth, EveryStateIsCovered) {
 TEST(ExporterHealth, DirtyFiberReasonCarriesValueThresholdAndMargin) {
   PortSnapshot p = cmis_port();
   dirty_fiber(p, true);
-  const Verdict v = assess(p);
+  const PortView v = assess(p);
   ASSERT_EQ(v.reasons.size(), 1u);
   const Reason& r = v.reasons[0];
   EXPECT_EQ(r.kind, "flag");
@@ -359,7 +359,7 @@ TEST(ExporterHealth, ValueOnlyConditionSaysTheFlagIsNotRaised) {
 TEST(ExporterHealth, AlarmCoversItsWarningOnTheSameLanes) {
   PortSnapshot p = cmis_port();
   each_lane(p, 1, 8, [](cmis::LaneReport& l) { l.rx_power_watts = l.lane <= 2 ? 0.00001 : 0.00004; });
-  const Verdict v = assess(p);
+  const PortView v = assess(p);
   ASSERT_EQ(v.reasons.size(), 2u);
   EXPECT_EQ(v.reasons[0].name, "rx_power_low_alarm");
   EXPECT_EQ(v.reasons[0].lanes, (std::vector<int>{1, 2}));
@@ -371,7 +371,7 @@ TEST(ExporterHealth, NoLightHasNoMarginAndNoInfinity) {
   PortSnapshot p = cmis_port();
   flag(p, 3, "rx_los");
   each_lane(p, 3, 3, [](cmis::LaneReport& l) { l.rx_power_watts = 0.0; });
-  const Verdict v = assess(p);
+  const PortView v = assess(p);
   for (const Reason& r : v.reasons) {
     EXPECT_FALSE(r.margin_db.has_value()) << r.text;
     EXPECT_EQ(r.text.find("inf"), std::string::npos) << r.text;
@@ -389,7 +389,7 @@ TEST(ExporterHealth, ModuleFaultNamesItsCause) {
   report(p).module_state = cmis::Coded{5, "ModuleFault"};
   report(p).module_fault_cause = cmis::Coded{1, "TEC runaway"};
   each_lane(p, 1, 8, [](cmis::LaneReport& l) { l.data_path_state = "DPDeactivated"; });
-  const Verdict v = assess(p);
+  const PortView v = assess(p);
   ASSERT_EQ(v.reasons.size(), 1u);  // the idle data paths follow from the fault: no second cause
   EXPECT_EQ(v.reasons[0].module_state, "ModuleFault");
   EXPECT_EQ(v.reasons[0].fault_cause, "TEC runaway");
@@ -407,7 +407,7 @@ TEST(ExporterHealth, NotReadyModuleAndIdleLanesAreNotJudgedByValue) {
   PortSnapshot low = cmis_port();
   report(low).module_state = cmis::Coded{1, "ModuleLowPwr"};
   each_lane(low, 1, 8, dark);
-  const Verdict v = assess(low);
+  const PortView v = assess(low);
   ASSERT_EQ(v.reasons.size(), 1u);
   EXPECT_EQ(v.reasons[0].name, "ModuleLowPwr");
   EXPECT_FALSE(v.worst_rx_margin.has_value());
@@ -417,7 +417,7 @@ TEST(ExporterHealth, NotReadyModuleAndIdleLanesAreNotJudgedByValue) {
     dark(l);
     l.data_path_state = "DPDeactivated";
   });
-  const Verdict w = assess(idle);
+  const PortView w = assess(idle);
   ASSERT_EQ(w.reasons.size(), 1u);
   EXPECT_EQ(w.reasons[0].kind, "data_path");
   EXPECT_EQ(w.reasons[0].lanes, (std::vector<int>{5, 6, 7, 8}));
@@ -433,7 +433,7 @@ TEST(ExporterHealth, DegenerateThresholdsJudgeNothingByValue) {
 
 TEST(ExporterHealth, HeadroomThresholdComesFromOptions) {
   PortSnapshot p = cmis_port();
-  p.temperature_headroom_celsius = 4.0;
+  report(p).temperature_celsius = 66.0;  // 4 °C under the 70 °C high warning
   EXPECT_EQ(assess(p).health, Health::Hot);
   EXPECT_EQ(assess(p, HealthOptions{3.0}).health, Health::Ok);
 }

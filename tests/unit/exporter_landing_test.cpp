@@ -5,12 +5,14 @@
 #include <iterator>
 
 #include "exporters/format.hpp"
-#include "exporters/health.hpp"
+#include "health/health.hpp"
 #include "exporters/landing_page.hpp"
 #include "tests/e2e/synthetic_fleet.hpp"
 
 namespace xcvr::exporters {
 namespace {
+
+using namespace xcvr::health;  // the health model (health/)
 
 LandingOptions options() {
   LandingOptions o;
@@ -33,7 +35,7 @@ void expect_self_contained(const std::string& html) {
 }
 
 TEST(ExporterLanding, NameVersionAndLinks) {
-  const std::string html = landing_page_html(testing::make_rich_snapshot(), options());
+  const std::string html = landing_page_html(health::FleetView(testing::make_rich_snapshot()), options());
   EXPECT_NE(html.find("transceiver-exporter"), std::string::npos);
   EXPECT_NE(html.find("0.1.0-test"), std::string::npos);  // the snapshot's version wins
   EXPECT_NE(html.find("href=\"/metrics\""), std::string::npos);
@@ -47,19 +49,19 @@ TEST(ExporterLanding, AHostWithNothingToWatchSaysWhatWasLookedAt) {
   s.version = "0.1.0-test";
   s.source_notes = {"config.toml:88:1: netlink discovery: no netdev with a module interface; "
                     "physical netdevs looked at: 1; skipped: eth0: <EOPNOTSUPP>"};
-  const std::string html = landing_page_html(s, options());
+  const std::string html = landing_page_html(health::FleetView(s), options());
   EXPECT_NE(html.find("No port to watch."), std::string::npos);
   EXPECT_NE(html.find("netlink discovery: no netdev with a module interface"), std::string::npos);
   EXPECT_NE(html.find("&lt;EOPNOTSUPP&gt;"), std::string::npos) << "notes are escaped";
   EXPECT_NE(html.find("--check-config"), std::string::npos) << "and how to configure";
   s.source_notes.clear();
-  EXPECT_NE(landing_page_html(s, options()).find("The config names no source."), std::string::npos);
+  EXPECT_NE(landing_page_html(health::FleetView(s), options()).find("The config names no source."), std::string::npos);
   expect_self_contained(html);
 }
 
 TEST(ExporterLanding, EveryPortIsLinkedFromMapAndTableProblemsAlsoFromTheList) {
   const auto s = testing::make_rich_snapshot();
-  const std::string html = landing_page_html(s, options());
+  const std::string html = landing_page_html(health::FleetView(s), options());
   for (const auto& p : s.ports) {
     const std::string href = "href=\"/port/" + url_path_escape(p.port) + "\"";
     // The cage and the table row, and the problems list for a port with a problem.
@@ -94,7 +96,7 @@ daemon::Snapshot every_state_snapshot() {
 }
 
 TEST(ExporterLanding, CagesCarryClassReasonsAndShortLabels) {
-  const std::string html = landing_page_html(every_state_snapshot(), options());
+  const std::string html = landing_page_html(health::FleetView(every_state_snapshot()), options());
   auto cage = [&](const std::string& port) {  // the <a> of one cage
     const auto at = html.find("<a class=\"cage ");
     for (auto pos = at; pos != std::string::npos; pos = html.find("<a class=\"cage ", pos + 1)) {
@@ -130,7 +132,7 @@ TEST(ExporterLanding, CagesCarryClassReasonsAndShortLabels) {
 }
 
 TEST(ExporterLanding, ProblemsComeFirstWorstFirst) {
-  const std::string html = landing_page_html(every_state_snapshot(), options());
+  const std::string html = landing_page_html(health::FleetView(every_state_snapshot()), options());
   const auto problems = html.find("<h2 id=\"problems\">Problems</h2>");
   const auto map = html.find("<h2>Port map</h2>");
   ASSERT_NE(problems, std::string::npos);
@@ -150,26 +152,26 @@ TEST(ExporterLanding, ProblemsComeFirstWorstFirst) {
     EXPECT_EQ(list.find(quiet), std::string::npos) << quiet;
   }
   EXPECT_NE(list.find("module held in low power (ModuleLowPwr)"), std::string::npos);
-  const std::string none = landing_page_html(testing::make_fleet(4), options());
+  const std::string none = landing_page_html(health::FleetView(testing::make_fleet(4)), options());
   EXPECT_NE(none.find("None: every module in service is ok."), std::string::npos);
 }
 
 TEST(ExporterLanding, PagesRefreshThemselvesAndLinkARefresh) {
   const auto s = testing::make_rich_snapshot();
-  const std::string html = landing_page_html(s, options());
+  const std::string html = landing_page_html(health::FleetView(s), options());
   EXPECT_NE(html.find("<meta http-equiv=\"refresh\" content=\"10\">"), std::string::npos);
   EXPECT_NE(html.find("<a href=\"/\">Refresh now</a>"), std::string::npos);
-  const auto page = port_page_html(s, "spine1/Ethernet16", options());
+  const auto page = port_page_html(health::FleetView(s), "spine1/Ethernet16", options());
   ASSERT_TRUE(page.has_value());
   EXPECT_NE(page->find("<meta http-equiv=\"refresh\" content=\"10\">"), std::string::npos);
   EXPECT_NE(page->find("<a href=\"/port/spine1/Ethernet16\">Refresh now</a>"), std::string::npos);
   auto o = options();
   o.refresh_seconds = 0;
-  EXPECT_EQ(landing_page_html(s, o).find("http-equiv"), std::string::npos);
+  EXPECT_EQ(landing_page_html(health::FleetView(s), o).find("http-equiv"), std::string::npos);
 }
 
 TEST(ExporterLanding, SixtyFourCageSwitchIsOneFaceplateOfTwoBlocks) {
-  const std::string html = landing_page_html(testing::make_fleet(64), options());
+  const std::string html = landing_page_html(health::FleetView(testing::make_fleet(64)), options());
   EXPECT_EQ(count(html, "class=\"faceplate\""), 1u);
   EXPECT_EQ(count(html, "<a class=\"cage h-ok\""), 64u);
   EXPECT_EQ(count(html, "<div class=\"block\">"), 2u);  // 16 columns x 2 rows each
@@ -183,13 +185,13 @@ TEST(ExporterLanding, HostileStringsAreEscaped) {
   auto s = testing::make_rich_snapshot();
   s.ports[6].port = "spine1/<img onerror=x>";
   s.ports[6].coding[0].message = "<b>bold</b>";
-  const std::string html = landing_page_html(s, options());
+  const std::string html = landing_page_html(health::FleetView(s), options());
   EXPECT_EQ(html.find("<script>alert"), std::string::npos);
   EXPECT_NE(html.find("&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;&amp;&#39;"), std::string::npos);
   EXPECT_EQ(html.find("<img"), std::string::npos);
   EXPECT_NE(html.find("PN&quot;} evil{x=&quot;1?"), std::string::npos);  // 0xFF is not UTF-8
   EXPECT_EQ(html.find('\xff'), std::string::npos);
-  const auto page = port_page_html(s, "spine1/<img onerror=x>", options());
+  const auto page = port_page_html(health::FleetView(s), "spine1/<img onerror=x>", options());
   ASSERT_TRUE(page.has_value());
   EXPECT_EQ(page->find("<img"), std::string::npos);
   EXPECT_EQ(page->find("<b>bold"), std::string::npos);
@@ -200,7 +202,7 @@ TEST(ExporterLanding, HostileStringsAreEscaped) {
 
 TEST(ExporterLanding, PortDetailShowsMonitorsInDbmAndMilliwatts) {
   const auto s = testing::make_rich_snapshot();
-  const auto page = port_page_html(s, "spine1/Ethernet16", options());
+  const auto page = port_page_html(health::FleetView(s), "spine1/Ethernet16", options());
   ASSERT_TRUE(page.has_value());
   expect_self_contained(*page);
   // 0.51 mW on lane 1, no light on lane 3 (0 W is never -inf).
@@ -227,7 +229,7 @@ TEST(ExporterLanding, PortDetailShowsModuleStateAndFaultCause) {
   auto fault = std::make_shared<cmis::ModuleReport>(*s.ports[3].report);
   fault->module_fault_cause = cmis::Coded{1, "TEC runaway"};
   s.ports[3].report = fault;
-  const auto page = port_page_html(s, "spine1/Ethernet24", options());
+  const auto page = port_page_html(health::FleetView(s), "spine1/Ethernet24", options());
   ASSERT_TRUE(page.has_value());
   EXPECT_NE(page->find(">down</span>"), std::string::npos);
   EXPECT_NE(page->find("<th>module state</th><td>ModuleFault</td>"), std::string::npos);
@@ -239,7 +241,7 @@ TEST(ExporterLanding, PortDetailShowsModuleStateAndFaultCause) {
 TEST(ExporterLanding, PortDetailMarksUnusedLanes) {
   auto s = testing::make_rich_snapshot();
   s.ports[2].unused_lanes = {3, 4};  // the LOS lane is out of service: nothing is raised now
-  const auto page = port_page_html(s, "spine1/Ethernet16", options());
+  const auto page = port_page_html(health::FleetView(s), "spine1/Ethernet16", options());
   ASSERT_TRUE(page.has_value());
   EXPECT_NE(page->find(">ok</span>"), std::string::npos);
   EXPECT_NE(page->find("lanes 3, 4 out of service"), std::string::npos);
@@ -248,7 +250,7 @@ TEST(ExporterLanding, PortDetailMarksUnusedLanes) {
 }
 
 TEST(ExporterLanding, StaleDetailWithholdsMonitors) {
-  const auto page = port_page_html(testing::make_rich_snapshot(), "spine1/Ethernet32", options());
+  const auto page = port_page_html(health::FleetView(testing::make_rich_snapshot()), "spine1/Ethernet32", options());
   ASSERT_TRUE(page.has_value());
   EXPECT_NE(page->find("class=\"banner\""), std::string::npos);
   EXPECT_EQ(page->find("<h2>Monitors</h2>"), std::string::npos);
@@ -258,7 +260,7 @@ TEST(ExporterLanding, StaleDetailWithholdsMonitors) {
 }
 
 TEST(ExporterLanding, UnknownPortIsNotFound) {
-  EXPECT_FALSE(port_page_html(testing::make_rich_snapshot(), "nope", options()).has_value());
+  EXPECT_FALSE(port_page_html(health::FleetView(testing::make_rich_snapshot()), "nope", options()).has_value());
   EXPECT_NE(not_found_html("<x>").find("&lt;x&gt;"), std::string::npos);
 }
 

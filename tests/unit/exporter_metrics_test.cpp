@@ -8,7 +8,7 @@
 
 #include "daemon/build_info.hpp"
 #include "exporters/families.hpp"
-#include "exporters/health.hpp"
+#include "health/health.hpp"
 #include "exporters/metrics.hpp"
 #include "tests/e2e/exposition.hpp"
 #include "tests/e2e/synthetic_fleet.hpp"
@@ -16,12 +16,14 @@
 namespace xcvr::exporters {
 namespace {
 
+using namespace xcvr::health;  // the health model (health/)
+
 using testing::Exposition;
 using testing::make_fleet;
 using testing::make_rich_snapshot;
 using testing::parse_exposition;
 
-Exposition render(const daemon::Snapshot& s) { return parse_exposition(render_text(s)); }
+Exposition render(const daemon::Snapshot& s) { return parse_exposition(render_text(health::FleetView(s))); }
 
 const std::string kE0 = "spine1/Ethernet0";
 
@@ -169,7 +171,7 @@ TEST(ExporterMetrics, FaultStateCodingAndBudget) {
 }
 
 TEST(ExporterMetrics, ZeroOpticalPowerIsZeroNeverInfOrNan) {
-  const std::string text = render_text(make_rich_snapshot());
+  const std::string text = render_text(health::FleetView(make_rich_snapshot()));
   const Exposition e = parse_exposition(text);
   EXPECT_EQ(e.value("transceiver_lane_rx_power_watts", {{"port", "spine1/Ethernet16"}, {"lane", "3"}}), 0.0);
   for (const auto& s : e.samples) {
@@ -204,7 +206,7 @@ TEST(ExporterMetrics, FabricPortsCarryNode) {
 }
 
 TEST(ExporterMetrics, HostileStringsStayInsideTheirLabel) {
-  const std::string text = render_text(make_rich_snapshot());
+  const std::string text = render_text(health::FleetView(make_rich_snapshot()));
   const Exposition e = parse_exposition(text);  // throws if a label broke the line
   const auto info = e.find("transceiver_module_info", {{"port", "spine1/Ethernet48"}});
   ASSERT_EQ(info.size(), 1u);
@@ -244,7 +246,7 @@ TEST(ExporterMetrics, SelfMetrics) {
 }
 
 TEST(ExporterMetrics, EachFamilyOnceWithOneLineHelpAndType) {
-  const std::string text = render_text(make_rich_snapshot());
+  const std::string text = render_text(health::FleetView(make_rich_snapshot()));
   const Exposition e = parse_exposition(text);  // rejects a second HELP/TYPE
   for (const auto& [family, help] : e.help) {
     EXPECT_FALSE(help.empty()) << family;
@@ -271,7 +273,7 @@ TEST(ExporterMetrics, CollectorRendersOncePerSnapshotAndTimesItself) {
   EXPECT_EQ(e.find("transceiver_exporter_scrape_duration_seconds").size(), 1u);  // the first render's time
   EXPECT_EQ(e.find("transceiver_module_present").size(), 3u);
   // + scrape duration and the six process_* families of this process
-  EXPECT_EQ(collector.Collect().size(), build_families(*store.current()).size() + 1 + 6);
+  EXPECT_EQ(collector.Collect().size(), build_families(health::FleetView(*store.current())).size() + 1 + 6);
   EXPECT_EQ(e.find("process_resident_memory_bytes").size(), 1u);
 }
 

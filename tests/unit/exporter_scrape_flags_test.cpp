@@ -39,7 +39,7 @@ TEST(ExporterScrapeFlags, FlagRaisedAndClearedBetweenPollsShowsForTheHoldWindow)
 
   pulse_tx_fault_lane3(f);
   f.run_for(3.0);  // several polls; the flag is long gone from the module
-  (void)landing_page_html(*f.store.current(), LandingOptions{});
+  (void)landing_page_html(health::FleetView(*f.store.current()), LandingOptions{});
   for (int i = 0; i < 10; ++i) {  // scraped every second by an HA pair and a person: still there
     const Scrape s = scrape(collector);
     EXPECT_EQ(s.flag, 1.0) << i;

@@ -79,11 +79,11 @@ void expect_same(const std::vector<MetricFamily>& families) {
 }
 
 TEST(ExporterTextExposition, SameLinesForAHealthyFleet) {
-  expect_same(build_families(testing::make_fleet(64)));
+  expect_same(build_families(health::FleetView(testing::make_fleet(64))));
 }
 
 TEST(ExporterTextExposition, SameLinesForEveryFamilyAndHealthState) {
-  expect_same(build_families(testing::make_rich_snapshot()));
+  expect_same(build_families(health::FleetView(testing::make_rich_snapshot())));
 }
 
 // render_text writes the body series by series (FamilySet's text output) without building the
@@ -93,8 +93,8 @@ void expect_render_matches(const daemon::Snapshot& snapshot) {
   SelfStats self;
   self.last_scrape_seconds = 0.0123;
   self.render_errors = 2;
-  const std::string rendered = render_text(snapshot, self);
-  const std::string serialized = serialize_text(build_families(snapshot, self));
+  const std::string rendered = render_text(health::FleetView(snapshot), self);
+  const std::string serialized = serialize_text(build_families(health::FleetView(snapshot), self));
   ASSERT_EQ(rendered.size(), serialized.size());
   EXPECT_EQ(rendered, serialized);
 }
@@ -169,8 +169,8 @@ TEST(ExporterTextExposition, BodyRenderedInWindowsIsTheSerializedFamilies) {
       testing::make_fleet(80), testing::make_fleet(16), testing::make_rich_snapshot(), testing::make_fleet(64)};
   std::vector<std::size_t> family_bytes;
   for (const daemon::Snapshot& snapshot : renders) {
-    const TextBuffer body = render_body(snapshot, {}, &family_bytes);
-    const std::string serialized = serialize_text(build_families(snapshot));
+    const TextBuffer body = render_body(health::FleetView(snapshot), {}, &family_bytes);
+    const std::string serialized = serialize_text(build_families(health::FleetView(snapshot)));
     ASSERT_EQ(body.size(), serialized.size());
     EXPECT_EQ(body.view(), serialized);
   }

@@ -8,12 +8,14 @@
 
 #include "cmis/vdm.hpp"
 #include "exporters/api_json.hpp"
-#include "exporters/health.hpp"
+#include "health/health.hpp"
 #include "exporters/landing_page.hpp"
 #include "tests/e2e/synthetic_fleet.hpp"
 
 namespace xcvr::exporters {
 namespace {
+
+using namespace xcvr::health;  // the health model (health/)
 
 using daemon::PortSnapshot;
 
@@ -25,7 +27,7 @@ PortSnapshot port() { return testing::editable_port(); }
 std::string vdm_table_of(const PortSnapshot& p) {
   daemon::Snapshot s;
   s.ports.push_back(p);
-  const auto page = port_page_html(s, p.port, {});
+  const auto page = port_page_html(health::FleetView(s), p.port, {});
   EXPECT_TRUE(page);
   if (!page) return "";
   const auto table = page->find("Signal integrity (VDM)");
@@ -46,7 +48,7 @@ void raise(PortSnapshot& p, int lane, const std::string& flag) {
   }
 }
 
-const Reason* reason(const Verdict& v, std::string_view name) {
+const Reason* reason(const PortView& v, std::string_view name) {
   for (const Reason& r : v.reasons) {
     if (r.name == name) return &r;
   }
@@ -66,7 +68,7 @@ PortSnapshot failing_optic() {
 }
 
 TEST(ExporterVdmReasons, PreFecBerReasonHasValueThresholdAndDistanceToTheFecLimit) {
-  const Verdict v = assess(failing_optic());
+  const PortView v = assess(failing_optic());
   EXPECT_EQ(health_name(v.health), "warning");
   const Reason* r = reason(v, "vdm_pre_fec_ber_current_media_high_warning");
   ASSERT_NE(r, nullptr);
@@ -82,7 +84,7 @@ TEST(ExporterVdmReasons, PreFecBerReasonHasValueThresholdAndDistanceToTheFecLimi
   EXPECT_NE(r->text.find("8.0\u00d7 below the FEC limit 0.00024"), std::string::npos) << r->text;
   EXPECT_NE(r->text.find("(lane 3)"), std::string::npos) << r->text;
 
-  const nlohmann::json j = port_json(daemon::Snapshot{}, failing_optic());
+  const nlohmann::json j = port_json(daemon::Snapshot{}, failing_optic(), assess(failing_optic()));
   bool found = false;
   for (const auto& rj : j["reasons"]) {
     if (rj["name"] != "vdm_pre_fec_ber_current_media_high_warning") continue;
@@ -98,7 +100,7 @@ TEST(ExporterVdmReasons, PastTheFecLimitSaysSo) {
   PortSnapshot p = failing_optic();
   vdm(p, "pre_fec_ber_current_media", 5).value = 3e-4;
   raise(p, 5, "vdm_pre_fec_ber_current_media_high_alarm");
-  const Verdict v = assess(p);
+  const PortView v = assess(p);
   const Reason* r = reason(v, "vdm_pre_fec_ber_current_media_high_alarm");
   ASSERT_NE(r, nullptr);
   EXPECT_EQ(health_name(r->state), "alarm");
@@ -112,7 +114,7 @@ TEST(ExporterVdmReasons, EsnrReasonHasAMarginInDecibels) {
   esnr.value = 14.0;
   esnr.thresholds = cmis::Thresholds{30, 28, 15, 13};
   raise(p, 2, "vdm_esnr_media_input_low_warning");
-  const Verdict v = assess(p);
+  const PortView v = assess(p);
   const Reason* r = reason(v, "vdm_esnr_media_input_low_warning");
   ASSERT_NE(r, nullptr);
   ASSERT_TRUE(r->margin_db);
@@ -127,7 +129,7 @@ TEST(ExporterVdmReasons, ANotReadyModulesVdmValuesAreNotValid) {
   report(p).module_state = cmis::Coded{1, "ModuleLowPwr"};
   for (cmis::VdmObservable& o : report(p).vdm) o.value = 0;
   for (int lane = 1; lane <= 8; ++lane) EXPECT_FALSE(vdm_measures(*p.report, lane));
-  const nlohmann::json j = port_json(daemon::Snapshot{}, p);
+  const nlohmann::json j = port_json(daemon::Snapshot{}, p, assess(p));
   ASSERT_FALSE(j["module"]["vdm"].empty());
   for (const auto& o : j["module"]["vdm"]) EXPECT_TRUE(o["value"].is_null()) << o.dump();
 
@@ -138,7 +140,7 @@ TEST(ExporterVdmReasons, ANotReadyModulesVdmValuesAreNotValid) {
   // Ready again: the values are shown (and count in the JSON).
   report(p).module_state = cmis::Coded{3, "ModuleReady"};
   EXPECT_TRUE(vdm_measures(*p.report, 1));
-  EXPECT_FALSE(port_json(daemon::Snapshot{}, p)["module"]["vdm"][0]["value"].is_null());
+  EXPECT_FALSE(port_json(daemon::Snapshot{}, p, assess(p))["module"]["vdm"][0]["value"].is_null());
 }
 
 TEST(ExporterVdmReasons, WorstBerAndEsnrLanesHeadTheVdmTable) {

@@ -96,7 +96,7 @@ TEST(LinkPoll, RenderedBesideTheOpticWithSaturation) {
   r.run(3);
   Snapshot snap;
   snap.ports.push_back(r.poller->snapshot(r.now));
-  const std::string text = exporters::render_text(snap);
+  const std::string text = exporters::render_text(health::FleetView(snap));
   EXPECT_NE(text.find("transceiver_link_symbol_errors_total{port=\"sw/0\",node=\"sw\",link=\"7\"} 65535"),
             std::string::npos)
       << text;

@@ -161,7 +161,7 @@ struct VerdictLines {
   daemon::Snapshot s = testing::make_fleet(3);
   void observe() {
     s.taken_unix += 1;
-    log.observe(s);
+    log.observe(health::FleetView(s));
   }
 };
 
@@ -174,7 +174,7 @@ TEST(VerdictLog, FirstVerdictsOnlyWhenAProblem) {
   ASSERT_EQ(v.lines.size(), 1u);
   EXPECT_EQ(v.lines[0].rfind("port " + v.s.ports[2].port + ": stale (no good read since ", 0), 0u) << v.lines[0];
   v.observe();  // nothing changed
-  v.log.observe(v.s);  // the same snapshot again
+  v.log.observe(health::FleetView(v.s));  // the same snapshot again
   EXPECT_EQ(v.lines.size(), 1u);
 }
 

@@ -13,7 +13,7 @@
 #include "drivers/netlink/netlink_transport.hpp"
 #include "drivers/i2c/i2c_dev_transport.hpp"
 #include "drivers/optoe/optoe_transport.hpp"
-#include "exporters/health.hpp"
+#include "health/health.hpp"
 #include "tests/support/delegating_transport.hpp"
 #include "tests/support/emulated_engine.hpp"
 #include "tests/support/emulated_i2c_syscalls.hpp"
@@ -119,12 +119,12 @@ TEST(Misconfiguration, APortWhoseNetdevIsMissingIsMisconfiguredNotAnEmptyCage) {
   EXPECT_EQ(s.presence, daemon::PortPresence::Unknown) << "not an empty cage";
   EXPECT_FALSE(s.report) << "the module behind it is never read";
   EXPECT_EQ(s.insertions_total, 0u);
-  const exporters::Verdict v = exporters::assess(s);
-  EXPECT_EQ(v.health, exporters::Health::Misconfigured);
+  const health::PortView v = health::assess(s);
+  EXPECT_EQ(v.health, health::Health::Misconfigured);
   ASSERT_EQ(v.reasons.size(), 1u);
   EXPECT_EQ(v.reasons[0].kind, "misconfigured");
   EXPECT_EQ(v.reasons[0].text, "netdev ens9np0 does not exist");
-  EXPECT_TRUE(exporters::is_problem(v.health));
+  EXPECT_TRUE(health::is_problem(v.health));
 }
 
 TEST(Misconfiguration, ThePortFollowsTheNetdevAppearingAndDisappearing) {
@@ -136,7 +136,7 @@ TEST(Misconfiguration, ThePortFollowsTheNetdevAppearingAndDisappearing) {
   EXPECT_EQ(daemon::port_state_name(s.state), "ok");
   EXPECT_TRUE(s.misconfiguration.empty());
   EXPECT_EQ(s.insertions_total, 1u);
-  EXPECT_EQ(exporters::assess(s).health, exporters::Health::Ok);
+  EXPECT_EQ(health::assess(s).health, health::Health::Ok);
   // A module that is being read keeps being read; once reads fail (the netdev went away with
   // its driver), the port says why instead of failing on.
   r.transport->lacks = "netdev ens9np0 does not exist";
@@ -153,7 +153,7 @@ TEST(Misconfiguration, OutOfServiceOutranksIt) {
   s.state = daemon::PortState::Misconfigured;
   s.misconfiguration = "netdev ens9np0 does not exist";
   s.in_service = false;
-  EXPECT_EQ(exporters::assess(s).health, exporters::Health::Unused);
+  EXPECT_EQ(health::assess(s).health, health::Health::Unused);
 }
 
 }  // namespace

@@ -209,7 +209,7 @@ TEST(DataPath, TwinPortModuleLabelsItsLanesWithTheirDataPath) {
   ASSERT_EQ(twin.report->lanes.size(), 8u);
   for (const cmis::LaneReport& l : twin.report->lanes) EXPECT_EQ(l.data_path, l.lane <= 4 ? 1 : 2) << l.lane;
 
-  const testing::Exposition e = testing::parse_exposition(exporters::render_text(*f.store.current()));
+  const testing::Exposition e = testing::parse_exposition(exporters::render_text(health::FleetView(*f.store.current())));
   for (int lane = 1; lane <= 8; ++lane) {
     const auto twin_rx = e.find("transceiver_lane_rx_power_watts", {{"port", "sw/b0c0"}, {"lane", std::to_string(lane)}});
     ASSERT_EQ(twin_rx.size(), 1u) << lane;  // a label, not another series

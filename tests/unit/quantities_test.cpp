@@ -11,6 +11,7 @@
 #include "exporters/api_json.hpp"
 #include "exporters/landing_page.hpp"
 #include "exporters/metrics.hpp"
+#include "health/health.hpp"
 #include "tests/e2e/synthetic_fleet.hpp"
 
 namespace xcvr {
@@ -36,7 +37,6 @@ daemon::Snapshot only(const QuantitySpec& q) {
   if (q.has_thresholds()) r->thresholds[q.key] = {0.75, 0.625, 0.25, 0.125};
   s.ports[0].report = r;
   s.ports[0].aging.clear();
-  s.ports[0].temperature_headroom_celsius.reset();
   return s;
 }
 
@@ -62,7 +62,7 @@ TEST(Quantities, EveryRowReachesEveryOutput) {
     const daemon::Snapshot s = only(q);
     const daemon::PortSnapshot& port = s.ports[0];
 
-    const std::string metrics = exporters::render_text(s);
+    const std::string metrics = exporters::render_text(health::FleetView(s));
     EXPECT_NE(metrics.find("# TYPE " + std::string(q.metric) + " gauge"), std::string::npos);
     EXPECT_NE(metrics.find("} 0.4375\n"), std::string::npos);
     if (q.has_thresholds()) {
@@ -74,10 +74,10 @@ TEST(Quantities, EveryRowReachesEveryOutput) {
       }
     }
 
-    const std::string api = exporters::port_json(s, port).dump();
+    const std::string api = exporters::port_json(s, port, health::assess(port)).dump();
     EXPECT_NE(api.find("\"" + std::string(q.key) + "\":0.4375"), std::string::npos) << api.substr(0, 400);
 
-    const auto page = exporters::port_page_html(s, port.port, exporters::LandingOptions{});
+    const auto page = exporters::port_page_html(health::FleetView(s), port.port, exporters::LandingOptions{});
     ASSERT_TRUE(page.has_value());
     EXPECT_NE(page->find(">" + std::string(q.label) + "<"), std::string::npos);
 
@@ -94,7 +94,7 @@ TEST(Quantities, EveryRowReachesEveryOutput) {
 TEST(Quantities, ThresholdsKeepTheirLevelsInEveryOutput) {
   const QuantitySpec& t = cmis::quantity(cmis::Quantity::Temperature);
   const daemon::Snapshot s = only(t);
-  const std::string metrics = exporters::render_text(s);
+  const std::string metrics = exporters::render_text(health::FleetView(s));
   for (const char* level : {"high_alarm\"} 0.75", "high_warning\"} 0.625", "low_warning\"} 0.25",
                             "low_alarm\"} 0.125"}) {
     EXPECT_NE(metrics.find(level), std::string::npos) << level;

@@ -1,4 +1,4 @@
-#include "exporters/health.hpp"
+#include "health/health.hpp"
 
 #include "cmis/quantities.hpp"
 
@@ -7,10 +7,10 @@
 #include <set>
 
 #include "cmis/codes.hpp"
-#include "exporters/format.hpp"
-#include "exporters/health_internal.hpp"
+#include "health/text.hpp"
+#include "health/health_internal.hpp"
 
-namespace xcvr::exporters {
+namespace xcvr::health {
 
 std::string_view health_name(Health h) {
   switch (h) {
@@ -68,22 +68,17 @@ std::vector<RaisedFlag> raised_flags(const daemon::PortSnapshot& port) {
   std::vector<RaisedFlag> out;
   if (!port.in_service || !monitors_visible(port)) return out;
   for (const auto& h : port.flags) {
-    if (h.raised) out.push_back({h.lane, h.flag});
+    if (h.raised) out.push_back({h.lane, h.flag, h.since_unix, h.last_seen_unix});
   }
-  for (const auto& f : port.report->module_flags) out.push_back({0, f});
+  const double read = port.last_good_read_unix;  // a flag only the report shows: seen at this read
+  for (const auto& f : port.report->module_flags) out.push_back({0, f, read, read});
   for (const auto& lane : port.report->lanes) {
-    for (const auto& f : lane.flags) out.push_back({lane.lane, f});
+    for (const auto& f : lane.flags) out.push_back({lane.lane, f, read, read});
   }
   std::erase_if(out, [&](const RaisedFlag& f) { return !lane_in_service(port, f.lane); });
-  std::sort(out.begin(), out.end());
+  std::stable_sort(out.begin(), out.end());  // the history's entry, with its times, first of equals
   out.erase(std::unique(out.begin(), out.end()), out.end());
   return out;
-}
-
-std::optional<double> temperature_headroom(const daemon::PortSnapshot& port) {
-  if (!monitors_visible(port)) return std::nullopt;
-  if (port.temperature_headroom_celsius) return port.temperature_headroom_celsius;
-  return cmis::temperature_headroom(*port.report);
 }
 
 std::optional<double> power_margin_db(double watts, double threshold_watts, bool high) {
@@ -215,8 +210,7 @@ std::optional<Reason> dark_reason(const PortSnapshot& p, const std::vector<int>&
   return r;
 }
 
-std::optional<Reason> headroom_reason(const PortSnapshot& p, const HealthOptions& o) {
-  const auto headroom = temperature_headroom(p);
+std::optional<Reason> headroom_reason(const std::optional<double>& headroom, const HealthOptions& o) {
   if (!headroom || *headroom >= o.hot_headroom_celsius) return std::nullopt;
   Reason r = simple(Health::Hot, "headroom",
                     "temperature headroom " + fixed(*headroom, 1) + " \u00b0C to the high warning, below " +
@@ -245,8 +239,13 @@ std::optional<LaneMargin> worst_rx_margin(const PortSnapshot& p, const std::vect
 
 }  // namespace
 
-Verdict assess(const PortSnapshot& p, const HealthOptions& options) {
-  Verdict v;
+PortView assess(const PortSnapshot& p, const HealthOptions& options) {
+  PortView v;
+  v.monitors_visible = monitors_visible(p);
+  if (const auto h = v.monitors_visible ? cmis::temperature_headroom(*p.report) : std::nullopt; h && std::isfinite(*h)) {
+    v.temperature_headroom_celsius = h;  // a temperature that is not a number gives no headroom
+  }
+  v.raised_flags = raised_flags(p);
   auto& reasons = v.reasons;
   if (!p.in_service) {
     reasons.push_back(simple(Health::Unused, "unused", "configured out of service", "UNUSED"));
@@ -254,11 +253,11 @@ Verdict assess(const PortSnapshot& p, const HealthOptions& options) {
     reasons.push_back(simple(Health::Misconfigured, "misconfigured", p.misconfiguration, "CONFIG"));
   } else if (p.presence == daemon::PortPresence::Absent) {
     reasons.push_back(simple(Health::Empty, "empty", "no module in the cage", "EMPTY"));
-  } else if (!monitors_visible(p)) {
+  } else if (!v.monitors_visible) {
     reasons.push_back(stale_reason(p));
   } else {
     const auto lanes = in_service_lanes(p);
-    const auto flags = raised_flags(p);
+    const auto& flags = v.raised_flags;
     // A module that is not ready explains its dark lanes and idle data paths: no second cause.
     if (auto r = module_state_reason(*p.report)) {
       reasons.push_back(std::move(*r));
@@ -271,7 +270,7 @@ Verdict assess(const PortSnapshot& p, const HealthOptions& options) {
       return r.name == "temperature_high_warning" || r.name == "temperature_high_alarm";
     });
     if (!warm) {
-      if (auto r = headroom_reason(p, options)) reasons.push_back(std::move(*r));
+      if (auto r = headroom_reason(v.temperature_headroom_celsius, options)) reasons.push_back(std::move(*r));
     }
     for (const auto& c : p.coding) {
       if (c.severity != coding::CheckStatus::Fail) continue;
@@ -288,4 +287,4 @@ Verdict assess(const PortSnapshot& p, const HealthOptions& options) {
   return v;
 }
 
-}  // namespace xcvr::exporters
+}  // namespace xcvr::health

@@ -1,12 +1,12 @@
-// Pieces of assess() (exporters/health.cpp), split by subject. Internal to exporters/.
+// Pieces of assess() (health/health.cpp), split by subject. Internal to health/.
 #pragma once
 
 #include <string_view>
 #include <vector>
 
-#include "exporters/health.hpp"
+#include "health/health.hpp"
 
-namespace xcvr::exporters::detail {
+namespace xcvr::health::detail {
 
 // The state a raised flag gives: alarm (alarm level, LOS, Tx fault, CDR LOL, firmware
 // errors), hot (temperature high warning), down (data_not_ready), ok (state-change
@@ -24,4 +24,4 @@ bool lane_live(const cmis::ModuleReport& report, const cmis::LaneReport& lane);
 void add_condition_reasons(const daemon::PortSnapshot& port, const std::vector<RaisedFlag>& flags,
                            std::vector<Reason>& out);
 
-}  // namespace xcvr::exporters::detail
+}  // namespace xcvr::health::detail

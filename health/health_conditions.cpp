@@ -11,10 +11,10 @@
 #include "cmis/codes.hpp"
 #include "cmis/quantities.hpp"
 #include "cmis/vdm.hpp"
-#include "exporters/format.hpp"
-#include "exporters/health_internal.hpp"
+#include "health/text.hpp"
+#include "health/health_internal.hpp"
 
-namespace xcvr::exporters::detail {
+namespace xcvr::health::detail {
 namespace {
 
 using daemon::PortSnapshot;
@@ -253,4 +253,4 @@ void add_condition_reasons(const PortSnapshot& p, const std::vector<RaisedFlag>&
   for (const auto& [rank, name] : order) out.push_back(make_reason(p, *name, conditions.at(*name)));
 }
 
-}  // namespace xcvr::exporters::detail
+}  // namespace xcvr::health::detail

@@ -33,7 +33,7 @@ struct WebConfig : daemon::WebConfig {
   // 0 = half of max_connections, at least 16 (or max_connections if smaller).
   std::size_t max_connections_per_source = 0;
 
-  std::string version;                // shown on the landing page if the snapshot has none
+  std::string version;  // shown on the landing page if the snapshot has none
 };
 
 // What the connection reactor did with connections since start() (docs/architecture.md, HTTP).

@@ -20,7 +20,7 @@
 #include "cmis/report_json.hpp"
 #include "drivers/emulator/bus.hpp"
 #include "drivers/emulator/catalog.hpp"
-#include "drivers/clock.hpp"
+#include "base/clock.hpp"
 #include "drivers/emulator/fleet.hpp"
 #include "drivers/emulator/module.hpp"
 

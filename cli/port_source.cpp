@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "drivers/spelling.hpp"
+#include "base/spelling.hpp"
 
 namespace xcvr::cli {
 

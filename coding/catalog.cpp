@@ -8,8 +8,8 @@
 
 #include <toml++/toml.h>
 
-#include "drivers/safe_file.hpp"
-#include "drivers/toml_input.hpp"
+#include "base/safe_file.hpp"
+#include "base/toml_input.hpp"
 
 #include "cmis/cmis_map.hpp"
 #include "cmis/sff8472_map.hpp"

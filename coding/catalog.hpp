@@ -22,7 +22,7 @@
 #include <variant>
 #include <vector>
 
-#include "drivers/text_position.hpp"
+#include "base/text_position.hpp"
 
 namespace xcvr::coding {
 

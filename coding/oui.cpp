@@ -8,7 +8,7 @@
 #include <filesystem>
 
 #include "coding/coding.hpp"
-#include "drivers/safe_file.hpp"
+#include "base/safe_file.hpp"
 
 namespace xcvr::coding {
 namespace {

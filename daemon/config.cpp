@@ -10,9 +10,9 @@
 
 #include <toml++/toml.h>
 
-#include "drivers/safe_file.hpp"
-#include "drivers/spelling.hpp"
-#include "drivers/toml_input.hpp"
+#include "base/safe_file.hpp"
+#include "base/spelling.hpp"
+#include "base/toml_input.hpp"
 
 #include "daemon/bcrypt_hash.hpp"
 #include "daemon/logging.hpp"

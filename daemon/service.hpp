@@ -8,7 +8,7 @@
 #include <variant>
 
 #include "daemon/aging.hpp"
-#include "drivers/clock.hpp"
+#include "base/clock.hpp"
 #include "daemon/coding_setup.hpp"
 #include "daemon/config.hpp"
 #include "daemon/poll_engine.hpp"

@@ -16,8 +16,8 @@
 #include <variant>
 #include <vector>
 
-#include "drivers/safe_file.hpp"
-#include "drivers/toml_input.hpp"
+#include "base/safe_file.hpp"
+#include "base/toml_input.hpp"
 #include "drivers/transport.hpp"
 
 namespace xcvr::drivers {

@@ -8,7 +8,7 @@
 #include <string>
 #include <variant>
 
-#include "drivers/files/files.hpp"
+#include "base/files/files.hpp"
 #include "drivers/link_health.hpp"
 
 namespace xcvr::drivers {

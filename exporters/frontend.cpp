@@ -11,7 +11,7 @@
 
 #include <spdlog/spdlog.h>
 
-#include "drivers/safe_file.hpp"
+#include "base/safe_file.hpp"
 #include "exporters/http_transport.hpp"
 #include "exporters/textfile.hpp"
 

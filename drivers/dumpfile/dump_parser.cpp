@@ -4,7 +4,7 @@
 
 #include <unistd.h>
 
-#include "drivers/safe_file.hpp"
+#include "base/safe_file.hpp"
 
 #include <array>
 #include <cerrno>

@@ -27,7 +27,7 @@
 #include <string_view>
 #include <vector>
 
-#include "drivers/clock.hpp"
+#include "base/clock.hpp"
 #include "drivers/emulator/i2c_target.hpp"
 #include "drivers/emulator/module.hpp"
 

@@ -4,7 +4,7 @@
 #include <cmath>
 
 #include "drivers/emulator/toml_support.hpp"
-#include "drivers/toml_input.hpp"
+#include "base/toml_input.hpp"
 
 namespace xcvr::emulator {
 namespace {

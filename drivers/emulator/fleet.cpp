@@ -5,8 +5,8 @@
 
 #include "drivers/emulator/catalog.hpp"
 #include "drivers/emulator/toml_support.hpp"
-#include "drivers/toml_input.hpp"
-#include "drivers/safe_file.hpp"
+#include "base/toml_input.hpp"
+#include "base/safe_file.hpp"
 
 namespace xcvr::emulator {
 

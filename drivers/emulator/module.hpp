@@ -31,7 +31,7 @@
 
 #include "cmis/image.hpp"
 #include "cmis/vdm.hpp"
-#include "drivers/clock.hpp"
+#include "base/clock.hpp"
 #include "drivers/emulator/dynamics.hpp"
 #include "drivers/emulator/i2c_target.hpp"
 #include "drivers/emulator/model.hpp"
@@ -39,7 +39,7 @@
 
 namespace xcvr::emulator {
 
-// The emulator's time is drivers' (drivers/clock.hpp), shared with the MAD channel.
+// The emulator's time is drivers' (base/clock.hpp), shared with the MAD channel.
 using drivers::Clock;
 using drivers::kMicrosecond;
 using drivers::kMillisecond;

@@ -1,5 +1,5 @@
 // Internal to drivers/emulator: the [[fault]] table reader shared by the fault timeline and the
-// fleet loaders. Tables are read through drivers::TomlTable (drivers/toml_input.hpp).
+// fleet loaders. Tables are read through drivers::TomlTable (base/toml_input.hpp).
 #pragma once
 
 #include <cstdint>

@@ -10,9 +10,9 @@
 #include <cstring>
 #include <utility>
 
-#include "drivers/files/files.hpp"
+#include "base/files/files.hpp"
 #include "drivers/page_select.hpp"
-#include "drivers/safe_file.hpp"
+#include "base/safe_file.hpp"
 
 namespace xcvr::i2c {
 namespace {

@@ -15,7 +15,7 @@
 
 #include <libmnl/libmnl.h>
 
-#include "drivers/files/files.hpp"
+#include "base/files/files.hpp"
 #include "drivers/netlink/netlink_link.hpp"
 
 namespace xcvr::ethtool {

@@ -1,7 +1,7 @@
 #include "drivers/optoe/optoe_transport.hpp"
 
-#include "drivers/files/files.hpp"
-#include "drivers/safe_file.hpp"
+#include "base/files/files.hpp"
+#include "base/safe_file.hpp"
 
 #include <fcntl.h>
 #include <sys/stat.h>

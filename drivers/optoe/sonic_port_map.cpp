@@ -9,8 +9,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "drivers/safe_file.hpp"
-#include "drivers/text_position.hpp"
+#include "base/safe_file.hpp"
+#include "base/text_position.hpp"
 
 namespace xcvr::optoe {
 namespace {

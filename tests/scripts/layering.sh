@@ -24,10 +24,10 @@ check() {  # check <dir> <allowed include regex> [<forbidden include regex>]
 }
 check cmis 'cmis/'
 check app 'daemon/|exporters/'
-check coding 'cmis/|coding/|drivers/safe_file\.hpp|drivers/text_position\.hpp|drivers/toml_input\.hpp'
+check coding 'cmis/|coding/|base/safe_file\.hpp|base/text_position\.hpp|base/toml_input\.hpp'
 for dir in drivers drivers/*/; do
   dir=${dir%/}
-  [ "$dir" = drivers/emulator ] || check "$dir" 'cmis/|drivers/' 'drivers/emulator/'
+  [ "$dir" = drivers/emulator ] || check "$dir" 'cmis/|base/|drivers/' 'drivers/emulator/'
 done
 registry_only() {  # registry_only <files...>
   local bad

@@ -13,8 +13,8 @@
 #include "drivers/i2c/i2c_source.hpp"
 #include "drivers/ib/ib_source.hpp"
 #include "drivers/optoe/optoe_source.hpp"
-#include "drivers/spelling.hpp"
-#include "drivers/toml_input.hpp"
+#include "base/spelling.hpp"
+#include "base/toml_input.hpp"
 
 namespace xcvr::daemon {
 namespace {

@@ -23,7 +23,7 @@
 #include <string>
 #include <vector>
 
-#include "drivers/clock.hpp"
+#include "base/clock.hpp"
 #include "drivers/emulator/module.hpp"
 #include "drivers/ib/mad_codec.hpp"
 #include "drivers/ib/pma.hpp"

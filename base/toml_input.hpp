@@ -18,7 +18,7 @@
 
 #include <toml++/toml.h>
 
-#include "drivers/text_position.hpp"
+#include "base/text_position.hpp"
 
 namespace xcvr::drivers {
 

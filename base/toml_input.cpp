@@ -1,4 +1,4 @@
-#include "drivers/toml_input.hpp"
+#include "base/toml_input.hpp"
 
 #include <algorithm>
 #include <cctype>
@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "drivers/spelling.hpp"
+#include "base/spelling.hpp"
 
 namespace xcvr::drivers {
 namespace {

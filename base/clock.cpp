@@ -1,4 +1,4 @@
-#include "drivers/clock.hpp"
+#include "base/clock.hpp"
 
 #include <thread>
 

@@ -1,4 +1,4 @@
-#include "drivers/spelling.hpp"
+#include "base/spelling.hpp"
 
 #include <algorithm>
 #include <cctype>

@@ -1,4 +1,4 @@
-#include "drivers/files/files.hpp"
+#include "base/files/files.hpp"
 
 #include <fcntl.h>
 

@@ -1,5 +1,5 @@
 // Safe reading of files a config names (the config itself, catalogs, fleets, scenarios, module
-// dumps, the OUI registry, TLS material; the state file goes through drivers/files directly): regular files only — a directory, FIFO, socket
+// dumps, the OUI registry, TLS material; the state file goes through base/files directly): regular files only — a directory, FIFO, socket
 // or device is refused with an error naming the path, without ever blocking on it (opened
 // O_NONBLOCK, then fstat) — and never more than the cap of the file's kind is read.
 #pragma once

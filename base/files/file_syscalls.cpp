@@ -1,4 +1,4 @@
-#include "drivers/files/file_syscalls.hpp"
+#include "base/files/file_syscalls.hpp"
 
 #include <fcntl.h>
 #include <stdio.h>  // renameat2, RENAME_NOREPLACE (glibc 2.28)

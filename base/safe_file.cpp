@@ -1,7 +1,7 @@
-#include "drivers/safe_file.hpp"
+#include "base/safe_file.hpp"
 
 #include "drivers/dumpfile/dump_parser.hpp"
-#include "drivers/files/files.hpp"
+#include "base/files/files.hpp"
 
 #include <fcntl.h>
 #include <sys/stat.h>

@@ -9,7 +9,7 @@
 #include <string>
 #include <string_view>
 
-#include "drivers/files/file_syscalls.hpp"
+#include "base/files/file_syscalls.hpp"
 
 namespace xcvr::files {
 

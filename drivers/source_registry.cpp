@@ -4,7 +4,7 @@
 #include "drivers/source_kind.hpp"
 
 #include "drivers/dumpfile/file_source.hpp"
-#include "drivers/emulator/emulator_source.hpp"
+#include "emulator/emulator_source.hpp"
 #include "drivers/netlink/netlink_source.hpp"
 #include "drivers/i2c/i2c_source.hpp"
 #include "drivers/ib/ib_source.hpp"

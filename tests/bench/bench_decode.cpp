@@ -10,8 +10,8 @@
 #include "cmis/decode.hpp"
 #include "cmis/report_json.hpp"
 #include "drivers/dumpfile/dump_parser.hpp"
-#include "drivers/emulator/catalog.hpp"
-#include "drivers/emulator/model.hpp"
+#include "emulator/catalog.hpp"
+#include "emulator/model.hpp"
 
 namespace {
 

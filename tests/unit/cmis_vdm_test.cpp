@@ -11,10 +11,10 @@
 #include "cmis/decode.hpp"
 #include "cmis/read_plan.hpp"
 #include "cmis/vdm.hpp"
-#include "drivers/emulator/bus.hpp"
-#include "drivers/emulator/catalog.hpp"
-#include "drivers/emulator/emulator_transport.hpp"
-#include "drivers/emulator/faults.hpp"
+#include "emulator/bus.hpp"
+#include "emulator/catalog.hpp"
+#include "emulator/emulator_transport.hpp"
+#include "emulator/faults.hpp"
 #include "drivers/module_reader.hpp"
 
 namespace xcvr::cmis {

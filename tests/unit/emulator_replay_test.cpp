@@ -6,9 +6,9 @@
 
 #include "cmis/decode.hpp"
 #include "drivers/dumpfile/dump_parser.hpp"
-#include "drivers/emulator/bus.hpp"
-#include "drivers/emulator/emulator_transport.hpp"
-#include "drivers/emulator/image_reader.hpp"
+#include "emulator/bus.hpp"
+#include "emulator/emulator_transport.hpp"
+#include "emulator/image_reader.hpp"
 
 namespace xcvr::emulator {
 namespace {

@@ -24,7 +24,7 @@
 #include <vector>
 
 #include "base/clock.hpp"
-#include "drivers/emulator/module.hpp"
+#include "emulator/module.hpp"
 #include "drivers/ib/mad_codec.hpp"
 #include "drivers/ib/pma.hpp"
 #include "drivers/ib/registers.hpp"

@@ -1,6 +1,6 @@
 // EmulatedModule: register-level memory semantics (paging, banks, clear-on-read, writes).
 // Live values are in module_live.cpp.
-#include "drivers/emulator/module.hpp"
+#include "emulator/module.hpp"
 
 #include <algorithm>
 #include <utility>

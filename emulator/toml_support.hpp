@@ -1,4 +1,4 @@
-// Internal to drivers/emulator: the [[fault]] table reader shared by the fault timeline and the
+// Internal to emulator: the [[fault]] table reader shared by the fault timeline and the
 // fleet loaders. Tables are read through drivers::TomlTable (base/toml_input.hpp).
 #pragma once
 
@@ -6,7 +6,7 @@
 
 #include <toml++/toml.h>
 
-#include "drivers/emulator/faults.hpp"
+#include "emulator/faults.hpp"
 
 namespace xcvr::emulator::toml_support {
 

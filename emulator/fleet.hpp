@@ -19,9 +19,9 @@
 #include <string_view>
 #include <vector>
 
-#include "drivers/emulator/bus.hpp"
-#include "drivers/emulator/emulator_transport.hpp"
-#include "drivers/emulator/faults.hpp"
+#include "emulator/bus.hpp"
+#include "emulator/emulator_transport.hpp"
+#include "emulator/faults.hpp"
 
 namespace xcvr::emulator {
 

@@ -28,8 +28,8 @@
 #include <vector>
 
 #include "base/clock.hpp"
-#include "drivers/emulator/i2c_target.hpp"
-#include "drivers/emulator/module.hpp"
+#include "emulator/i2c_target.hpp"
+#include "emulator/module.hpp"
 
 namespace xcvr::emulator {
 

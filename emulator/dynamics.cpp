@@ -1,4 +1,4 @@
-#include "drivers/emulator/dynamics.hpp"
+#include "emulator/dynamics.hpp"
 
 #include <cmath>
 

@@ -1,10 +1,10 @@
-#include "drivers/emulator/emulator_source.hpp"
+#include "emulator/emulator_source.hpp"
 
 #include <atomic>
 #include <chrono>
 #include <thread>
 
-#include "drivers/emulator/emulator_transport.hpp"
+#include "emulator/emulator_transport.hpp"
 
 namespace xcvr::emulator {
 namespace {

@@ -1,4 +1,4 @@
-#include "drivers/emulator/bus.hpp"
+#include "emulator/bus.hpp"
 
 #include <algorithm>
 #include <stdexcept>

@@ -32,10 +32,10 @@
 #include "cmis/image.hpp"
 #include "cmis/vdm.hpp"
 #include "base/clock.hpp"
-#include "drivers/emulator/dynamics.hpp"
-#include "drivers/emulator/i2c_target.hpp"
-#include "drivers/emulator/model.hpp"
-#include "drivers/emulator/spec_layout.hpp"
+#include "emulator/dynamics.hpp"
+#include "emulator/i2c_target.hpp"
+#include "emulator/model.hpp"
+#include "emulator/spec_layout.hpp"
 
 namespace xcvr::emulator {
 

@@ -13,7 +13,7 @@
 #include <string_view>
 #include <vector>
 
-#include "drivers/emulator/bus.hpp"
+#include "emulator/bus.hpp"
 
 namespace xcvr::emulator {
 

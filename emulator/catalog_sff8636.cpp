@@ -1,5 +1,5 @@
 // SFF-8636 (QSFP28) models of the catalog.
-#include "drivers/emulator/catalog.hpp"
+#include "emulator/catalog.hpp"
 
 namespace xcvr::emulator {
 namespace {

@@ -10,7 +10,7 @@
 #include <span>
 #include <string>
 
-#include "drivers/emulator/bus.hpp"
+#include "emulator/bus.hpp"
 #include "drivers/page_select.hpp"
 #include "drivers/transport.hpp"
 

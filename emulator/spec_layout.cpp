@@ -1,4 +1,4 @@
-#include "drivers/emulator/spec_layout.hpp"
+#include "emulator/spec_layout.hpp"
 
 #include "cmis/cmis_map.hpp"
 #include "cmis/sff8636_map.hpp"

@@ -1,10 +1,10 @@
-#include "drivers/emulator/fleet.hpp"
+#include "emulator/fleet.hpp"
 
 #include <fstream>
 #include <sstream>
 
-#include "drivers/emulator/catalog.hpp"
-#include "drivers/emulator/toml_support.hpp"
+#include "emulator/catalog.hpp"
+#include "emulator/toml_support.hpp"
 #include "base/toml_input.hpp"
 #include "base/safe_file.hpp"
 

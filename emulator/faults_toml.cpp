@@ -3,7 +3,7 @@
 #include <climits>
 #include <cmath>
 
-#include "drivers/emulator/toml_support.hpp"
+#include "emulator/toml_support.hpp"
 #include "base/toml_input.hpp"
 
 namespace xcvr::emulator {

@@ -6,7 +6,7 @@
 #include <cmath>
 
 #include "cmis/codes.hpp"
-#include "drivers/emulator/module.hpp"
+#include "emulator/module.hpp"
 
 namespace xcvr::emulator {
 namespace {

@@ -1,7 +1,7 @@
 // SpecLayout: what the emulator needs to know about one management spec (CMIS or SFF-8636),
 // expressed as rows of the cmis/ field tables. The module, encoder and dynamics speak of
 // "temperature", "lane 3 rx power" or "rx LOS flag" and look the bytes up here, so no byte offset
-// lives in drivers/emulator/.
+// lives in emulator/.
 #pragma once
 
 #include <array>

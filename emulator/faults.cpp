@@ -1,11 +1,11 @@
-#include "drivers/emulator/faults.hpp"
+#include "emulator/faults.hpp"
 
 #include <algorithm>
 #include <array>
 #include <climits>
 #include <utility>
 
-#include "drivers/emulator/catalog.hpp"
+#include "emulator/catalog.hpp"
 
 namespace xcvr::emulator {
 namespace {

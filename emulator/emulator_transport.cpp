@@ -1,4 +1,4 @@
-#include "drivers/emulator/emulator_transport.hpp"
+#include "emulator/emulator_transport.hpp"
 
 #include <cstdio>
 #include <utility>

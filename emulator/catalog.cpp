@@ -1,6 +1,6 @@
 // CMIS models of the catalog. Values are plausible datasheet-class numbers, not copies of any
 // one vendor's coding; power classes follow the QSFP-DD/OSFP hardware specs' watt bands.
-#include "drivers/emulator/catalog.hpp"
+#include "emulator/catalog.hpp"
 
 #include <algorithm>
 #include <cmath>

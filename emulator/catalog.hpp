@@ -7,7 +7,7 @@
 #include <string_view>
 #include <vector>
 
-#include "drivers/emulator/model.hpp"
+#include "emulator/model.hpp"
 
 namespace xcvr::emulator {
 

@@ -3,7 +3,7 @@
 // own thread while the source lives.
 #pragma once
 
-#include "drivers/emulator/fleet.hpp"
+#include "emulator/fleet.hpp"
 #include "drivers/source_kind.hpp"
 
 namespace xcvr::emulator {

@@ -1,4 +1,4 @@
-#include "drivers/emulator/image_reader.hpp"
+#include "emulator/image_reader.hpp"
 
 #include "cmis/cmis_map.hpp"
 #include "cmis/sff8636_map.hpp"

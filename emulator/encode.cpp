@@ -7,8 +7,8 @@
 #include "cmis/decode.hpp"
 #include "cmis/sff8636_map.hpp"
 #include "cmis/vdm.hpp"
-#include "drivers/emulator/model.hpp"
-#include "drivers/emulator/spec_layout.hpp"
+#include "emulator/model.hpp"
+#include "emulator/spec_layout.hpp"
 
 namespace xcvr::emulator {
 namespace {

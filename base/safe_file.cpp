@@ -1,6 +1,6 @@
 #include "base/safe_file.hpp"
 
-#include "drivers/dumpfile/dump_parser.hpp"
+#include "dumpfile/dump_parser.hpp"
 #include "base/files/files.hpp"
 
 #include <fcntl.h>

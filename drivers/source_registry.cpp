@@ -3,7 +3,7 @@
 // table and name no type themselves. The order is the order of `--help` and of messages.
 #include "drivers/source_kind.hpp"
 
-#include "drivers/dumpfile/file_source.hpp"
+#include "dumpfile/file_source.hpp"
 #include "emulator/emulator_source.hpp"
 #include "drivers/netlink/netlink_source.hpp"
 #include "drivers/i2c/i2c_source.hpp"

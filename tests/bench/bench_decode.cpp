@@ -9,7 +9,7 @@
 
 #include "cmis/decode.hpp"
 #include "cmis/report_json.hpp"
-#include "drivers/dumpfile/dump_parser.hpp"
+#include "dumpfile/dump_parser.hpp"
 #include "emulator/catalog.hpp"
 #include "emulator/model.hpp"
 

@@ -27,7 +27,7 @@ check app 'daemon/|exporters/'
 check coding 'cmis/|coding/|base/safe_file\.hpp|base/text_position\.hpp|base/toml_input\.hpp'
 for dir in drivers drivers/*/; do
   dir=${dir%/}
-  check "$dir" 'cmis/|base/|drivers/|emulator/' 'emulator/'
+  check "$dir" 'cmis/|base/|drivers/|emulator/|dumpfile/' 'emulator/|dumpfile/'
 done
 registry_only() {  # registry_only <files...>
   local bad

@@ -7,7 +7,7 @@
 #include <map>
 
 #include "daemon/config.hpp"
-#include "drivers/dumpfile/file_source.hpp"
+#include "dumpfile/file_source.hpp"
 #include "emulator/emulator_source.hpp"
 #include "drivers/netlink/netlink_source.hpp"
 #include "drivers/i2c/i2c_source.hpp"

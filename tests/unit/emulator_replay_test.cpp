@@ -5,7 +5,7 @@
 #include <sstream>
 
 #include "cmis/decode.hpp"
-#include "drivers/dumpfile/dump_parser.hpp"
+#include "dumpfile/dump_parser.hpp"
 #include "emulator/bus.hpp"
 #include "emulator/emulator_transport.hpp"
 #include "emulator/image_reader.hpp"

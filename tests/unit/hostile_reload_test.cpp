@@ -12,7 +12,7 @@
 
 #include "coding/catalog.hpp"
 #include "daemon/service.hpp"
-#include "drivers/dumpfile/dump_parser.hpp"
+#include "dumpfile/dump_parser.hpp"
 #include "emulator/fleet.hpp"
 #include "base/safe_file.hpp"
 #include "base/toml_input.hpp"

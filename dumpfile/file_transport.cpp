@@ -1,9 +1,9 @@
-#include "drivers/dumpfile/file_transport.hpp"
+#include "dumpfile/file_transport.hpp"
 
 #include <algorithm>
 #include <cstdio>
 
-#include "drivers/dumpfile/dump_parser.hpp"
+#include "dumpfile/dump_parser.hpp"
 
 namespace xcvr::dumpfile {
 

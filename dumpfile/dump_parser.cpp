@@ -1,6 +1,6 @@
 // Entry points: format names, size limit, binary-or-text and text-format detection, dispatch
 // to the readers (row_formats.cpp, array_formats.cpp; layouts in parse_support.cpp).
-#include "drivers/dumpfile/dump_parser.hpp"
+#include "dumpfile/dump_parser.hpp"
 
 #include <unistd.h>
 
@@ -13,8 +13,8 @@
 #include <new>
 #include <utility>
 
-#include "drivers/dumpfile/parse_support.hpp"
-#include "drivers/dumpfile/readers.hpp"
+#include "dumpfile/parse_support.hpp"
+#include "dumpfile/readers.hpp"
 
 namespace xcvr::dumpfile {
 namespace {

@@ -1,4 +1,4 @@
-#include "drivers/dumpfile/parse_support.hpp"
+#include "dumpfile/parse_support.hpp"
 
 #include <algorithm>
 #include <cctype>

@@ -13,8 +13,8 @@
 #include <array>
 #include <cctype>
 
-#include "drivers/dumpfile/parse_support.hpp"
-#include "drivers/dumpfile/readers.hpp"
+#include "dumpfile/parse_support.hpp"
+#include "dumpfile/readers.hpp"
 
 namespace xcvr::dumpfile::detail {
 namespace {

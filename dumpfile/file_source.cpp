@@ -1,6 +1,6 @@
-#include "drivers/dumpfile/file_source.hpp"
+#include "dumpfile/file_source.hpp"
 
-#include "drivers/dumpfile/file_transport.hpp"
+#include "dumpfile/file_transport.hpp"
 
 namespace xcvr::dumpfile {
 

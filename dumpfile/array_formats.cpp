@@ -8,8 +8,8 @@
 #include <algorithm>
 #include <cctype>
 
-#include "drivers/dumpfile/parse_support.hpp"
-#include "drivers/dumpfile/readers.hpp"
+#include "dumpfile/parse_support.hpp"
+#include "dumpfile/readers.hpp"
 
 namespace xcvr::dumpfile::detail {
 namespace {

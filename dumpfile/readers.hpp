@@ -1,4 +1,4 @@
-// The dump-file readers, one per family of formats (internal to drivers/dumpfile).
+// The dump-file readers, one per family of formats (internal to dumpfile).
 #pragma once
 
 #include <optional>
@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "cmis/image.hpp"
-#include "drivers/dumpfile/dump_parser.hpp"
+#include "dumpfile/dump_parser.hpp"
 
 namespace xcvr::dumpfile::detail {
 

@@ -15,7 +15,7 @@
 #include "daemon/build_info.hpp"
 #include "daemon/logging.hpp"
 #include "daemon/service.hpp"
-#include "exporters/frontend.hpp"
+#include "exporters/http/frontend.hpp"
 #include "exporters/verdict_log.hpp"
 
 namespace {

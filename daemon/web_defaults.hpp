@@ -1,5 +1,5 @@
 // The [web] defaults (docs/configuration.md), in one place: the config's WebConfig starts from
-// them and so does the HTTP server's own WebConfig (exporters/http_server.hpp), so a server
+// them and so does the HTTP server's own WebConfig (exporters/http/server.hpp), so a server
 // built without a config file behaves as the daemon does with an empty [web].
 #pragma once
 

@@ -22,7 +22,7 @@
 #include <vector>
 
 #include "daemon/allocator.hpp"
-#include "exporters/http_server.hpp"
+#include "exporters/http/server.hpp"
 #include "exporters/metrics.hpp"
 #include "exporters/text_exposition.hpp"
 #include "tests/bench/scrape_baseline.hpp"

@@ -17,7 +17,7 @@
 #include "base/safe_file.hpp"
 #include "base/toml_input.hpp"
 #include "drivers/transport.hpp"
-#include "exporters/frontend.hpp"
+#include "exporters/http/frontend.hpp"
 #include "tests/support/run_command.hpp"
 
 namespace xcvr {

@@ -9,7 +9,7 @@
 
 #include "daemon/config.hpp"
 #include "daemon/snapshot.hpp"
-#include "exporters/http_server.hpp"
+#include "exporters/http/server.hpp"
 
 namespace xcvr::exporters {
 

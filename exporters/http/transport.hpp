@@ -1,9 +1,9 @@
-// Connection handling under cpp-httplib's request parser (internal to exporters/).
+// Connection handling under cpp-httplib's request parser (internal to exporters/http/).
 //
 // cpp-httplib 0.11 runs one thread per connection from the moment it is accepted, so idle,
 // slowloris and stalled-TLS clients each hold a worker. Here httplib only accepts: every socket
-// goes to the ConnectionReactor (http_connections.hpp), one poll() thread that does the TLS
-// handshake, reads request heads against deadlines and frames them (http_framing.hpp). Only a
+// goes to the ConnectionReactor (connections.hpp), one poll() thread that does the TLS
+// handshake, reads request heads against deadlines and frames them (framing.hpp). Only a
 // complete request reaches a WorkerPool thread, which runs httplib's process_request on a
 // ConnStream holding exactly that request and writes the response; the connection then goes
 // back to the reactor to wait for the next request. Workers are thus busy only while a handler
@@ -28,7 +28,7 @@
 
 #include <httplib.h>
 
-#include "exporters/http_framing.hpp"
+#include "exporters/http/framing.hpp"
 
 namespace xcvr::exporters::detail {
 
@@ -45,7 +45,7 @@ struct TransportLimits {
   std::size_t max_connections_per_source = 128;  // per client address; beyond: refused
 };
 
-class ConnectionReactor;  // http_connections.hpp
+class ConnectionReactor;  // connections.hpp
 
 FramingLimits framing_limits(const TransportLimits& limits);
 
@@ -53,7 +53,7 @@ FramingLimits framing_limits(const TransportLimits& limits);
 void address_of(int fd, bool peer, std::string& ip, int& port);
 
 // Facts about the request the calling thread is serving (nullptr outside a request): what the
-// framer kept from httplib (Range, keep-alive), for the response side in http_server.cpp.
+// framer kept from httplib (Range, keep-alive), for the response side in server.cpp.
 const RequestFacts* current_request_facts();
 
 class WorkerPool {

@@ -1,4 +1,4 @@
-#include "exporters/http_framing.hpp"
+#include "exporters/http/framing.hpp"
 
 #include <algorithm>
 #include <array>

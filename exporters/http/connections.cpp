@@ -1,4 +1,4 @@
-#include "exporters/http_connections.hpp"
+#include "exporters/http/connections.hpp"
 
 #include <openssl/err.h>
 #include <poll.h>

@@ -1,4 +1,4 @@
-// The connection reactor (internal to exporters/): one poll() thread that owns every accepted
+// The connection reactor (internal to exporters/http/): one poll() thread that owns every accepted
 // connection while it is not being answered. It does the TLS handshake, reads and frames
 // request heads against deadlines (request_timeout from accept or first byte, keep-alive idle
 // time between requests), answers framing errors itself, and hands only complete requests to
@@ -20,8 +20,8 @@
 #include <thread>
 #include <vector>
 
-#include "exporters/http_server.hpp"
-#include "exporters/http_transport.hpp"
+#include "exporters/http/server.hpp"
+#include "exporters/http/transport.hpp"
 
 namespace xcvr::exporters::detail {
 

@@ -1,4 +1,4 @@
-#include "exporters/http_server.hpp"
+#include "exporters/http/server.hpp"
 
 #include <signal.h>
 
@@ -9,10 +9,10 @@
 #include <thread>
 
 #include "exporters/api_json.hpp"
-#include "exporters/basic_auth.hpp"
+#include "exporters/http/basic_auth.hpp"
 #include "exporters/gzip.hpp"
-#include "exporters/http_connections.hpp"
-#include "exporters/http_transport.hpp"
+#include "exporters/http/connections.hpp"
+#include "exporters/http/transport.hpp"
 #include "exporters/landing_page.hpp"
 #include "exporters/metrics.hpp"
 

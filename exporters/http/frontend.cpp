@@ -1,4 +1,4 @@
-#include "exporters/frontend.hpp"
+#include "exporters/http/frontend.hpp"
 
 #include <netdb.h>
 #include <netinet/in.h>
@@ -12,7 +12,7 @@
 #include <spdlog/spdlog.h>
 
 #include "base/safe_file.hpp"
-#include "exporters/http_transport.hpp"
+#include "exporters/http/transport.hpp"
 #include "exporters/textfile.hpp"
 
 namespace xcvr::exporters {

@@ -1,4 +1,4 @@
-#include "exporters/basic_auth.hpp"
+#include "exporters/http/basic_auth.hpp"
 
 #include <crypt.h>
 #include <openssl/crypto.h>

@@ -1,10 +1,10 @@
-// Request framing ahead of cpp-httplib (internal to exporters/): one strict parser decides where
+// Request framing ahead of cpp-httplib (internal to exporters/http/): one strict parser decides where
 // a request ends, what it may carry and what httplib gets to see, for the listeners and for
 // serve_bytes() alike. httplib 0.11 reads no body on GET (so a body became a second request),
 // gives no answer to an over-long request line, compares "Connection: Keep-Alive" case-
 // sensitively and turns any Range header into 416 or a multi-range body the size of the
 // ranges; so Range, Connection and Content-Length never reach it: facts about them travel in
-// RequestFacts and the server applies them to the response (http_server.cpp).
+// RequestFacts and the server applies them to the response (server.cpp).
 #pragma once
 
 #include <cstddef>

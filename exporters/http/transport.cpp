@@ -1,4 +1,4 @@
-#include "exporters/http_transport.hpp"
+#include "exporters/http/transport.hpp"
 
 #include <arpa/inet.h>
 #include <fcntl.h>
@@ -15,7 +15,7 @@
 #include <climits>
 #include <cstring>
 
-#include "exporters/http_connections.hpp"
+#include "exporters/http/connections.hpp"
 
 namespace xcvr::exporters::detail {
 

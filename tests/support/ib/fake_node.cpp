@@ -7,6 +7,7 @@
 #include "drivers/ib/pma.hpp"
 #include "drivers/ib/registers.hpp"
 #include "drivers/ib/smp_attributes.hpp"
+#include "tests/support/ib/mad_encoders.hpp"
 
 namespace xcvr::ib {
 

@@ -20,12 +20,12 @@
 #include <thread>
 #include <vector>
 
-#include "exporters/http/server.hpp"
+#include "exporters/http/connection_stats.hpp"
 #include "exporters/http/transport.hpp"
 
 namespace xcvr::exporters::detail {
 
-class ConnectionReactor {
+class ConnectionReactor final : public SocketTaker {
  public:
   ConnectionReactor(const TransportLimits& limits, WorkerPool& pool, const std::atomic<bool>& stopping);
   ~ConnectionReactor();  // stop()
@@ -33,7 +33,7 @@ class ConnectionReactor {
   ConnectionReactor& operator=(const ConnectionReactor&) = delete;
 
   // Takes a non-blocking accepted socket (any thread). tls: handshake first (not owned).
-  void adopt(int fd, GuardedServer* server, SSL_CTX* tls);
+  void adopt(int fd, GuardedServer* server, SSL_CTX* tls) override;
 
   // Closes every connection it holds and joins its thread; connections that workers hand back
   // afterwards are closed at once. Idempotent.

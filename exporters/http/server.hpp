@@ -13,6 +13,7 @@
 
 #include "daemon/snapshot.hpp"
 #include "daemon/web_defaults.hpp"
+#include "exporters/http/connection_stats.hpp"
 
 namespace xcvr::exporters {
 
@@ -53,15 +54,6 @@ struct WebConfig {
 
   double hot_headroom_celsius = 5.0;  // landing page: "hot" below this headroom
   std::string version;                // shown on the landing page if the snapshot has none
-};
-
-// What the connection reactor did with connections since start() (docs/architecture.md, HTTP).
-struct ConnectionStats {
-  std::size_t open = 0;            // connections now open (waiting or being answered)
-  std::size_t refused = 0;         // closed: the client address held its share (after reaping its closed ones)
-  std::size_t evicted = 0;         // closed over max_connections (from the heaviest address)
-  std::size_t timed_out = 0;       // handshake, request head or keep-alive deadline passed
-  std::size_t framing_errors = 0;  // answered 4xx/5xx by the request framer, then closed
 };
 
 class HttpServer {

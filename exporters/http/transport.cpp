@@ -15,8 +15,6 @@
 #include <climits>
 #include <cstring>
 
-#include "exporters/http/connections.hpp"
-
 namespace xcvr::exporters::detail {
 
 using Clock = std::chrono::steady_clock;
@@ -244,7 +242,7 @@ FramingLimits framing_limits(const TransportLimits& l) {
 
 // ---- GuardedServer ----------------------------------------------------------------------
 
-GuardedServer::GuardedServer(const TransportLimits& limits, ConnectionReactor* reactor, SSL_CTX* tls,
+GuardedServer::GuardedServer(const TransportLimits& limits, SocketTaker* reactor, SSL_CTX* tls,
                              const std::atomic<bool>& stopping)
     : limits_(limits), reactor_(reactor), tls_(tls), stopping_(stopping) {
   // httplib's accept loop "queues" each socket; it goes straight to the reactor, so no

@@ -45,7 +45,18 @@ struct TransportLimits {
   std::size_t max_connections_per_source = 128;  // per client address; beyond: refused
 };
 
-class ConnectionReactor;  // connections.hpp
+class GuardedServer;
+
+// Where GuardedServer hands each accepted socket: the ConnectionReactor (connections.hpp), which
+// builds on this file (not the other way round).
+class SocketTaker {
+ public:
+  // Takes a non-blocking accepted socket (any thread). tls: handshake first (not owned).
+  virtual void adopt(int fd, GuardedServer* server, SSL_CTX* tls) = 0;
+
+ protected:
+  ~SocketTaker() = default;
+};
 
 FramingLimits framing_limits(const TransportLimits& limits);
 
@@ -91,7 +102,7 @@ SslCtxPtr make_tls_context(const std::string& cert_file, const std::string& key_
 class GuardedServer : public httplib::Server {
  public:
   // reactor == nullptr: an offline server that only answers serve_buffer().
-  GuardedServer(const TransportLimits& limits, ConnectionReactor* reactor, SSL_CTX* tls,
+  GuardedServer(const TransportLimits& limits, SocketTaker* reactor, SSL_CTX* tls,
                 const std::atomic<bool>& stopping);
 
   // One plain-HTTP connection whose client sent `input` and then closed, served without a socket
@@ -111,7 +122,7 @@ class GuardedServer : public httplib::Server {
   bool process_and_close_socket(socket_t sock) override;  // hands the socket to the reactor
 
   const TransportLimits& limits_;
-  ConnectionReactor* reactor_;
+  SocketTaker* reactor_;
   SSL_CTX* tls_;  // not owned; nullptr = plain HTTP
   const std::atomic<bool>& stopping_;
 };

@@ -1,6 +1,5 @@
 #include "base/safe_file.hpp"
 
-#include "dumpfile/dump_parser.hpp"
 #include "base/files/files.hpp"
 
 #include <fcntl.h>
@@ -40,54 +39,26 @@ ssize_t read_some(int fd, char* buf, std::size_t want) {
 }
 
 std::string too_large(const std::string& path, InputKind kind) {
-  return path + ": larger than " + mib(max_input_bytes(kind)) + "; not a " + std::string(input_kind_name(kind));
+  return path + ": larger than " + mib(kind.max_bytes) + "; not a " + std::string(kind.name);
 }
 
 }  // namespace
-
-std::size_t max_input_bytes(InputKind kind) {
-  switch (kind) {
-    case InputKind::Config: return std::size_t{1} << 20;
-    case InputKind::Catalog: return std::size_t{1} << 20;
-    case InputKind::Fleet: return std::size_t{4} << 20;
-    case InputKind::Scenario: return std::size_t{4} << 20;
-    case InputKind::Dump: return dumpfile::kMaxInputBytes;
-    case InputKind::Registry: return std::size_t{64} << 20;
-    case InputKind::Tls: return std::size_t{1} << 20;
-    case InputKind::Attribute: return std::size_t{4} << 10;
-  }
-  return 0;
-}
-
-std::string_view input_kind_name(InputKind kind) {
-  switch (kind) {
-    case InputKind::Config: return "config file";
-    case InputKind::Catalog: return "catalog";
-    case InputKind::Fleet: return "fleet file";
-    case InputKind::Scenario: return "scenario file";
-    case InputKind::Dump: return "module dump";
-    case InputKind::Registry: return "OUI registry";
-    case InputKind::Tls: return "PEM file";
-    case InputKind::Attribute: return "attribute file (sysfs, stamp)";
-  }
-  return "file";
-}
 
 int open_regular_file(const std::string& path, InputKind kind, std::string& error) {
   // O_NONBLOCK: opening a FIFO for reading would otherwise wait for a writer (forever).
   const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
   if (fd < 0) {
-    error = path + ": cannot open " + std::string(input_kind_name(kind)) + ": " + std::strerror(errno);
+    error = path + ": cannot open " + std::string(kind.name) + ": " + std::strerror(errno);
     return -1;
   }
   struct stat st {};
   if (::fstat(fd, &st) != 0) {
-    error = path + ": cannot stat " + std::string(input_kind_name(kind)) + ": " + std::strerror(errno);
+    error = path + ": cannot stat " + std::string(kind.name) + ": " + std::strerror(errno);
     ::close(fd);
     return -1;
   }
   if (!S_ISREG(st.st_mode)) {
-    error = path + ": " + files::file_type_name(st.st_mode) + ", not a regular file; a " + std::string(input_kind_name(kind)) +
+    error = path + ": " + files::file_type_name(st.st_mode) + ", not a regular file; a " + std::string(kind.name) +
             " must be a regular file";
     ::close(fd);
     return -1;
@@ -98,14 +69,14 @@ int open_regular_file(const std::string& path, InputKind kind, std::string& erro
 }
 
 std::optional<std::string> read_regular_file(const std::string& path, InputKind kind, std::string& error) {
-  files::ReadResult r = files::read_regular_file(path, max_input_bytes(kind));
+  files::ReadResult r = files::read_regular_file(path, kind.max_bytes);
   switch (r.status) {
     case files::ReadStatus::Ok: return std::move(r.data);
     case files::ReadStatus::Missing:
-      error = path + ": cannot open " + std::string(input_kind_name(kind)) + ": " + files::errno_text(ENOENT);
+      error = path + ": cannot open " + std::string(kind.name) + ": " + files::errno_text(ENOENT);
       break;
     case files::ReadStatus::NotRegular:
-      error = r.error.message + "; a " + std::string(input_kind_name(kind)) + " must be a regular file";
+      error = r.error.message + "; a " + std::string(kind.name) + " must be a regular file";
       break;
     case files::ReadStatus::TooLarge: error = too_large(path, kind); break;
     case files::ReadStatus::Failed: error = r.error.message; break;
@@ -114,7 +85,7 @@ std::optional<std::string> read_regular_file(const std::string& path, InputKind 
 }
 
 std::optional<std::string> read_stream_fd(int fd, const std::string& name, InputKind kind, std::string& error) {
-  const std::size_t cap = max_input_bytes(kind);
+  const std::size_t cap = kind.max_bytes;
   std::string data;
   char buf[64 * 1024];
   for (;;) {
@@ -136,7 +107,7 @@ bool read_regular_file_lines(const std::string& path, InputKind kind,
                              const std::function<void(std::string_view)>& line, std::string& error) {
   Fd fd(open_regular_file(path, kind, error));
   if (fd.get() < 0) return false;
-  const std::size_t cap = max_input_bytes(kind);
+  const std::size_t cap = kind.max_bytes;
   std::size_t total = 0;
   std::string pending;
   char buf[64 * 1024];

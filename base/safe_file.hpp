@@ -1,5 +1,6 @@
 // Safe reading of files a config names (the config itself, catalogs, fleets, scenarios, module
-// dumps, the OUI registry, TLS material; the state file goes through base/files directly): regular files only — a directory, FIFO, socket
+// dumps, the OUI registry, TLS material, sysfs attributes; the state file goes through base/files
+// directly; each caller names its kind and cap): regular files only — a directory, FIFO, socket
 // or device is refused with an error naming the path, without ever blocking on it (opened
 // O_NONBLOCK, then fstat) — and never more than the cap of the file's kind is read.
 #pragma once
@@ -12,19 +13,19 @@
 
 namespace xcvr::drivers {
 
-enum class InputKind { Config, Catalog, Fleet, Scenario, Dump, Registry, Tls, Attribute };
-
-// The size cap of a kind, in bytes (documented in docs/configuration.md, "Limits").
-std::size_t max_input_bytes(InputKind kind);
-// "config file", "catalog", "fleet file", ...: for messages.
-std::string_view input_kind_name(InputKind kind);
+// What a caller reads, as the caller defines it (daemon::kConfigInput, dumpfile::kDumpInput, ...):
+// its name in messages and its size cap (documented in docs/configuration.md, "Limits").
+struct InputKind {
+  std::string_view name;  // "config file", "module dump", ...
+  std::size_t max_bytes;
+};
 
 // Opens `path` read-only if it is a regular file; returns the fd (O_CLOEXEC, blocking mode) or
 // -1 with `error` = "<path>: <why>".
 int open_regular_file(const std::string& path, InputKind kind, std::string& error);
 
 // The whole file, or nullopt with `error` = "<path>: <why>" (not a regular file, unreadable,
-// larger than max_input_bytes(kind)).
+// larger than kind.max_bytes).
 std::optional<std::string> read_regular_file(const std::string& path, InputKind kind, std::string& error);
 
 // Everything readable from `fd` (a pipe: standard input) up to the kind's cap, or nullopt with

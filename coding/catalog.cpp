@@ -19,6 +19,8 @@
 namespace xcvr::coding {
 namespace {
 
+constexpr drivers::InputKind kCatalogInput{"catalog", std::size_t{1} << 20};
+
 namespace fs = std::filesystem;
 
 
@@ -296,7 +298,7 @@ CatalogResult load_catalog(const std::vector<std::string>& paths) {
     if (error) return *error;
     for (const std::string& f : files) {
       std::string why;
-      const auto text = drivers::read_regular_file(f, drivers::InputKind::Catalog, why);
+      const auto text = drivers::read_regular_file(f, kCatalogInput, why);
       if (!text) return CatalogError{f, 0, 0, why.substr(std::min(why.size(), f.size() + 2))};
       if (auto err = parse_catalog_into(catalog, *text, f)) return *err;
     }

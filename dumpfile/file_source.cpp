@@ -1,5 +1,6 @@
 #include "dumpfile/file_source.hpp"
 
+#include "dumpfile/dump_parser.hpp"
 #include "dumpfile/file_transport.hpp"
 
 namespace xcvr::dumpfile {
@@ -15,7 +16,7 @@ std::optional<std::string> FileSource::build(const drivers::BuildContext&, drive
 
 std::string FileSource::fingerprint() const {
   std::string fp;
-  for (const Port& p : ports) fp += drivers::file_fingerprint(p.path, drivers::InputKind::Dump);
+  for (const Port& p : ports) fp += drivers::file_fingerprint(p.path, kDumpInput);
   return fp;
 }
 

@@ -9,6 +9,8 @@
 namespace xcvr::emulator {
 namespace {
 
+constexpr drivers::InputKind kScenarioInput{"scenario file", std::size_t{4} << 20};
+
 // The fleet, and the thread that runs its fault timeline, for as long as its ports are polled.
 class RunningFleet {
  public:
@@ -56,7 +58,7 @@ std::optional<std::string> EmulatorSource::build(const drivers::BuildContext& ct
   if (!loaded.fleet) return ctx.location + ": fleet: " + loaded.error;
   for (const std::string& path : scenarios) {
     std::string error;
-    const auto text = drivers::read_regular_file(path, drivers::InputKind::Scenario, error);
+    const auto text = drivers::read_regular_file(path, kScenarioInput, error);
     if (!text) return ctx.location + ": scenario " + error;
     if (auto err = loaded.fleet->add_scenario(*text, path)) return *err;
   }
@@ -69,8 +71,8 @@ std::optional<std::string> EmulatorSource::build(const drivers::BuildContext& ct
 }
 
 std::string EmulatorSource::fingerprint() const {
-  std::string fp = drivers::file_fingerprint(fleet, drivers::InputKind::Fleet);
-  for (const std::string& path : scenarios) fp += drivers::file_fingerprint(path, drivers::InputKind::Scenario);
+  std::string fp = drivers::file_fingerprint(fleet, kFleetInput);
+  for (const std::string& path : scenarios) fp += drivers::file_fingerprint(path, kScenarioInput);
   return fp;
 }
 

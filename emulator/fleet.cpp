@@ -265,7 +265,7 @@ FleetLoad load_fleet(std::string_view toml_text, std::string_view source_name,
 
 FleetLoad load_fleet_file(const std::string& path, std::optional<ClockMode> clock_override) {
   std::string error;
-  const auto text = drivers::read_regular_file(path, drivers::InputKind::Fleet, error);
+  const auto text = drivers::read_regular_file(path, kFleetInput, error);
   if (!text) return {nullptr, error};
   return load_fleet(*text, path, clock_override);
 }

@@ -19,6 +19,7 @@
 #include <string_view>
 #include <vector>
 
+#include "base/safe_file.hpp"
 #include "emulator/bus.hpp"
 #include "emulator/emulator_transport.hpp"
 #include "emulator/faults.hpp"
@@ -84,6 +85,10 @@ enum class ClockMode { Virtual, Realtime, Wallclock };
 // `clock_override` replaces the file's [emulator] clock (the daemon runs fleets in real time).
 FleetLoad load_fleet(std::string_view toml_text, std::string_view source_name,
                      std::optional<ClockMode> clock_override = std::nullopt);
+
+// A fleet file, for base/safe_file: its name in messages and its size cap.
+inline constexpr drivers::InputKind kFleetInput{"fleet file", std::size_t{4} << 20};
+
 FleetLoad load_fleet_file(const std::string& path, std::optional<ClockMode> clock_override = std::nullopt);
 
 }  // namespace xcvr::emulator

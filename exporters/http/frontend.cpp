@@ -18,6 +18,8 @@
 namespace xcvr::exporters {
 
 namespace {
+
+constexpr drivers::InputKind kTlsInput{"PEM file", std::size_t{1} << 20};
 std::chrono::milliseconds ms(double seconds) {
   return std::chrono::milliseconds(static_cast<int64_t>(seconds * 1000));
 }
@@ -128,7 +130,7 @@ std::string check_web(const daemon::WebConfig& web, BindCheck bind, std::string*
   std::string digest;
   for (const auto& [key, path] : {std::pair{"tls_cert_file", web.tls_cert_file}, std::pair{"tls_key_file", web.tls_key_file}}) {
     std::string error;
-    const auto bytes = drivers::read_regular_file(path, drivers::InputKind::Tls, error);
+    const auto bytes = drivers::read_regular_file(path, kTlsInput, error);
     if (!bytes) return web.location_of(key) + ": web." + key + ": " + error;
     digest += std::to_string(std::hash<std::string>{}(*bytes)) + ":" + std::to_string(bytes->size()) + ";";
   }

@@ -9,7 +9,7 @@
 #include <cctype>
 
 #include "dumpfile/parse_support.hpp"
-#include "dumpfile/readers.hpp"
+#include "dumpfile/dump_parser_internal.hpp"
 
 namespace xcvr::dumpfile::detail {
 namespace {

@@ -14,7 +14,7 @@
 #include <utility>
 
 #include "dumpfile/parse_support.hpp"
-#include "dumpfile/readers.hpp"
+#include "dumpfile/dump_parser_internal.hpp"
 
 namespace xcvr::dumpfile {
 namespace {

@@ -14,7 +14,6 @@
 #include "cmis/cmis_map.hpp"
 #include "cmis/sff8472_map.hpp"
 #include "cmis/sff8636_map.hpp"
-#include "coding/vendor_identity.hpp"
 
 namespace xcvr::coding {
 namespace {

@@ -18,6 +18,7 @@
 
 #include <map>
 #include <optional>
+#include <span>
 #include <string>
 #include <variant>
 #include <vector>
@@ -81,6 +82,10 @@ struct CatalogVendor {
   std::string location;
 };
 
+// The built-in vendors, each with its sources (coding/vendor_identity.cpp holds the one table).
+// Catalog::find_vendor() and find_vendor() look here after the catalog's [vendor.*] entries.
+std::span<const CatalogVendor> builtin_vendors();
+
 class Catalog {
  public:
   // Adds or replaces (same key) entries.
@@ -93,7 +98,7 @@ class Catalog {
   const CatalogEntry* find_generic(uint32_t identifier, std::optional<uint32_t> app1_media_interface,
                                    std::optional<uint32_t> extended_compliance) const;
   // The vendor whose names include `vendor_name` (case-insensitive), or nullptr: the catalog's
-  // [vendor.*] entries first, then the built-in ones (coding/vendor_identity.hpp) whose key no
+  // [vendor.*] entries first, then the built-in ones (coding/vendor_identity.cpp) whose key no
   // catalog entry redefines (a site entry replaces a built-in one by key).
   const CatalogVendor* find_vendor(const std::string& vendor_name) const;
 

@@ -28,6 +28,7 @@
 #include "exporters/http/basic_auth.hpp"
 #include "exporters/http/server.hpp"
 #include "exporters/metrics.hpp"
+#include "tests/support/metric_families.hpp"
 #include "tests/bench/scrape_baseline.hpp"
 #include "tests/e2e/synthetic_fleet.hpp"
 

@@ -15,7 +15,7 @@
 #include "daemon/build_info.hpp"
 #include "daemon/logging.hpp"
 #include "daemon/service.hpp"
-#include "exporters/frontend.hpp"
+#include "exporters/http/frontend.hpp"
 #include "exporters/verdict_log.hpp"
 
 namespace {
@@ -146,7 +146,7 @@ int run(const Options& o) {
       spdlog::info("re-reading the static pages of every module");
       service.engine()->request_reverify_all();
     }
-    service.follow_netdevs();  // netdevs appeared, went or were renamed: discover again
+    service.follow_discovery();  // e.g. netdevs appeared, went or were renamed: discover again
     frontend.tick();
     // Once a second: judging 2048 healthy ports costs about 4 ms (a log line may lag by 1 s).
     if (ticks % 4 == 0) verdicts.observe(*health::shared_views(store.current()));

@@ -1,4 +1,4 @@
-// xcvrctl emulate: an emulated module (drivers/emulator) read through the daemon's read plan.
+// xcvrctl emulate: an emulated module (emulator) read through the daemon's read plan.
 //   xcvrctl emulate MODEL                     a catalog module alone in a cage
 //   xcvrctl emulate --fleet FILE --port P     port "<system>/<port>" of a fleet, its faults applied
 //   xcvrctl emulate --list                    the catalog
@@ -18,11 +18,11 @@
 #include "cli/commands.hpp"
 #include "cli/module_read.hpp"
 #include "cmis/report_json.hpp"
-#include "drivers/emulator/bus.hpp"
-#include "drivers/emulator/catalog.hpp"
-#include "drivers/clock.hpp"
-#include "drivers/emulator/fleet.hpp"
-#include "drivers/emulator/module.hpp"
+#include "emulator/bus.hpp"
+#include "emulator/catalog.hpp"
+#include "base/clock.hpp"
+#include "emulator/fleet.hpp"
+#include "emulator/module.hpp"
 
 namespace xcvr::cli {
 namespace {

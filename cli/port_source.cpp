@@ -5,8 +5,8 @@
 #include <filesystem>
 #include <thread>
 
+#include "base/spelling.hpp"
 #include "cmis/codes.hpp"
-#include "drivers/spelling.hpp"
 
 namespace xcvr::cli {
 

@@ -8,16 +8,17 @@
 
 #include <toml++/toml.h>
 
-#include "drivers/safe_file.hpp"
-#include "drivers/toml_input.hpp"
+#include "base/safe_file.hpp"
+#include "base/toml_input.hpp"
 
 #include "cmis/cmis_map.hpp"
 #include "cmis/sff8472_map.hpp"
 #include "cmis/sff8636_map.hpp"
-#include "coding/vendor_identity.hpp"
 
 namespace xcvr::coding {
 namespace {
+
+constexpr drivers::InputKind kCatalogInput{"catalog", std::size_t{1} << 20};
 
 namespace fs = std::filesystem;
 
@@ -304,7 +305,7 @@ CatalogResult load_catalog(const std::vector<std::string>& paths) {
     if (error) return *error;
     for (const std::string& f : files) {
       std::string why;
-      const auto text = drivers::read_regular_file(f, drivers::InputKind::Catalog, why);
+      const auto text = drivers::read_regular_file(f, kCatalogInput, why);
       if (!text) return CatalogError{f, 0, 0, why.substr(std::min(why.size(), f.size() + 2))};
       if (auto err = parse_catalog_into(catalog, *text, f)) return *err;
     }

@@ -18,11 +18,12 @@
 
 #include <map>
 #include <optional>
+#include <span>
 #include <string>
 #include <variant>
 #include <vector>
 
-#include "drivers/text_position.hpp"
+#include "base/text_position.hpp"
 
 namespace xcvr::coding {
 
@@ -82,6 +83,10 @@ struct CatalogVendor {
   std::string location;
 };
 
+// The built-in vendors, each with its sources (coding/vendor_identity.cpp holds the one table).
+// Catalog::find_vendor() and find_vendor() look here after the catalog's [vendor.*] entries.
+std::span<const CatalogVendor> builtin_vendors();
+
 class Catalog {
  public:
   // Adds or replaces (same key) entries.
@@ -94,7 +99,7 @@ class Catalog {
   const CatalogEntry* find_generic(uint32_t identifier, std::optional<uint32_t> app1_media_interface,
                                    std::optional<uint32_t> extended_compliance) const;
   // The vendor whose names include `vendor_name` (case-insensitive), or nullptr: the catalog's
-  // [vendor.*] entries first, then the built-in ones (coding/vendor_identity.hpp) whose key no
+  // [vendor.*] entries first, then the built-in ones (coding/vendor_identity.cpp) whose key no
   // catalog entry redefines (a site entry replaces a built-in one by key).
   const CatalogVendor* find_vendor(const std::string& vendor_name) const;
 

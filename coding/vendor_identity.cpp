@@ -1,4 +1,10 @@
-#include "coding/vendor_identity.hpp"
+// Vendor identity facts built into the checks, not left to the catalog: vendors whose optics
+// carry an OUI registered under another name (a rename or an acquisition). A site whose
+// `catalog` setting replaces the shipped catalog, or a daemon whose shipped catalog is missing,
+// must still see genuine NVIDIA optics (Mellanox's OUIs under the vendor name NVIDIA) pass
+// vendor_oui; otherwise every one of them pages TransceiverCodingCheckFailed.
+
+#include "coding/catalog.hpp"
 
 #include <vector>
 

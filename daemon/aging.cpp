@@ -6,7 +6,7 @@
 
 #include <spdlog/spdlog.h>
 
-#include "drivers/files/files.hpp"
+#include "base/files/files.hpp"
 
 namespace xcvr::daemon {
 namespace {

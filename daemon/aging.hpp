@@ -23,7 +23,7 @@
 #include "coding/coding.hpp"
 #include "daemon/aging_file.hpp"
 #include "daemon/snapshot.hpp"
-#include "drivers/files/file_syscalls.hpp"
+#include "base/files/file_syscalls.hpp"
 
 namespace xcvr::daemon {
 

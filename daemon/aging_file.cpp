@@ -6,7 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "drivers/text_position.hpp"
+#include "base/text_position.hpp"
 
 namespace xcvr::daemon {
 namespace {

@@ -10,9 +10,9 @@
 
 #include <toml++/toml.h>
 
-#include "drivers/safe_file.hpp"
-#include "drivers/spelling.hpp"
-#include "drivers/toml_input.hpp"
+#include "base/safe_file.hpp"
+#include "base/spelling.hpp"
+#include "base/toml_input.hpp"
 
 #include "daemon/bcrypt_hash.hpp"
 #include "daemon/logging.hpp"
@@ -380,7 +380,7 @@ ConfigResult parse_config(std::string_view text, const std::string& origin) {
 
 ConfigResult load_config_file(const std::string& path) {
   std::string error;
-  const auto text = drivers::read_regular_file(path, drivers::InputKind::Config, error);
+  const auto text = drivers::read_regular_file(path, kConfigInput, error);
   if (!text) return ConfigError{path, 0, 0, error.substr(std::min(error.size(), path.size() + 2))};
   return parse_config(*text, path);
 }

@@ -17,6 +17,9 @@
 
 namespace xcvr::daemon {
 
+// The config file, for base/safe_file: its name in messages and its size cap.
+inline constexpr drivers::InputKind kConfigInput{"config file", std::size_t{1} << 20};
+
 struct PollConfig {
   double dynamic_interval_s = 5;      // monitors, flags, states
   double thermal_interval_s = 0;      // fast temperature-only path; 0 = off

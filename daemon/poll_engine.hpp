@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "daemon/aging.hpp"
-#include "drivers/clock.hpp"
+#include "base/clock.hpp"
 #include "daemon/config.hpp"
 #include "daemon/port_poller.hpp"
 #include "daemon/snapshot.hpp"

@@ -141,17 +141,18 @@ void Service::launch(PreparedConfig prepared, Launch why) {
   aging_->set_directory(config.state_directory, clock_.wall());  // a changed one on reload too; logs its errors
   config_ = std::move(config);
   coding_ = std::move(prepared.coding);
-  if (why != Launch::Netdevs) {  // the same catalog and config as before: said already
+  if (why != Launch::Rediscovery) {  // the same catalog and config as before: said already
     log_coding(*coding_);
     for (const std::string& w : prepared.warnings) spdlog::warn("config: {}", w);
   }
   for (const std::string& n : sources_.notes) spdlog::info("{}", n);
-  if (why != Launch::Netdevs) {
+  if (why != Launch::Rediscovery) {
     spdlog::debug("config {}: {} sources, {} ports, log level {}, dynamic poll every {} s", path_, config_.sources.size(),
                   sources_.port_count(), config_.log_level, config_.poll.dynamic_interval_s);
   }
   if (is_reload) {
-    spdlog::info("{}: {} ports kept running, {} built anew", why == Launch::Reload ? "reload" : "netdevs changed", kept,
+    spdlog::info("{}: {} ports kept running, {} built anew",
+                 why == Launch::Reload ? std::string("reload") : std::string(rediscovered_) + " changed", kept,
                  sources_.port_count() - kept);
   }
   engine_ = std::make_unique<PollEngine>(config_, std::move(pollers), clock_, store_, *aging_, coding_);
@@ -161,17 +162,21 @@ void Service::launch(PreparedConfig prepared, Launch why) {
   }
   engine_->set_reload_stats(reloads_attempted_, reloads_failed_, last_reload_ok_, last_reload_unix_);
   engine_->set_source_notes(sources_.notes);
-  const bool discovers_netdevs = std::any_of(config_.sources.begin(), config_.sources.end(), [](const SourceConfig& s) {
-    return s.settings->watches_netdevs();
-  });
-  if (!discovers_netdevs) {
-    netdev_watch_.reset();
-  } else if (!netdev_watch_) {
-    netdev_watch_ = std::make_unique<ethtool::NetdevWatch>();
-    if (!netdev_watch_->error().empty()) {
-      spdlog::warn("netlink discovery: {}; the netdev list is compared on every check instead", netdev_watch_->error());
+  // One watch per kind whose sources watch, kept across launches.
+  std::map<std::string, std::unique_ptr<drivers::DiscoveryWatch>, std::less<>> watches;
+  for (const SourceConfig& s : config_.sources) {
+    if (s.kind->watch == nullptr || !s.settings->watches() || watches.count(s.type) != 0) continue;
+    auto& w = watches[s.type];
+    if (const auto old = watches_.find(s.type); old != watches_.end()) {
+      w = std::move(old->second);
+      continue;
+    }
+    w = s.kind->watch();
+    if (!w->error().empty()) {
+      spdlog::warn("{} discovery: {}; the {} are compared on every check instead", s.type, w->error(), w->what());
     }
   }
+  watches_ = std::move(watches);
 }
 
 std::string Service::reload(const WebApply& web) {
@@ -200,18 +205,22 @@ std::string Service::reload(const WebApply& web) {
   return "";
 }
 
-bool Service::follow_netdevs() {
-  if (!netdev_watch_ || !netdev_watch_->changed(clock_.monotonic())) return false;
+bool Service::follow_discovery() {
+  const double now = clock_.monotonic();
+  drivers::DiscoveryWatch* changed = nullptr;
+  for (auto& watch : watches_) {  // each is asked: a change is true once
+    if (watch.second->changed(now) && changed == nullptr) changed = watch.second.get();
+  }
+  if (changed == nullptr) return false;
   auto prepared = prepare_sources(config_, coding_, &sources_, path_);
   if (auto* err = std::get_if<std::string>(&prepared)) {  // e.g. a port name now taken twice
-    spdlog::error("netdevs changed, but the ports cannot be built again, keeping them: {}", *err);
+    spdlog::error("{} changed, but the ports cannot be built again, keeping them: {}", changed->what(), *err);
     return false;
   }
-  const auto& now = netdev_watch_->netdevs();
-  spdlog::info("netdevs changed, discovering again; physical netdevs now: {}",
-               now.empty() ? std::string("none") : fmt::format("{}", fmt::join(now, ", ")));
+  spdlog::info("{} changed, discovering again; {}", changed->what(), changed->seen());
+  rediscovered_ = changed->what();
   const bool was_running = running_;
-  launch(std::move(std::get<PreparedConfig>(prepared)), Launch::Netdevs);
+  launch(std::move(std::get<PreparedConfig>(prepared)), Launch::Rediscovery);
   if (was_running) run();
   return true;
 }

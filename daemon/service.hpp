@@ -3,18 +3,18 @@
 #pragma once
 
 #include <functional>
+#include <map>
 #include <memory>
 #include <string>
 #include <variant>
 
 #include "daemon/aging.hpp"
-#include "drivers/clock.hpp"
+#include "base/clock.hpp"
 #include "daemon/coding_setup.hpp"
 #include "daemon/config.hpp"
 #include "daemon/poll_engine.hpp"
 #include "daemon/snapshot.hpp"
 #include "daemon/sources.hpp"
-#include "drivers/netlink/netdev_watch.hpp"
 
 namespace xcvr::daemon {
 
@@ -52,10 +52,11 @@ class Service {
   // counted. Returns "" or the error.
   std::string reload(const WebApply& web = {});
   void stop();
-  // For netlink sources that discover: when netdevs appeared, went or were renamed, builds the
+  // For sources that watch what they discover (SourceKind::watch; netlink: netdevs that
+  // appeared, went or were renamed): on a change, builds the
   // sources again from the running config (the file is not re-read) — ports that stay keep
   // their pollers — and returns true. Call it often (the main loop's tick); it does not block.
-  bool follow_netdevs();
+  bool follow_discovery();
 
   const Config& config() const { return config_; }
   // Catalog, OUI registry and cage-style rules of the running config.
@@ -65,7 +66,7 @@ class Service {
   uint64_t reloads_failed() const { return reloads_failed_; }
 
  private:
-  enum class Launch { Start, Reload, Netdevs };  // Netdevs: follow_netdevs() rebuilt the sources
+  enum class Launch { Start, Reload, Rediscovery };  // Rediscovery: follow_discovery() rebuilt the sources
   void launch(PreparedConfig prepared, Launch why);
   // `kept`: how many of them are running pollers taken over.
   std::vector<std::unique_ptr<PortPoller>> pollers_for(PreparedConfig& prepared, std::size_t& kept);
@@ -83,7 +84,9 @@ class Service {
   bool last_reload_ok_ = true;   // of the last SIGHUP reload; a netdev change is no reload
   double last_reload_unix_ = 0;  // 0: none since the start
   bool running_ = false;
-  std::unique_ptr<ethtool::NetdevWatch> netdev_watch_;  // while a netlink source discovers
+  // Per kind (its type), while a source of it watches; and what the last change was ("netdevs").
+  std::map<std::string, std::unique_ptr<drivers::DiscoveryWatch>, std::less<>> watches_;
+  std::string_view rediscovered_;
 };
 
 }  // namespace xcvr::daemon

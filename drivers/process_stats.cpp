@@ -7,7 +7,7 @@
 
 #include <charconv>
 
-#include "drivers/files/files.hpp"
+#include "base/files/files.hpp"
 
 namespace xcvr::drivers {
 

@@ -5,19 +5,6 @@
 
 namespace xcvr::drivers {
 
-std::string source_type_list() {
-  std::string out;
-  for (const SourceKind* k : source_kinds()) out += (out.empty() ? "" : ", ") + std::string(k->type);
-  return out;
-}
-
-const SourceKind* source_kind(std::string_view type) {
-  for (const SourceKind* k : source_kinds()) {
-    if (k->type == type) return k;
-  }
-  return nullptr;
-}
-
 std::string error_hint(const SourceKind& kind, const Error& e, bool opening) {
   switch (e.kind) {
     case ErrorKind::Absent:

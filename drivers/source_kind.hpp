@@ -16,8 +16,8 @@
 #include <variant>
 #include <vector>
 
-#include "drivers/safe_file.hpp"
-#include "drivers/toml_input.hpp"
+#include "base/safe_file.hpp"
+#include "base/toml_input.hpp"
 #include "drivers/transport.hpp"
 
 namespace xcvr::drivers {
@@ -72,8 +72,9 @@ class SourceSettings {
   virtual std::vector<std::string> claims() const { return {}; }
   // Whether it finds ports itself now (`discover`): it may then list none.
   virtual bool discovers() const { return false; }
-  // Whether it finds netdevs itself, so a netdev appearing or going is worth a reload.
-  virtual bool watches_netdevs() const { return false; }
+  // Whether its kind's watch (SourceKind::watch) should run while it does: it finds its ports
+  // itself, and what it finds can change while it runs (a netdev appearing or going).
+  virtual bool watches() const { return false; }
   // Whether the ports it finds vary (a fabric, a shard): a [[source.module]] naming none of them
   // is then a warning, not a refusal.
   virtual bool ports_vary() const { return false; }
@@ -89,6 +90,22 @@ struct CliOption {
 
 // The values given to a kind's flags ("address" -> "0x51"; a switch given -> "true").
 using CliValues = std::map<std::string, std::string, std::less<>>;
+
+struct DiscoverReport;  // drivers/discover_report.hpp
+
+// Tells the daemon when what a kind's discovery finds may have changed (netlink: netdevs that
+// appear, go or are renamed), so it builds the sources again. SourceKind::watch makes one.
+class DiscoveryWatch {
+ public:
+  virtual ~DiscoveryWatch() = default;
+  // What it watches, for the log: "<what> changed, discovering again; <seen()>".
+  virtual std::string_view what() const = 0;
+  // True once per change since the last true. `now`: monotonic seconds.
+  virtual bool changed(double now) = 0;
+  virtual std::string seen() const = 0;
+  // Why it is not told of changes and compares on every call instead; "" when it is.
+  virtual const std::string& error() const = 0;
+};
 
 struct OpenedModule {
   std::unique_ptr<Transport> transport;
@@ -109,6 +126,14 @@ struct SourceKind {
   // xcvrctl: options[0] names the source (its value is the device); the rest tune it.
   std::span<const CliOption> options;
   std::variant<OpenedModule, Error> (*open)(const CliValues& values) = nullptr;
+  // xcvrctl discover: the options that say where to look (a value is given only when the
+  // option is), and what the kind finds on this host: an error naming the option, or nullopt
+  // with `out` filled. nullptr: the kind finds nothing by itself (a fleet, a dump file).
+  std::span<const CliOption> discover_options = {};
+  std::optional<std::string> (*discover)(const CliValues& values, DiscoverReport& out) = nullptr;
+  // The daemon's watch while a source of the kind watches (SourceSettings::watches); nullptr:
+  // what the kind finds does not change while it runs.
+  std::unique_ptr<DiscoveryWatch> (*watch)() = nullptr;
   // Who may open this kind's devices, for the hint after a Permission error.
   std::string_view access = "run as root";
 };

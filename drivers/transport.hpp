@@ -8,11 +8,16 @@
 #include <string>
 #include <variant>
 
+#include "base/files/files.hpp"
+#include "base/safe_file.hpp"
 #include "cmis/image.hpp"
-#include "drivers/files/files.hpp"
 #include "drivers/link_health.hpp"
 
 namespace xcvr::drivers {
+
+// A sysfs attribute or a platform's one-line file (a presence file, an sx_core or SONiC
+// attribute), read through base/safe_file.
+inline constexpr InputKind kAttributeInput{"attribute file (sysfs)", std::size_t{4} << 10};
 
 enum class ErrorKind {
   Absent,       // no module in the cage (ENXIO, EREMOTEIO, NACK from an empty cage)

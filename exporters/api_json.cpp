@@ -28,7 +28,7 @@ std::string_view presence_name(daemon::PortPresence p) {
 }
 
 // Strings from modules may hold any byte; nlohmann::json::dump() throws on invalid UTF-8, so
-// dumps use error_handler_t::replace (see http_server.cpp) and nothing here can throw.
+// dumps use error_handler_t::replace (see exporters/http/server.cpp) and nothing here can throw.
 json time_json(double unix_seconds) {
   return unix_seconds > 0 ? json(unix_seconds) : json(nullptr);
 }

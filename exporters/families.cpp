@@ -281,41 +281,25 @@ class Utf8Labels {
 
 }  // namespace
 
-FamilySet::FamilySet(std::size_t ports, Output output, const std::vector<std::size_t>* family_bytes)
-    : output_(output) {
-  if (output_ == Output::Text) {
-    const std::size_t n = family_specs().size();
-    text_samples_.resize(n);
-    std::vector<std::size_t> room(n);  // room for longer values than last time
-    if (family_bytes != nullptr && family_bytes->size() == n) {
-      for (std::size_t i = 0; i < n; ++i) {
-        const std::size_t bytes = (*family_bytes)[i];
-        room[i] = bytes == 0 ? 0 : bytes + bytes / 16 + 64;
-      }
-    }
-    char* window = body_.room(std::accumulate(room.begin(), room.end(), std::size_t{0}));
-    text_.reserve(n);
+FamilySet::FamilySet(const std::vector<std::size_t>* family_bytes) {
+  const std::size_t n = family_specs().size();
+  text_samples_.resize(n);
+  std::vector<std::size_t> room(n);  // room for longer values than last time
+  if (family_bytes != nullptr && family_bytes->size() == n) {
     for (std::size_t i = 0; i < n; ++i) {
-      text_.push_back(TextBuffer::window(window, room[i]));
-      window += room[i];
+      const std::size_t bytes = (*family_bytes)[i];
+      room[i] = bytes == 0 ? 0 : bytes + bytes / 16 + 64;
     }
-    return;
   }
-  families_.reserve(family_specs().size());
-  for (const FamilySpec& spec : family_specs()) {
-    prometheus::MetricFamily f;
-    f.name = std::string(spec.name);
-    f.help = std::string(spec.help);
-    f.type = spec.type;
-    // Room for a full fleet up front: regrowing vectors of ClientMetric dominates otherwise.
-    if (spec.id < Fam::PowerBudget) {
-      const bool lanes = spec.name.find("_lane_") != std::string_view::npos;
-      const bool levels = spec.name.find("_threshold_") != std::string_view::npos;
-      f.metric.reserve(ports * (lanes ? 8 : levels ? 4 : 1));
-    }
-    families_.push_back(std::move(f));
+  char* window = body_.room(std::accumulate(room.begin(), room.end(), std::size_t{0}));
+  text_.reserve(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    text_.push_back(TextBuffer::window(window, room[i]));
+    window += room[i];
   }
 }
+
+FamilySet::FamilySet(FamilySink& sink) : sink_(&sink) {}
 
 // `last`: a label after `labels`, or nullptr. `histogram`: the metric of a histogram series (its
 // labels are added here); nullptr for a gauge or counter, whose value is `value`.
@@ -323,7 +307,7 @@ void FamilySet::add(Fam id, const Labels& labels, const LabelView* last, prometh
                     double value) {
   const std::size_t i = static_cast<std::size_t>(id);
   // The text output of a plain gauge or counter skips the labels already rendered.
-  const bool skip_rendered = output_ == Output::Text && histogram == nullptr;
+  const bool skip_rendered = sink_ == nullptr && histogram == nullptr;
   if (skip_rendered && !labels.rendered_valid_) {
     ++refused_labels_;
     return;
@@ -351,17 +335,12 @@ void FamilySet::add_made_valid(std::size_t i, const Labels& labels, const LabelV
 void FamilySet::add_valid(std::size_t i, const Labels& labels, std::span<const LabelView> valid,
                           prometheus::ClientMetric* histogram, double value) {
   const FamilySpec& spec = kSpecs[i];
-  if (output_ == Output::Families) {
-    prometheus::ClientMetric metric = histogram ? std::move(*histogram) : prometheus::ClientMetric{};
-    metric.label.reserve(valid.size());
-    for (const LabelView& l : valid) metric.label.push_back({std::string(l.name), std::string(l.value)});
-    if (spec.type == prometheus::MetricType::Gauge) metric.gauge.value = value;
-    if (spec.type == prometheus::MetricType::Counter) metric.counter.value = value;
-    families_[i].metric.push_back(std::move(metric));
+  if (!labels_valid(valid)) {  // counted by take_text()
+    ++refused_labels_;
     return;
   }
-  if (!labels_valid(valid)) {  // take() drops these too, and counts them there
-    ++refused_labels_;
+  if (sink_ != nullptr) {
+    sink_->sample(spec, valid, histogram, value);
     return;
   }
   if (text_samples_[i]++ == 0) begin_family_text(i);
@@ -377,7 +356,7 @@ void FamilySet::add_valid(std::size_t i, const Labels& labels, std::span<const L
 
 Labels FamilySet::with_rendered(const Labels& labels) {
   Labels out = labels;
-  if (output_ != Output::Text || labels.size() == labels.rendered_count_) return out;
+  if (sink_ != nullptr || labels.size() == labels.rendered_count_) return out;
   // Labels that begin with rendered ones (a lane's after its port's) extend their text.
   Utf8Labels utf8;
   utf8.add(labels.begin() + labels.rendered_count_, labels.end());
@@ -423,25 +402,6 @@ void FamilySet::histogram(Fam id, const Labels& labels, prometheus::ClientMetric
   prometheus::ClientMetric metric;
   metric.histogram = std::move(histogram);
   add(id, labels, nullptr, &metric, 0);
-}
-
-std::vector<prometheus::MetricFamily> FamilySet::take() {
-  std::vector<prometheus::MetricFamily> out;
-  out.reserve(families_.size());
-  for (auto& f : families_) {
-    if (f.metric.empty()) continue;
-    if (!prometheus::CheckMetricName(f.name)) {
-      dropped_ += f.metric.size();
-      continue;
-    }
-    const auto bad = std::remove_if(f.metric.begin(), f.metric.end(),
-                                    [](const auto& m) { return !labels_valid(m.label); });
-    dropped_ += static_cast<std::size_t>(f.metric.end() - bad);
-    f.metric.erase(bad, f.metric.end());
-    if (!f.metric.empty()) out.push_back(std::move(f));
-  }
-  families_.clear();
-  return out;
 }
 
 void FamilySet::begin_family_text(std::size_t i) {

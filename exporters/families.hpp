@@ -165,20 +165,32 @@ class Labels {
   bool rendered_valid_ = true;
 };
 
-// Collects the series of one render, either as prometheus-cpp families (for the Collectable and
-// the equivalence tests) or written straight as exposition text (the /metrics body: no
-// MetricFamily, no label strings, one pass). Both give the same bytes through serialize_text.
+// Where a FamilySet's samples go instead of exposition text: tests/support/metric_families.hpp
+// builds prometheus-cpp families of them (the Collectable path, which the equivalence tests
+// hold the text to). The product writes text only.
+class FamilySink {
+ public:
+  // One sample of `spec`'s family: its labels (all of them, valid) and its value, or the
+  // histogram it is.
+  virtual void sample(const FamilySpec& spec, std::span<const LabelView> labels,
+                      prometheus::ClientMetric* histogram, double value) = 0;
+
+ protected:
+  ~FamilySink() = default;
+};
+
+// Collects the series of one render written straight as exposition text (the /metrics body: no
+// MetricFamily, no label strings, one pass), or hands them to a FamilySink.
 // Families come out in table order, each once, with its samples contiguous; families without
 // samples are dropped; names are validated with prometheus::CheckMetricName and the label-name
 // rule; label values are made valid UTF-8; non-finite values are never emitted.
 class FamilySet {
  public:
-  enum class Output { Families, Text };
-  // `family_bytes` (Text): each family's text size in a previous render. Each family then writes
+  // `family_bytes`: each family's text size in a previous render. Each family then writes
   // into a window of the body sized for it, and take_text() only closes the gaps between them:
   // building families apart and concatenating them copied the whole body once more.
-  explicit FamilySet(std::size_t ports = 0, Output output = Output::Families,
-                     const std::vector<std::size_t>* family_bytes = nullptr);
+  explicit FamilySet(const std::vector<std::size_t>* family_bytes = nullptr);
+  explicit FamilySet(FamilySink& sink);
 
   void gauge(Fam id, const Labels& labels, double value);
   void counter(Fam id, const Labels& labels, double value);
@@ -190,14 +202,13 @@ class FamilySet {
 
   // `labels` with their exposition text written once, for labels that begin many series (a
   // port's): the text output then copies it instead of validating and escaping them per series.
-  // The text lives until take_text(). The families output returns `labels` as they are.
+  // The text lives until take_text(). With a sink it returns `labels` as they are.
   Labels with_rendered(const Labels& labels);
 
   // Samples refused so far for a non-finite or negative-counter value (label-name and
-  // family-name refusals are counted by take()/take_text()).
+  // family-name refusals are counted by take_text()).
   std::size_t dropped() const { return dropped_; }
-  std::vector<prometheus::MetricFamily> take();  // Output::Families
-  // Output::Text: the body. `family_bytes`: set to each family's text size, for the next render.
+  // The body. `family_bytes`: set to each family's text size, for the next render.
   TextBuffer take_text(std::vector<std::size_t>* family_bytes = nullptr);
 
  private:
@@ -208,8 +219,7 @@ class FamilySet {
   void add_valid(std::size_t i, const Labels& labels, std::span<const LabelView> valid,
                  prometheus::ClientMetric* histogram, double value);
 
-  Output output_;
-  std::vector<prometheus::MetricFamily> families_;  // Families
+  FamilySink* sink_ = nullptr;
   void begin_family_text(std::size_t i);
   TextBuffer body_;                                 // Text: the body, each family in a window of it
   std::vector<TextBuffer> text_;                    // Text: each family's header and sample lines

@@ -86,9 +86,6 @@ void add_self_series(FamilySet& out, const daemon::Snapshot& s, const SelfStats&
 
 }  // namespace detail
 
-namespace {
-
-// Every series of a snapshot into `out`, whichever output it writes.
 void add_all_series(FamilySet& out, const health::FleetView& views, const SelfStats& self) {
   const daemon::Snapshot& snapshot = views.snapshot();
   std::unordered_set<std::string_view> ports;  // a repeated port name would duplicate every series
@@ -99,22 +96,14 @@ void add_all_series(FamilySet& out, const health::FleetView& views, const SelfSt
   }
   detail::add_budget_series(out, snapshot);
   detail::add_self_series(out, snapshot, self);
-  // Known before take(): ports dropped as duplicates; after: samples refused by validation.
+  // Known before take_text(): ports dropped as duplicates; after: samples refused by validation.
   const std::size_t duplicates = snapshot.ports.size() - ports.size();
   out.counter(Fam::RenderErrorsTotal, {},
               static_cast<double>(self.render_errors + duplicates + out.dropped()));
 }
 
-}  // namespace
-
-std::vector<prometheus::MetricFamily> build_families(const health::FleetView& views, const SelfStats& self) {
-  FamilySet out(views.snapshot().ports.size(), FamilySet::Output::Families);
-  add_all_series(out, views, self);
-  return out.take();
-}
-
 TextBuffer render_body(const health::FleetView& views, const SelfStats& self, std::vector<std::size_t>* family_bytes) {
-  FamilySet out(views.snapshot().ports.size(), FamilySet::Output::Text, family_bytes);
+  FamilySet out(family_bytes);
   add_all_series(out, views, self);
   return out.take_text(family_bytes);
 }
@@ -130,20 +119,6 @@ SelfStats SnapshotCollector::self_stats() const {
   self.render_errors = render_errors_.load();
   self.process = drivers::read_process_stats();  // as of the render: once per snapshot
   return self;
-}
-
-std::vector<prometheus::MetricFamily> SnapshotCollector::collect(std::shared_ptr<const daemon::Snapshot> snapshot) const {
-  try {
-    return build_families(*health::shared_views(snapshot), self_stats());
-  } catch (...) {
-    render_errors_.fetch_add(1);
-    return {};
-  }
-}
-
-std::vector<prometheus::MetricFamily> SnapshotCollector::Collect() const {
-  const auto snapshot = store_.current_for_scrape();
-  return snapshot ? collect(snapshot) : std::vector<prometheus::MetricFamily>{};
 }
 
 std::shared_ptr<const RenderedMetrics> SnapshotCollector::render() const {

@@ -1,6 +1,7 @@
 // /metrics: renders a daemon::Snapshot as exposition text in prometheus::TextSerializer's format
-// with shortest exact values (render_text, exporters/text_exposition.hpp), or as prometheus-cpp families for the Collectable (build_families); one
-// walk of the snapshot serves both. Rendering reads only the snapshot: a scrape never touches a bus.
+// with shortest exact values (render_text, exporters/text_exposition.hpp); the same walk of the
+// snapshot (add_all_series) gives the tests prometheus-cpp families (tests/support/
+// metric_families.hpp). Rendering reads only the snapshot: a scrape never touches a bus.
 #pragma once
 
 #include <atomic>
@@ -11,15 +12,14 @@
 #include <string>
 #include <vector>
 
-#include <prometheus/collectable.h>
-#include <prometheus/metric_family.h>
-
 #include "daemon/snapshot.hpp"
 #include "drivers/process_stats.hpp"
 #include "exporters/text_exposition.hpp"
 #include "health/fleet_view.hpp"
 
 namespace xcvr::exporters {
+
+class FamilySet;  // families.hpp
 
 // Facts about the exporter itself that are not in the snapshot.
 struct SelfStats {
@@ -28,12 +28,12 @@ struct SelfStats {
   std::optional<drivers::ProcessStats> process;  // the daemon's process_* figures (nullopt: none)
 };
 
-// All families for one snapshot (see docs/metrics.md). Stale modules keep presence, info,
-// last-read time and counters; their monitor, threshold, state and flag series are withheld.
-std::vector<prometheus::MetricFamily> build_families(const health::FleetView& views, const SelfStats& self = {});
+// Every series of one snapshot into `out` (see docs/metrics.md). Stale modules keep presence,
+// info, last-read time and counters; their monitor, threshold, state and flag series are withheld.
+void add_all_series(FamilySet& out, const health::FleetView& views, const SelfStats& self);
 
-// Text exposition format 0.0.4 of build_families(), byte for byte, written series by series
-// without building the families (exporter_text_exposition_test holds the two equal).
+// Text exposition format 0.0.4 of every series, written one by one without building families
+// (exporter_text_exposition_test holds it equal to prometheus-cpp's serializer).
 // `family_bytes`: kept by a caller that renders snapshot after snapshot (FamilySet).
 TextBuffer render_body(const health::FleetView& views, const SelfStats& self = {},
                        std::vector<std::size_t>* family_bytes = nullptr);
@@ -50,26 +50,22 @@ struct RenderedMetrics {
   std::string gzip;       // `text` gzip-compressed; empty if compression failed
 };
 
-// The Collectable that serves the store's current snapshot. Collect() never throws (an
-// exception would terminate the daemon): on failure it counts the error and returns nothing.
-// Collect() and render() take the snapshot with current_for_scrape(), which counts scrapes and
-// consumes nothing: every scraper, the landing page and the JSON API see the same flags.
-class SnapshotCollector : public prometheus::Collectable {
+// Serves the store's current snapshot as /metrics. render() never throws (an exception would
+// terminate the daemon): on failure it counts the error and returns nullptr. It takes the
+// snapshot with current_for_scrape(), which counts scrapes and consumes nothing: every scraper,
+// the landing page and the JSON API see the same flags.
+class SnapshotCollector {
  public:
   explicit SnapshotCollector(const daemon::SnapshotStore& store) : store_(store) {}
-
-  std::vector<prometheus::MetricFamily> Collect() const override;
 
   // The current snapshot as text (and gzip), rendered by the first call after each publish
   // and reused while the snapshot stays the same: snapshots are immutable, so concurrent and
   // repeated scrapes (an HA pair) cost one render. nullptr if rendering failed. The render's
   // duration is exported by the next snapshot's render.
   std::shared_ptr<const RenderedMetrics> render() const;
-
- private:
-  std::vector<prometheus::MetricFamily> collect(std::shared_ptr<const daemon::Snapshot> snapshot) const;
   SelfStats self_stats() const;  // the exporter's own figures for the next render
 
+ private:
   const daemon::SnapshotStore& store_;
   mutable std::atomic<double> last_render_seconds_{-1};
   mutable std::atomic<uint64_t> render_errors_{0};

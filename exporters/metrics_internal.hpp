@@ -1,4 +1,4 @@
-// Pieces of build_families(), split by subject. Internal to exporters/.
+// Pieces of add_all_series(), split by subject. Internal to exporters/.
 #pragma once
 
 #include <array>

@@ -14,7 +14,6 @@
 namespace xcvr::exporters {
 
 using prometheus::ClientMetric;
-using prometheus::MetricFamily;
 using prometheus::MetricType;
 
 // Sample values in the shortest form that reads back as the same double (std::to_chars without
@@ -227,11 +226,6 @@ double simple_value(MetricType type, const ClientMetric& m) {
                                      : m.untyped.value;
 }
 
-void append_family(std::string& out, const MetricFamily& family) {
-  append_family_header(out, family.name, family.type, family.help);
-  for (const ClientMetric& m : family.metric) append_metric(out, family.name, family.type, m);
-}
-
 }  // namespace
 
 void append_family_header(std::string& out, std::string_view name, MetricType type, std::string_view help) {
@@ -298,15 +292,6 @@ void append_metric(std::string& out, std::string_view name, MetricType type, con
     append_sample_value(out, simple_value(type, m));
     append_tail(out, m);
   }
-}
-
-std::string serialize_text(const std::vector<prometheus::MetricFamily>& families) {
-  std::size_t series = 0;
-  for (const auto& f : families) series += f.metric.size();
-  std::string out;
-  out.reserve(series * 96 + families.size() * 160);  // a typical line; one regrowth at most
-  for (const auto& f : families) append_family(out, f);
-  return out;
 }
 
 }  // namespace xcvr::exporters

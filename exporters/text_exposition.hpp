@@ -16,11 +16,9 @@
 
 namespace xcvr::exporters {
 
-std::string serialize_text(const std::vector<prometheus::MetricFamily>& families);
-
-// The same format written series by series, for a renderer that never builds MetricFamily
-// objects (FamilySet's text output): concatenating, per family, append_family_header() and its
-// samples gives serialize_text()'s bytes.
+// Written series by series, for a renderer that never builds MetricFamily objects (FamilySet):
+// per family, append_family_header() and its samples (serialize_text() of the families, in
+// tests/support/metric_families.hpp, writes the same bytes).
 struct LabelView {
   std::string_view name;
   std::string_view value;  // valid UTF-8 (FamilySet makes it so); escaped here

@@ -1,6 +1,6 @@
 #include "exporters/textfile.hpp"
 
-#include "drivers/files/files.hpp"
+#include "base/files/files.hpp"
 #include "exporters/metrics.hpp"
 
 namespace xcvr::exporters {

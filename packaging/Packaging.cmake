@@ -75,7 +75,7 @@ add_custom_target(xcvr_packaging_files ALL DEPENDS ${XCVR_PKG_GENERATED})
 if(TARGET transceiver_exporter)
   install(TARGETS transceiver_exporter RUNTIME DESTINATION bin)
 else()
-  message(WARNING "packaging: no transceiver_exporter target (exporters/frontend.hpp missing); "
+  message(WARNING "packaging: no transceiver_exporter target (exporters/http/frontend.hpp missing); "
                   "the package would lack the daemon")
 endif()
 install(TARGETS xcvrctl RUNTIME DESTINATION bin)

@@ -10,10 +10,10 @@
 #include <cstring>
 #include <utility>
 
+#include "base/files/files.hpp"
 #include "cmis/image.hpp"
-#include "drivers/files/files.hpp"
 #include "drivers/page_select.hpp"
-#include "drivers/safe_file.hpp"
+#include "base/safe_file.hpp"
 
 namespace xcvr::i2c {
 namespace {
@@ -102,7 +102,7 @@ std::string I2cDevTransport::where(uint8_t device, uint8_t bank, uint8_t page,
 drivers::Presence I2cDevTransport::presence() {
   if (config_.presence_file.empty()) return drivers::Presence::Unknown;
   std::string error;  // a presence file that is not a regular (sysfs) file says nothing
-  const auto text = drivers::read_regular_file(config_.presence_file, drivers::InputKind::Attribute, error);
+  const auto text = drivers::read_regular_file(config_.presence_file, drivers::kAttributeInput, error);
   long value = 0;
   if (!text || std::sscanf(text->c_str(), "%ld", &value) != 1) return drivers::Presence::Unknown;
   const bool asserted = value != 0;

@@ -1,5 +1,7 @@
 #include "drivers/i2c/i2c_source.hpp"
 
+#include "drivers/discover_report.hpp"
+
 namespace xcvr::i2c {
 
 std::optional<std::string> I2cSource::build(const drivers::BuildContext&, drivers::SourceBuild& out) const {
@@ -63,10 +65,18 @@ std::variant<drivers::OpenedModule, drivers::Error> open(const drivers::CliValue
   return drivers::OpenedModule{std::move(t), std::move(label)};
 }
 
+// Probing an arbitrary bus can upset what sits on it (a write-on-read device, a mux), so i2c
+// finds nothing by itself and says so.
+std::optional<std::string> discover(const drivers::CliValues&, drivers::DiscoverReport& out) {
+  out.text = "i2c: never probed (unsafe on arbitrary buses); `i2cdetect -l` lists the adapters\n";
+  return std::nullopt;
+}
+
 }  // namespace
 
 const drivers::SourceKind kI2cSource{
     .type = "i2c", .port_table = "port", .lists_devices = true, .parse = parse, .options = kOptions, .open = open,
+    .discover = discover,
     .access = "run as root, or as a member of the i2c group"};
 
 }  // namespace xcvr::i2c

@@ -2,9 +2,11 @@
 
 #include <set>
 
+#include "drivers/discover_report.hpp"
 #include "drivers/ib/front_panel.hpp"
 #include "drivers/ib/ib_module.hpp"
 #include "drivers/ib/mad_layout.hpp"
+#include "drivers/ib/umad_device.hpp"
 
 namespace xcvr::ib {
 namespace {
@@ -237,6 +239,23 @@ std::variant<drivers::OpenedModule, drivers::Error> open(const drivers::CliValue
   return drivers::OpenedModule{std::move(t), std::move(label)};
 }
 
+// The local ports an `ib` source can send MADs from; their fabrics are not walked here.
+std::optional<std::string> discover(const drivers::CliValues&, drivers::DiscoverReport& out) {
+  const std::vector<LocalPort> ports = list_local_ports();
+  out.text = "ib (local InfiniBand ports, for `type = \"ib\"`): " + std::to_string(ports.size()) + "\n";
+  out.json = nlohmann::json::array();
+  for (const LocalPort& p : ports) {
+    out.text += "  " + p.ca + ':' + std::to_string(p.port) + "  " + p.link_layer + "  state " + std::to_string(p.state) +
+                "  lid " + std::to_string(p.lid) + "\n";
+    out.json.push_back({{"ca", p.ca}, {"port", p.port}, {"link_layer", p.link_layer}, {"state", p.state}, {"lid", p.lid}});
+    if (!is_infiniband(p.link_layer)) continue;
+    out.config += "\n# This host's own modules through " + p.ca + ':' + std::to_string(p.port) +
+                  " (needs the umad drop-in, docs/installation.md)\n#[[source]]\n#type = \"ib\"\n#ca = " +
+                  drivers::toml_string(p.ca) + "\n#port = " + std::to_string(p.port) + "\n#local = true\n";
+  }
+  return std::nullopt;
+}
+
 }  // namespace
 
 const drivers::SourceKind kIbSource{.type = "ib",
@@ -245,6 +264,7 @@ const drivers::SourceKind kIbSource{.type = "ib",
                                     .parse = parse,
                                     .options = kOptions,
                                     .open = open,
+                                    .discover = discover,
                                     .access = "run as root, or grant access to /dev/infiniband/umad* (docs/installation.md)"};
 
 }  // namespace xcvr::ib

@@ -12,7 +12,7 @@
 #include <string>
 #include <variant>
 
-#include "drivers/clock.hpp"
+#include "base/clock.hpp"
 #include "drivers/ib/mad_codec.hpp"
 #include "drivers/ib/umad_device.hpp"
 

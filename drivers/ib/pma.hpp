@@ -1,7 +1,8 @@
 // PMA (performance management, class 0x04) attributes read for link health: ClassPortInfo
 // (which counters the agent has), PortCounters (narrow error counters that saturate) and
 // PortCountersExtended (64-bit error counters where CapabilityMask2 says so). Offsets in
-// mad_layout.hpp; decoders accept any bytes; encoders exist for the emulated devices.
+// mad_layout.hpp; decoders accept any bytes (the emulated devices' encoders are in
+// tests/support/ib/mad_encoders.hpp).
 #pragma once
 
 #include <array>
@@ -26,7 +27,9 @@ struct PmaCapabilities {
   }
 };
 std::optional<PmaCapabilities> decode_class_port_info(std::span<const uint8_t> data);
-std::array<uint8_t, kPmaDataSize> encode_class_port_info(const PmaCapabilities& c);
+
+// Widths of the PortCounters error fields (IBA §16.1.3.5): their saturation values.
+inline constexpr uint64_t kMax16 = 0xFFFF, kMax8 = 0xFF, kMax4 = 0xF;
 
 // The error counters of one port, as wide as the attribute that carried them.
 struct PortErrorCounters {
@@ -40,9 +43,6 @@ struct PortErrorCounters {
 // PortCounters (16/8/8/16/4/4 bits) and PortCountersExtended (64 bits each); nullopt if short.
 std::optional<PortErrorCounters> decode_port_counters(std::span<const uint8_t> data);
 std::optional<PortErrorCounters> decode_port_counters_ext(std::span<const uint8_t> data);
-// Values wider than the field are stored saturated (all ones), as a device's counter stops.
-std::array<uint8_t, kPmaDataSize> encode_port_counters(const PortErrorCounters& c, uint8_t port_select);
-std::array<uint8_t, kPmaDataSize> encode_port_counters_ext(const PortErrorCounters& c, uint8_t port_select);
 
 // As link counters of `link` (the port number): a narrow counter at its maximum is marked
 // saturated; `extended`: the 64-bit form (never saturated in practice).

@@ -21,23 +21,6 @@ std::optional<NodeInfo> decode_node_info(std::span<const uint8_t> d) {
   return n;
 }
 
-std::array<uint8_t, kSmpDataSize> encode_node_info(const NodeInfo& n) {
-  std::array<uint8_t, kSmpDataSize> d{};
-  d[0] = kBaseVersion;  // BaseVersion
-  d[1] = kClassVersion; // ClassVersion (SMA)
-  d[kNiNodeType] = n.node_type;
-  d[kNiNumPorts] = n.num_ports;
-  put_be64(d, kNiSystemGuid, n.system_guid);
-  put_be64(d, kNiNodeGuid, n.node_guid);
-  put_be64(d, kNiPortGuid, n.port_guid);
-  put_be16(d, kNiDeviceId, n.device_id);
-  d[kNiLocalPort] = n.local_port;
-  d[kNiVendorId] = static_cast<uint8_t>(n.vendor_id >> 16);
-  d[kNiVendorId + 1] = static_cast<uint8_t>(n.vendor_id >> 8);
-  d[kNiVendorId + 2] = static_cast<uint8_t>(n.vendor_id);
-  return d;
-}
-
 std::optional<PortInfo> decode_port_info(std::span<const uint8_t> d) {
   if (d.size() <= kPiStateByte) return std::nullopt;
   PortInfo p;
@@ -48,15 +31,6 @@ std::optional<PortInfo> decode_port_info(std::span<const uint8_t> d) {
   return p;
 }
 
-std::array<uint8_t, kSmpDataSize> encode_port_info(const PortInfo& p) {
-  std::array<uint8_t, kSmpDataSize> d{};
-  put_be16(d, kPiLid, p.lid);
-  put_be16(d, kPiSmLid, p.sm_lid);
-  d[kPiLocalPort] = p.local_port;
-  d[kPiStateByte] = static_cast<uint8_t>(p.state & 0x0F);
-  return d;
-}
-
 std::string decode_node_description(std::span<const uint8_t> d) {
   std::string out;
   for (std::size_t i = 0; i < d.size() && i < kNodeDescriptionSize && d[i] != 0; ++i) {
@@ -65,12 +39,6 @@ std::string decode_node_description(std::span<const uint8_t> d) {
   }
   while (!out.empty() && out.back() == ' ') out.pop_back();
   return out;
-}
-
-std::array<uint8_t, kSmpDataSize> encode_node_description(const std::string& text) {
-  std::array<uint8_t, kSmpDataSize> d{};
-  std::copy_n(text.begin(), std::min(text.size(), d.size()), d.begin());
-  return d;
 }
 
 }  // namespace xcvr::ib

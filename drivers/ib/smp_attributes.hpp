@@ -1,6 +1,6 @@
 // SMA attributes read by target resolution and subnet discovery: NodeInfo, PortInfo (the fields
 // we use) and NodeDescription (IBA §14.2.5; offsets in mad_layout.hpp). Decoders accept any
-// bytes; encoders exist for the emulated devices.
+// bytes (the emulated devices' encoders are in tests/support/ib/mad_encoders.hpp).
 #pragma once
 
 #include <array>
@@ -22,7 +22,6 @@ struct NodeInfo {
   uint32_t vendor_id = 0;  // 24 bits
 };
 std::optional<NodeInfo> decode_node_info(std::span<const uint8_t> data);
-std::array<uint8_t, kSmpDataSize> encode_node_info(const NodeInfo& n);
 
 struct PortInfo {
   uint16_t lid = 0;
@@ -31,11 +30,9 @@ struct PortInfo {
   uint8_t state = 0;  // 1 Down .. 4 Active
 };
 std::optional<PortInfo> decode_port_info(std::span<const uint8_t> data);
-std::array<uint8_t, kSmpDataSize> encode_port_info(const PortInfo& p);
 
 // The description up to its first NUL, control characters replaced by '?', trailing spaces
 // trimmed; "" for none.
 std::string decode_node_description(std::span<const uint8_t> data);
-std::array<uint8_t, kSmpDataSize> encode_node_description(const std::string& text);
 
 }  // namespace xcvr::ib

@@ -59,4 +59,10 @@ bool NetdevWatch::changed(double now) {
   return true;
 }
 
+std::string NetdevWatch::seen() const {
+  std::string names;
+  for (const std::string& n : known_) names += (names.empty() ? "" : ", ") + n;
+  return "physical netdevs now: " + (names.empty() ? std::string("none") : names);
+}
+
 }  // namespace xcvr::ethtool

@@ -10,9 +10,12 @@
 #include <string>
 #include <vector>
 
+#include "drivers/source_kind.hpp"
+
 namespace xcvr::ethtool {
 
-class NetdevWatch {
+// The netlink kind's SourceKind::watch.
+class NetdevWatch final : public drivers::DiscoveryWatch {
  public:
   static constexpr double kSettleSeconds = 3.0;
 
@@ -24,9 +27,11 @@ class NetdevWatch {
   NetdevWatch& operator=(const NetdevWatch&) = delete;
 
   // True once per change of the physical netdevs since the last true. `now`: monotonic seconds.
-  bool changed(double now);
+  std::string_view what() const override { return "netdevs"; }
+  bool changed(double now) override;
+  std::string seen() const override;  // "physical netdevs now: eth0, eth1" ("none")
   const std::vector<std::string>& netdevs() const { return known_; }
-  const std::string& error() const { return error_; }
+  const std::string& error() const override { return error_; }
 
  private:
   bool drain();  // reads every pending notification; true if there was any (or an overrun)

@@ -8,7 +8,7 @@
 
 #include <libmnl/libmnl.h>
 
-#include "drivers/netlink/netlink_walk.hpp"
+#include "drivers/netlink/netlink_reply_internal.hpp"
 
 namespace xcvr::ethtool {
 

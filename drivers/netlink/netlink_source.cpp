@@ -1,5 +1,8 @@
 #include "drivers/netlink/netlink_source.hpp"
 
+#include "drivers/discover_report.hpp"
+#include "drivers/netlink/netdev_watch.hpp"
+
 namespace xcvr::ethtool {
 
 std::optional<std::string> NetlinkSource::build(const drivers::BuildContext& ctx, drivers::SourceBuild& out) const {
@@ -67,10 +70,37 @@ std::variant<drivers::OpenedModule, drivers::Error> open(const drivers::CliValue
   return drivers::OpenedModule{std::move(t), std::move(label)};
 }
 
+constexpr drivers::CliOption kDiscoverOptions[] = {
+    {"sysfs-net", "Where the netdevs are (default: sysfs's)"},
+};
+
+std::optional<std::string> discover(const drivers::CliValues& v, drivers::DiscoverReport& out) {
+  const auto sysfs = v.find("sysfs-net");
+  const NetdevDiscovery net = sysfs == v.end() ? discover_netdevs() : discover_netdevs(sysfs->second);
+  out.text = "netlink (ethtool MODULE_EEPROM_GET): " + std::to_string(net.found.size()) + " of " +
+             std::to_string(net.found.size() + net.skipped.size()) + " physical netdevs\n";
+  nlohmann::json found = nlohmann::json::array();
+  for (const DiscoveredNetdev& n : net.found) {
+    out.text += "  " + n.netdev + "  " + n.domain + "\n";
+    found.push_back({{"netdev", n.netdev}, {"domain", n.domain}});
+  }
+  for (const std::string& s : net.skipped) out.text += "  skipped " + s + "\n";
+  out.json = {{"found", found}, {"skipped", net.skipped}};
+  if (!net.found.empty()) out.config = "\n[[source]]\ntype = \"netlink\"\n";
+  for (const DiscoveredNetdev& n : net.found) {
+    out.config += "[[source.port]]\nname = " + drivers::toml_string(n.netdev) + "\nnetdev = " +
+                  drivers::toml_string(n.netdev) + "\n";
+  }
+  return std::nullopt;
+}
+
+std::unique_ptr<drivers::DiscoveryWatch> watch() { return std::make_unique<NetdevWatch>(); }
+
 }  // namespace
 
 const drivers::SourceKind kNetlinkSource{
     .type = "netlink", .port_table = "port", .lists_devices = true, .can_discover = true, .parse = parse, .options = kOptions, .open = open,
+    .discover_options = kDiscoverOptions, .discover = discover, .watch = watch,
     .access = "run as root, or with CAP_NET_ADMIN"};
 
 }  // namespace xcvr::ethtool

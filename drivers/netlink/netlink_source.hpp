@@ -17,7 +17,7 @@ struct NetlinkSource final : drivers::SourceSettings {
   std::string fingerprint() const override;  // a NIC added or renamed since
   std::vector<std::string> claims() const override;
   bool discovers() const override { return discovery.discover; }
-  bool watches_netdevs() const override { return discovery.discover; }
+  bool watches() const override { return discovery.discover; }
 };
 
 extern const drivers::SourceKind kNetlinkSource;

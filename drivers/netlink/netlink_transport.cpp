@@ -15,8 +15,8 @@
 
 #include <libmnl/libmnl.h>
 
+#include "base/files/files.hpp"
 #include "cmis/image.hpp"
-#include "drivers/files/files.hpp"
 #include "drivers/netlink/netlink_link.hpp"
 
 namespace xcvr::ethtool {

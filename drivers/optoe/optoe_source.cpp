@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cctype>
 
+#include "drivers/discover_report.hpp"
+
 namespace xcvr::optoe {
 
 const std::vector<std::string>& OptoeSource::eeprom_drivers() const { return drivers.empty() ? kOptoeDrivers : drivers; }
@@ -95,10 +97,53 @@ std::variant<drivers::OpenedModule, drivers::Error> open(const drivers::CliValue
   return drivers::OpenedModule{std::move(t), std::move(label)};
 }
 
+constexpr drivers::CliOption kDiscoverOptions[] = {
+    {"i2c-devices", "Where the i2c clients are (default: sysfs's)"},
+    {"sx-core", "Where NVIDIA sx_core's module directories are (default: sysfs's)"},
+    {"optoe-drivers", "i2c drivers whose eeprom file is a module's, comma-separated (sff8436,24c02; default: optoe's)"},
+    {"sonic-port-map", "SONiC port_config.ini or platform.json naming front-panel ports (default: where SONiC keeps "
+                       "it; none: never)"},
+};
+
+std::optional<std::string> discover(const drivers::CliValues& v, drivers::DiscoverReport& out) {
+  const auto given = [&](const char* name, const std::string& fallback) {
+    const auto it = v.find(name);
+    return it == v.end() ? fallback : it->second;
+  };
+  std::vector<std::string> eeprom_drivers = kOptoeDrivers;
+  if (const auto it = v.find("optoe-drivers"); it != v.end()) {
+    eeprom_drivers.clear();
+    for (std::size_t at = 0; at <= it->second.size();) {
+      const std::size_t comma = std::min(it->second.find(',', at), it->second.size());
+      if (comma > at) eeprom_drivers.push_back(it->second.substr(at, comma - at));
+      at = comma + 1;
+    }
+  }
+  const SonicMapLookup sonic = lookup_sonic_port_map(given("sonic-port-map", ""));
+  if (!sonic.error.empty()) return "--sonic-port-map: " + sonic.error;
+  const EepromDiscovery d = discover_optoe(given("i2c-devices", kSysI2cDevices), given("sx-core", kSysSxCore),
+                                           eeprom_drivers, sonic.map ? &*sonic.map : nullptr);
+  out.text = (sonic.note.empty() ? "" : sonic.note + "\n") + "optoe / sx_core: " + std::to_string(d.found.size()) +
+             " module eeproms (" + std::to_string(d.looked_at) + " i2c clients and sx_core modules looked at)\n";
+  nlohmann::json found = nlohmann::json::array();
+  for (const DiscoveredEeprom& e : d.found) {
+    out.text += "  " + e.name + "  " + e.config.path + "\n";
+    found.push_back({{"port", e.name}, {"path", e.config.path}});
+  }
+  out.json = {{"found", found}, {"looked_at", d.looked_at}};
+  if (!d.found.empty()) out.config = "\n[[source]]\ntype = \"optoe\"\n";
+  for (const DiscoveredEeprom& e : d.found) {
+    out.config += "[[source.port]]\nname = " + drivers::toml_string(e.name) + "\npath = " +
+                  drivers::toml_string(e.config.path) + "\n";
+  }
+  return std::nullopt;
+}
+
 }  // namespace
 
 const drivers::SourceKind kOptoeSource{
     .type = "optoe", .port_table = "port", .lists_devices = true, .can_discover = true, .parse = parse, .options = kOptions, .open = open,
+    .discover_options = kDiscoverOptions, .discover = discover,
     .access = "run as root: the eeprom files are root's"};
 
 }  // namespace xcvr::optoe

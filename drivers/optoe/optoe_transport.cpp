@@ -1,8 +1,8 @@
 #include "drivers/optoe/optoe_transport.hpp"
 
+#include "base/files/files.hpp"
+#include "base/safe_file.hpp"
 #include "cmis/image.hpp"
-#include "drivers/files/files.hpp"
-#include "drivers/safe_file.hpp"
 
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -33,7 +33,7 @@ std::string parent_of(const std::string& path) {
 
 std::optional<long> read_number(const std::string& file) {
   std::string error;
-  const auto text = drivers::read_regular_file(file, drivers::InputKind::Attribute, error);
+  const auto text = drivers::read_regular_file(file, drivers::kAttributeInput, error);
   long v = 0;
   if (!text || std::sscanf(text->c_str(), "%ld", &v) != 1) return std::nullopt;
   return v;
@@ -303,7 +303,7 @@ std::optional<ClientAddress> client_address(const std::string& entry) {
 
 std::string trimmed_attribute(const std::string& file) {
   std::string error;
-  auto text = drivers::read_regular_file(file, drivers::InputKind::Attribute, error).value_or("");
+  auto text = drivers::read_regular_file(file, drivers::kAttributeInput, error).value_or("");
   while (!text.empty() && std::isspace(static_cast<unsigned char>(text.back()))) text.pop_back();
   return text;
 }

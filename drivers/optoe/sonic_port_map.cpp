@@ -9,11 +9,14 @@
 
 #include <nlohmann/json.hpp>
 
-#include "drivers/safe_file.hpp"
-#include "drivers/text_position.hpp"
+#include "base/safe_file.hpp"
+#include "base/text_position.hpp"
+#include "drivers/transport.hpp"
 
 namespace xcvr::optoe {
 namespace {
+
+constexpr drivers::InputKind kPortMapInput{"SONiC port map", std::size_t{1} << 20};
 
 std::optional<int> to_int(std::string_view s) {
   int v = 0;
@@ -160,7 +163,7 @@ std::variant<SonicPortMap, SonicMapError> parse_platform_json(std::string_view t
 
 std::variant<SonicPortMap, SonicMapError> load_sonic_port_map(const std::string& path) {
   std::string error;
-  const auto text = drivers::read_regular_file(path, drivers::InputKind::Config, error);
+  const auto text = drivers::read_regular_file(path, kPortMapInput, error);
   if (!text) return SonicMapError{error};
   const bool json = path.size() >= 5 && path.compare(path.size() - 5, 5, ".json") == 0;
   return json ? parse_platform_json(*text, path) : parse_port_config_ini(*text, path);
@@ -170,7 +173,7 @@ std::vector<std::string> sonic_port_map_candidates(const std::string& root) {
   std::vector<std::string> out = {root + "/usr/share/sonic/hwsku/port_config.ini",
                                   root + "/usr/share/sonic/platform/platform.json"};
   std::string error;
-  const auto machine = drivers::read_regular_file(root + "/host/machine.conf", drivers::InputKind::Attribute, error);
+  const auto machine = drivers::read_regular_file(root + "/host/machine.conf", drivers::kAttributeInput, error);
   if (!machine) return out;
   std::istringstream lines(*machine);
   std::string platform;
@@ -179,7 +182,7 @@ std::vector<std::string> sonic_port_map_candidates(const std::string& root) {
   }
   if (platform.empty() || platform.find('/') != std::string::npos || platform.find("..") != std::string::npos) return out;
   const std::string device = root + "/usr/share/sonic/device/" + platform;
-  const auto sku_file = drivers::read_regular_file(device + "/default_sku", drivers::InputKind::Attribute, error);
+  const auto sku_file = drivers::read_regular_file(device + "/default_sku", drivers::kAttributeInput, error);
   std::string sku;
   if (sku_file) std::istringstream(*sku_file) >> sku;
   if (!sku.empty() && sku.find('/') == std::string::npos && sku != "..") out.push_back(device + "/" + sku + "/port_config.ini");

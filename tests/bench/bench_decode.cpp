@@ -9,9 +9,9 @@
 
 #include "cmis/decode.hpp"
 #include "cmis/report_json.hpp"
-#include "drivers/dumpfile/dump_parser.hpp"
-#include "drivers/emulator/catalog.hpp"
-#include "drivers/emulator/model.hpp"
+#include "dumpfile/dump_parser.hpp"
+#include "emulator/catalog.hpp"
+#include "emulator/model.hpp"
 
 namespace {
 

@@ -6,9 +6,9 @@
 
 #include <memory>
 
-#include "drivers/emulator/bus.hpp"
-#include "drivers/emulator/catalog.hpp"
-#include "drivers/emulator/emulator_transport.hpp"
+#include "emulator/bus.hpp"
+#include "emulator/catalog.hpp"
+#include "emulator/emulator_transport.hpp"
 
 namespace xcvr::emulator {
 namespace {

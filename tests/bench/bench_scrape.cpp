@@ -22,9 +22,10 @@
 #include <vector>
 
 #include "daemon/allocator.hpp"
-#include "exporters/http_server.hpp"
+#include "exporters/http/server.hpp"
 #include "exporters/metrics.hpp"
 #include "exporters/text_exposition.hpp"
+#include "tests/support/metric_families.hpp"
 #include "tests/bench/scrape_baseline.hpp"
 #include "tests/e2e/synthetic_fleet.hpp"
 

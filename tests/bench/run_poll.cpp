@@ -23,9 +23,9 @@
 #include "daemon/allocator.hpp"
 #include "daemon/poll_engine.hpp"
 #include "cmis/read_plan.hpp"
-#include "drivers/emulator/bus.hpp"
-#include "drivers/emulator/catalog.hpp"
-#include "drivers/emulator/emulator_transport.hpp"
+#include "emulator/bus.hpp"
+#include "emulator/catalog.hpp"
+#include "emulator/emulator_transport.hpp"
 
 namespace {
 

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "exporters/metrics.hpp"
+#include "tests/support/metric_families.hpp"
 
 namespace xcvr::bench {
 

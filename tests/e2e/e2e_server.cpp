@@ -25,9 +25,10 @@
 #include <unistd.h>
 
 #include "daemon/allocator.hpp"
-#include "exporters/basic_auth.hpp"
-#include "exporters/http_server.hpp"
+#include "exporters/http/basic_auth.hpp"
+#include "exporters/http/server.hpp"
 #include "exporters/metrics.hpp"
+#include "tests/support/metric_families.hpp"
 #include "tests/bench/scrape_baseline.hpp"
 #include "tests/e2e/synthetic_fleet.hpp"
 

@@ -15,7 +15,7 @@
 #include <memory>
 #include <string>
 
-#include "exporters/http_server.hpp"
+#include "exporters/http/server.hpp"
 #include "tests/e2e/synthetic_fleet.hpp"
 #include "tests/support/run_command.hpp"
 

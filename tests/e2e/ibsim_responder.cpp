@@ -19,7 +19,7 @@
 #include <string>
 #include <vector>
 
-#include "drivers/clock.hpp"
+#include "base/clock.hpp"
 #include "tests/support/ib/fake_node.hpp"
 
 int main(int argc, char** argv) {

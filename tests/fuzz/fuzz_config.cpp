@@ -1,6 +1,6 @@
 // libFuzzer target: every TOML loader that reads operator-supplied files, each fed the same
 // bytes — the daemon config (daemon/config.cpp), the coding catalog (coding/catalog.cpp), an
-// emulator fleet (drivers/emulator/fleet.cpp) and a fault-timeline scenario. A scenario that
+// emulator fleet (emulator/fleet.cpp) and a fault-timeline scenario. A scenario that
 // loads is added to a small fixed fleet and played: every event is applied and every port's
 // memory read after it, so fuzzed fault parameters reach the injector and the emulated modules.
 //
@@ -33,7 +33,7 @@
 #include "coding/catalog.hpp"
 #include "daemon/config.hpp"
 #include "daemon/service.hpp"
-#include "drivers/emulator/fleet.hpp"
+#include "emulator/fleet.hpp"
 
 namespace {
 

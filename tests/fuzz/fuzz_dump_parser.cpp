@@ -12,7 +12,7 @@
 #include <variant>
 
 #include "cmis/image.hpp"
-#include "drivers/dumpfile/dump_parser.hpp"
+#include "dumpfile/dump_parser.hpp"
 
 namespace {
 

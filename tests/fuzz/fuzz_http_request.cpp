@@ -24,10 +24,10 @@
 #include <string>
 #include <string_view>
 
-#include "exporters/basic_auth.hpp"
+#include "exporters/http/basic_auth.hpp"
 #include "exporters/gzip.hpp"
-#include "exporters/http_framing.hpp"
-#include "exporters/http_server.hpp"
+#include "exporters/http/framing.hpp"
+#include "exporters/http/server.hpp"
 #include "tests/e2e/synthetic_fleet.hpp"
 
 namespace {

@@ -18,7 +18,7 @@
 #include <vector>
 
 #include "daemon/config.hpp"
-#include "exporters/basic_auth.hpp"
+#include "exporters/http/basic_auth.hpp"
 #include "tests/hostile/hostile_support.hpp"
 
 namespace xcvr::exporters {

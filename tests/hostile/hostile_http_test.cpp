@@ -14,7 +14,7 @@
 #include <thread>
 #include <vector>
 
-#include "exporters/basic_auth.hpp"
+#include "exporters/http/basic_auth.hpp"
 #include "exporters/gzip.hpp"
 #include "tests/hostile/hostile_support.hpp"
 

@@ -28,7 +28,7 @@
 #include <string>
 #include <vector>
 
-#include "drivers/dumpfile/dump_parser.hpp"
+#include "dumpfile/dump_parser.hpp"
 #include "drivers/netlink/netlink_transport.hpp"
 #include "tests/qemu/vm_support.hpp"
 

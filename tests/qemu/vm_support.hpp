@@ -10,9 +10,9 @@
 #include <vector>
 
 #include "cmis/decode.hpp"
-#include "drivers/emulator/bus.hpp"
-#include "drivers/emulator/catalog.hpp"
-#include "drivers/emulator/emulator_transport.hpp"
+#include "emulator/bus.hpp"
+#include "emulator/catalog.hpp"
+#include "emulator/emulator_transport.hpp"
 #include "drivers/module_reader.hpp"
 
 namespace xcvr::vmtest {
@@ -46,7 +46,7 @@ inline std::optional<drivers::Error> read_static(drivers::Transport& t, cmis::Mo
   return std::move(r.error);
 }
 
-// A catalog module (drivers/emulator/catalog.hpp), powered up for 10 s, as the daemon reads it.
+// A catalog module (emulator/catalog.hpp), powered up for 10 s, as the daemon reads it.
 inline cmis::ModuleImage source_image(const char* model) {
   drivers::VirtualClock clock;
   emulator::EmulatedBus bus({"src", emulator::kFastModeHz, 1, std::nullopt, 0}, clock);

@@ -1,55 +1,108 @@
 #!/usr/bin/env bash
-# The dependency arrows of docs/architecture.md, checked on the includes: cmis/ includes only
-# cmis/; app/ (main) only daemon/ and exporters/; coding/ only cmis/, coding/ and drivers' bounded
-# readers (safe_file, toml_input, text_position); health/ only cmis/, coding/, daemon/snapshot.hpp and
-# health/;
-# no transport under drivers/ includes the emulator (it is a source like the others, not a base);
-# only the source registry names the transports: the daemon and xcvrctl's show and verify include
-# no transport's folder (the daemon's netdev watch aside: a hot-plug trigger, not a source).
+# The rooms of docs/architecture.md and the arrows between them, checked on the includes of the
+# product tree (everything but tests/):
+#  1. A file includes only its own room and the rooms below it (the table below). Any other
+#     include climbs a room (or crosses to a sibling) and fails: cmis/ and base/ include nothing
+#     of ours, no transport includes another transport, the emulator or the dump-file parser,
+#     and the renderers (exporters/) do not include the server above them (exporters/http/).
+#  2. So outside its folder a transport (drivers/<transport>/) is named only by the source
+#     registry (drivers/source_registry.cpp, which includes each source's `*_source.hpp`, the
+#     emulator's and the dump file's too), discovery included: the daemon and xcvrctl go
+#     through the registry.
+#  3. No include loop: a unit is a file without its extension (foo.hpp and foo.cpp; a private
+#     header foo_internal.hpp is part of foo); unit A including B and B including A (through
+#     any of their files, or through a chain of units) is a loop, even when no file includes
+#     itself.
 #   layering.sh <source dir>
 set -euo pipefail
 cd "$1"
-status=0
-check() {  # check <dir> <allowed include regex> [<forbidden include regex>]
-  local bad
-  bad=$(grep -Hns '^#include "' "$1"/*.cpp "$1"/*.hpp | grep -Ev "#include \"($2)" || true)
-  if [ -n "${3:-}" ]; then
-    # The registry lists every transport, the emulator too.
-    bad+=$(grep -Hns '^#include "' "$1"/*.cpp "$1"/*.hpp | grep -E "#include \"($3)" | grep -v '^drivers/source_registry\.cpp:' || true)
-  fi
-  if [ -n "$bad" ]; then
-    echo "$1/ includes outside its layer:"
-    printf '  %s\n' "$bad"
-    status=1
-  fi
-}
-check cmis 'cmis/'
-check app 'daemon/|exporters/'
-check coding 'cmis/|coding/|drivers/safe_file\.hpp|drivers/text_position\.hpp|drivers/toml_input\.hpp'
-# The health model sits below every renderer: it reads snapshots and knows none of its readers.
-check health 'cmis/|coding/|daemon/snapshot\.hpp|health/'
-for dir in drivers drivers/*/; do
-  dir=${dir%/}
-  [ "$dir" = drivers/emulator ] || check "$dir" 'cmis/|drivers/' 'drivers/emulator/'
+
+# room: the rooms it may include besides itself (lowest first), or single files of a room.
+# drivers/* is every transport folder; health/ (the verdict) may be absent: it sits below every
+# renderer, reads snapshots and knows none of its readers.
+rooms='
+cmis:
+base:
+coding: cmis base
+drivers: cmis base
+drivers/*: cmis base drivers
+emulator: cmis base drivers
+dumpfile: cmis base drivers
+daemon: cmis base coding drivers
+health: cmis base coding daemon/snapshot.hpp
+exporters: cmis base coding drivers daemon health
+exporters/http: cmis base coding drivers daemon health exporters
+app: daemon exporters exporters/http
+cli: cmis base coding drivers emulator dumpfile daemon health
+'
+registry=drivers/source_registry.cpp
+
+dirs=()
+for d in cmis base coding drivers emulator dumpfile daemon health exporters app cli; do
+  [ -d "$d" ] && dirs+=("$d")
 done
-registry_only() {  # registry_only <files...>
-  local bad
-  bad=$(grep -Hn '^#include "drivers/[a-z0-9_]*/' "$@" | grep -Ev '"drivers/(files/|netlink/netdev_watch\.hpp)' || true)
-  if [ -n "$bad" ]; then
-    echo "names a transport outside the source registry (drivers/source_registry.cpp):"
-    printf '  %s\n' "$bad"
+# "<file> <included path>" for every #include "a/b…" of the product tree.
+includes=$(find "${dirs[@]}" -type f \( -name '*.cpp' -o -name '*.hpp' \) -print0 | sort -z |
+           xargs -0 awk '/^#include "[^"]*\/[^"]*"/ { split($0, q, "\""); print FILENAME, q[2] }')
+
+status=0
+report() {  # report <title> <lines>
+  if [ -n "$2" ]; then
+    echo "$1"
+    printf '%s\n' "$2" | sed 's/^/  /'
     status=1
   fi
 }
-registry_only daemon/*.cpp daemon/*.hpp cli/module_read.* cli/cmd_show.cpp cli/cmd_verify.cpp
+
+bad=$(printf '%s\n' "$includes" | awk -v rooms="$rooms" -v registry="$registry" '
+  function room(p,  a, n) {
+    n = split(p, a, "/")
+    if (a[1] == "drivers" && n >= 3) return "drivers/" a[2]
+    if (a[1] == "exporters" && a[2] == "http" && n >= 3) return "exporters/http"
+    return a[1]
+  }
+  function rule(r) { return (r ~ /^drivers\//) ? "drivers/*" : r }
+  function source(r) { return r ~ /^drivers\// || r == "emulator" || r == "dumpfile" }
+  BEGIN {
+    n = split(rooms, line, "\n")
+    for (i = 1; i <= n; i++) {
+      if (line[i] == "") continue
+      split(line[i], kv, ":")
+      known[kv[1]] = 1
+      may[kv[1]] = " " kv[2] " "
+    }
+  }
+  {
+    from = room($1); to = room($2)
+    if (to == from) next
+    if (!(to in known) && !(rule(to) in known)) next  # not one of ours (a system header with a slash)
+    if ($1 == registry && source(to) && $2 ~ /_source\.hpp$/) next
+    if (index(may[rule(from)], " " rule(to) " ") == 0 && index(may[rule(from)], " " $2 " ") == 0) {
+      m = may[rule(from)]; gsub(/^ +| +$/, "", m)
+      print $1 " includes " $2 " (" from "/ may include " (m == "" ? "nothing of ours" : m) ")"
+    }
+  }')
+report "includes that climb a room or cross to a sibling (tests/scripts/layering.sh, the table):" "$bad"
+
 # The outputs read the views the health model made once per snapshot (health/fleet_view.hpp):
 # none judges a port itself, so none includes the model (health/health.hpp; xcvrctl does, for
 # the module it reads).
-judges=$(grep -rHn '^#include "health/health\(_internal\)\?\.hpp"' exporters app || true)
-if [ -n "$judges" ]; then
-  echo "an output includes the health model (render the PortView instead):"
-  printf '  %s\n' "$judges"
-  status=1
+bad=$(printf '%s\n' "$includes" | awk '$1 ~ /^(exporters|app)\// && $2 ~ /^health\/health(_internal)?\.hpp$/')
+report "an output includes the health model (render the PortView instead):" "$bad"
+
+# Rule 3: units, then tsort (which names the members of each loop it finds).
+edges=$(printf '%s\n' "$includes" | while read -r file inc; do
+  [ -f "$inc" ] || continue
+  a=${file%.*}; b=${inc%.*}
+  a=${a%_internal}; b=${b%_internal}
+  [ "$a" = "$b" ] || echo "$a $b"
+done)
+if ! loops=$(printf '%s\n' "$edges" | tsort 2>&1 >/dev/null); then
+  report "include loops between units (a unit: foo.hpp, foo.cpp and foo_internal.hpp):" \
+         "$(printf '%s\n' "$loops" | awk '/input contains a loop/ { if (l != "") print l; l = ""; next }
+                                          { sub(/^tsort: /, ""); l = l (l == "" ? "" : " -> ") $0 }
+                                          END { if (l != "") print l }')"
 fi
-[ "$status" -eq 0 ] && echo "layering: cmis/, coding/ and health/ include only their layers; no transport includes the emulator; only the registry names transports; no output judges a port"
+
+[ "$status" -eq 0 ] && echo "layering: every include stays in its room or goes down; only the registry names a source's folder; no output judges a port; no include loop"
 exit "$status"

@@ -13,9 +13,9 @@
 #include "daemon/coding_setup.hpp"
 #include "daemon/poll_engine.hpp"
 #include "daemon/port_poller.hpp"
-#include "drivers/emulator/bus.hpp"
-#include "drivers/emulator/catalog.hpp"
-#include "drivers/emulator/emulator_transport.hpp"
+#include "emulator/bus.hpp"
+#include "emulator/catalog.hpp"
+#include "emulator/emulator_transport.hpp"
 #include "tests/support/emulated_i2c_syscalls.hpp"
 #include "drivers/i2c/i2c_dev_transport.hpp"
 

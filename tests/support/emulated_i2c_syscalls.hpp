@@ -15,7 +15,7 @@
 #include <string>
 #include <vector>
 
-#include "drivers/emulator/bus.hpp"
+#include "emulator/bus.hpp"
 #include "drivers/i2c/i2c_syscalls.hpp"
 
 namespace xcvr::i2c {

@@ -17,7 +17,7 @@
 
 #include "aging_test_util.hpp"
 #include "daemon/aging.hpp"
-#include "drivers/files/files.hpp"
+#include "base/files/files.hpp"
 
 namespace xcvr::daemon {
 namespace {

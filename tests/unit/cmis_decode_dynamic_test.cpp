@@ -10,7 +10,7 @@
 #include "cmis/cmis_map.hpp"
 #include "cmis/decode.hpp"
 #include "cmis/report_json.hpp"
-#include "drivers/dumpfile/dump_parser.hpp"
+#include "dumpfile/dump_parser.hpp"
 #include "tests/support/emulated_engine.hpp"
 
 namespace xcvr::cmis {

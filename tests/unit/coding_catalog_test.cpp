@@ -12,7 +12,6 @@
 
 #include "coding/catalog.hpp"
 #include "coding/coding.hpp"
-#include "coding/vendor_identity.hpp"
 
 namespace xcvr::coding {
 namespace {

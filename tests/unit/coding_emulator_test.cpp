@@ -15,12 +15,12 @@
 #include "coding/catalog.hpp"
 #include "coding/coding.hpp"
 #include "daemon/coding_setup.hpp"
-#include "drivers/emulator/bus.hpp"
-#include "drivers/emulator/catalog.hpp"
-#include "drivers/emulator/emulator_transport.hpp"
-#include "drivers/emulator/faults.hpp"
-#include "drivers/emulator/image_reader.hpp"
-#include "drivers/emulator/model.hpp"
+#include "emulator/bus.hpp"
+#include "emulator/catalog.hpp"
+#include "emulator/emulator_transport.hpp"
+#include "emulator/faults.hpp"
+#include "emulator/image_reader.hpp"
+#include "emulator/model.hpp"
 
 namespace xcvr {
 namespace {

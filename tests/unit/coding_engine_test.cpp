@@ -11,8 +11,8 @@
 
 #include "daemon/coding_setup.hpp"
 #include "daemon/service.hpp"
-#include "drivers/emulator/faults.hpp"
-#include "drivers/emulator/fleet.hpp"
+#include "emulator/faults.hpp"
+#include "emulator/fleet.hpp"
 #include "exporters/api_json.hpp"
 #include "exporters/landing_page.hpp"
 #include "exporters/metrics.hpp"

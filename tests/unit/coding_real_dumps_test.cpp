@@ -16,7 +16,7 @@
 #include "cmis/decode.hpp"
 #include "coding/catalog.hpp"
 #include "coding/coding.hpp"
-#include "drivers/dumpfile/dump_parser.hpp"
+#include "dumpfile/dump_parser.hpp"
 #include "tests/support/run_command.hpp"
 
 namespace xcvr {

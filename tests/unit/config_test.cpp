@@ -7,14 +7,14 @@
 #include <map>
 
 #include "daemon/config.hpp"
-#include "drivers/dumpfile/file_source.hpp"
-#include "drivers/emulator/emulator_source.hpp"
+#include "dumpfile/file_source.hpp"
+#include "emulator/emulator_source.hpp"
 #include "drivers/netlink/netlink_source.hpp"
 #include "drivers/i2c/i2c_source.hpp"
 #include "drivers/ib/ib_source.hpp"
 #include "drivers/optoe/optoe_source.hpp"
-#include "drivers/spelling.hpp"
-#include "drivers/toml_input.hpp"
+#include "base/spelling.hpp"
+#include "base/toml_input.hpp"
 
 namespace xcvr::daemon {
 namespace {
@@ -300,7 +300,7 @@ TEST(Config, NetlinkDiscovery) {
   const Config shipped = load_ok("[[source]]\ntype = \"netlink\"\n");
   ASSERT_EQ(shipped.sources.size(), 1u);
   EXPECT_TRUE(netlink(shipped).discovery.discover) << "no ports listed: the source finds them";
-  EXPECT_TRUE(shipped.sources[0].settings->watches_netdevs());
+  EXPECT_TRUE(shipped.sources[0].settings->watches());
   const Config listed = load_ok("[[source]]\ntype = \"netlink\"\n[[source.port]]\nname = \"gpu0\"\n");
   EXPECT_FALSE(netlink(listed).discovery.discover) << "ports listed: only those, unless asked";
   EXPECT_EQ(netlink(listed).ports.at(0).netdev, "gpu0") << "netdev defaults to the port name";
@@ -324,7 +324,7 @@ TEST(Config, NetlinkDiscovery) {
                    .sources[0].settings->discovers())
       << "i2c stays explicit: probing arbitrary buses is unsafe";
   EXPECT_FALSE(load_ok("[[source]]\ntype = \"i2c\"\n[[source.port]]\nname = \"c\"\nbus = \"/dev/i2c-1\"\n")
-                   .sources[0].settings->watches_netdevs());
+                   .sources[0].settings->watches());
 }
 
 TEST(Config, Glob) {

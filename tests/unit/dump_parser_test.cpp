@@ -18,7 +18,7 @@
 #include <unistd.h>
 
 #include "cmis/decode.hpp"
-#include "drivers/dumpfile/dump_parser.hpp"
+#include "dumpfile/dump_parser.hpp"
 
 namespace xcvr::dumpfile {
 namespace {

@@ -7,10 +7,10 @@
 
 #include "cmis/cmis_map.hpp"
 #include "cmis/decode.hpp"
-#include "drivers/emulator/bus.hpp"
-#include "drivers/emulator/catalog.hpp"
-#include "drivers/emulator/emulator_transport.hpp"
-#include "drivers/emulator/image_reader.hpp"
+#include "emulator/bus.hpp"
+#include "emulator/catalog.hpp"
+#include "emulator/emulator_transport.hpp"
+#include "emulator/image_reader.hpp"
 
 namespace xcvr::emulator {
 namespace {

@@ -6,10 +6,10 @@
 
 #include "cmis/cmis_map.hpp"
 #include "cmis/decode.hpp"
-#include "drivers/emulator/catalog.hpp"
-#include "drivers/emulator/emulator_transport.hpp"
-#include "drivers/emulator/faults.hpp"
-#include "drivers/emulator/image_reader.hpp"
+#include "emulator/catalog.hpp"
+#include "emulator/emulator_transport.hpp"
+#include "emulator/faults.hpp"
+#include "emulator/image_reader.hpp"
 
 namespace xcvr::emulator {
 namespace {

@@ -6,8 +6,8 @@
 #include <sstream>
 
 #include "cmis/decode.hpp"
-#include "drivers/emulator/fleet.hpp"
-#include "drivers/emulator/image_reader.hpp"
+#include "emulator/fleet.hpp"
+#include "emulator/image_reader.hpp"
 
 namespace xcvr::emulator {
 namespace {

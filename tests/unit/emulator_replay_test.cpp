@@ -5,10 +5,10 @@
 #include <sstream>
 
 #include "cmis/decode.hpp"
-#include "drivers/dumpfile/dump_parser.hpp"
-#include "drivers/emulator/bus.hpp"
-#include "drivers/emulator/emulator_transport.hpp"
-#include "drivers/emulator/image_reader.hpp"
+#include "dumpfile/dump_parser.hpp"
+#include "emulator/bus.hpp"
+#include "emulator/emulator_transport.hpp"
+#include "emulator/image_reader.hpp"
 
 namespace xcvr::emulator {
 namespace {

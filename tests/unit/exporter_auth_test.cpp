@@ -3,7 +3,7 @@
 #include <gtest/gtest.h>
 #include <httplib.h>
 
-#include "exporters/basic_auth.hpp"
+#include "exporters/http/basic_auth.hpp"
 #include "tests/e2e/http_test_support.hpp"
 
 namespace xcvr::exporters {

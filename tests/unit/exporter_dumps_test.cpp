@@ -8,7 +8,7 @@
 #include <iterator>
 
 #include "cmis/decode.hpp"
-#include "drivers/dumpfile/dump_parser.hpp"
+#include "dumpfile/dump_parser.hpp"
 #include "exporters/api_json.hpp"
 #include "exporters/landing_page.hpp"
 #include "exporters/metrics.hpp"

@@ -10,6 +10,7 @@
 #include "exporters/families.hpp"
 #include "health/health.hpp"
 #include "exporters/metrics.hpp"
+#include "tests/support/metric_families.hpp"
 #include "tests/e2e/exposition.hpp"
 #include "tests/e2e/synthetic_fleet.hpp"
 
@@ -273,7 +274,7 @@ TEST(ExporterMetrics, CollectorRendersOncePerSnapshotAndTimesItself) {
   EXPECT_EQ(e.find("transceiver_exporter_scrape_duration_seconds").size(), 1u);  // the first render's time
   EXPECT_EQ(e.find("transceiver_module_present").size(), 3u);
   // + scrape duration and the six process_* families of this process
-  EXPECT_EQ(collector.Collect().size(), build_families(health::FleetView(*store.current())).size() + 1 + 6);
+  EXPECT_EQ(collect_families(collector, store).size(), build_families(health::FleetView(*store.current())).size() + 1 + 6);
   EXPECT_EQ(e.find("process_resident_memory_bytes").size(), 1u);
 }
 

@@ -6,8 +6,8 @@
 #include <string>
 #include <vector>
 
-#include "exporters/basic_auth.hpp"
-#include "exporters/http_server.hpp"
+#include "exporters/http/basic_auth.hpp"
+#include "exporters/http/server.hpp"
 #include "tests/e2e/synthetic_fleet.hpp"
 
 namespace xcvr::exporters {

@@ -16,6 +16,7 @@
 #include "exporters/families.hpp"
 #include "exporters/metrics.hpp"
 #include "exporters/text_exposition.hpp"
+#include "tests/support/metric_families.hpp"
 #include "tests/e2e/synthetic_fleet.hpp"
 
 namespace xcvr::exporters {
@@ -187,7 +188,9 @@ TEST(ExporterTextExposition, SameLinesForLabelsOfEveryLength) {
     if (n > 0) values.push_back(v.substr(0, n - 1) + '"');  // escaped at the end
   }
   MetricFamily f{"g", "help", MetricType::Gauge, {}};
-  FamilySet text(0, FamilySet::Output::Text), families(0, FamilySet::Output::Families);
+  FamilySet text;
+  FamilyCollector collected;
+  FamilySet families(collected);
   for (std::size_t i = 0; i < values.size(); ++i) {
     const std::string name = "l" + std::string(i % 140, 'x');
     f.metric.push_back(with_labels({{name, values[i]}}));
@@ -197,7 +200,7 @@ TEST(ExporterTextExposition, SameLinesForLabelsOfEveryLength) {
     families.gauge(Fam::ModulePresent, {{"port", values[i]}}, {name, values[i]}, static_cast<double>(i));
   }
   expect_same({f});
-  EXPECT_EQ(text.take_text().view(), serialize_text(families.take()));
+  EXPECT_EQ(text.take_text().view(), serialize_text(collected.take()));
 }
 
 TEST(ExporterTextExposition, SameLinesForDoublesOfEveryBitPattern) {

@@ -6,7 +6,7 @@
 #include <cstdlib>
 #include <filesystem>
 
-#include "exporters/basic_auth.hpp"
+#include "exporters/http/basic_auth.hpp"
 #include "tests/e2e/http_test_support.hpp"
 
 namespace xcvr::exporters {

@@ -8,7 +8,7 @@
 #include <algorithm>
 #include <tuple>
 
-#include "drivers/emulator/faults.hpp"
+#include "emulator/faults.hpp"
 #include "tests/support/emulated_engine.hpp"
 
 namespace xcvr::daemon {

@@ -8,11 +8,11 @@
 #include <variant>
 
 #include "coding/catalog.hpp"
-#include "drivers/emulator/bus.hpp"
-#include "drivers/emulator/catalog.hpp"
-#include "drivers/emulator/faults.hpp"
-#include "drivers/emulator/fleet.hpp"
-#include "drivers/emulator/module.hpp"
+#include "emulator/bus.hpp"
+#include "emulator/catalog.hpp"
+#include "emulator/faults.hpp"
+#include "emulator/fleet.hpp"
+#include "emulator/module.hpp"
 
 namespace xcvr {
 namespace {

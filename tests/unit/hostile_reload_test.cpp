@@ -12,12 +12,12 @@
 
 #include "coding/catalog.hpp"
 #include "daemon/service.hpp"
-#include "drivers/dumpfile/dump_parser.hpp"
-#include "drivers/emulator/fleet.hpp"
-#include "drivers/safe_file.hpp"
-#include "drivers/toml_input.hpp"
+#include "dumpfile/dump_parser.hpp"
+#include "emulator/fleet.hpp"
+#include "base/safe_file.hpp"
+#include "base/toml_input.hpp"
 #include "drivers/transport.hpp"
-#include "exporters/frontend.hpp"
+#include "exporters/http/frontend.hpp"
 #include "tests/support/run_command.hpp"
 
 namespace xcvr {
@@ -109,15 +109,15 @@ TEST(HostileToml, ShippedConfigsStillParse) {
 TEST(HostileFiles, DirectoryFifoDeviceAndOversizedFilesAreRefusedByName) {
   TempDir d;
   const std::string fifo = d.fifo("pipe");  // no writer: a blocking open would hang here
-  const std::string big = d.write("big.toml", std::string(drivers::max_input_bytes(drivers::InputKind::Config) + 1, '#'));
+  const std::string big = d.write("big.toml", std::string(daemon::kConfigInput.max_bytes + 1, '#'));
   const std::vector<std::pair<std::string, std::string>> cases = {
       {d.path.string(), "a directory"}, {fifo, "a FIFO"}, {"/dev/zero", "a character device"}, {big, "larger than 1 MiB"}};
   for (const auto& [path, why] : cases) {
     std::string error;
-    EXPECT_FALSE(drivers::read_regular_file(path, drivers::InputKind::Config, error)) << path;
+    EXPECT_FALSE(drivers::read_regular_file(path, daemon::kConfigInput, error)) << path;
     EXPECT_NE(error.find(path), std::string::npos) << error;
     EXPECT_NE(error.find(why), std::string::npos) << error;
-    EXPECT_FALSE(drivers::read_regular_file_lines(path, drivers::InputKind::Config, [](std::string_view) {}, error));
+    EXPECT_FALSE(drivers::read_regular_file_lines(path, daemon::kConfigInput, [](std::string_view) {}, error));
   }
   // Each reader says so, with the path: config, fleet, dump, catalog.
   for (const auto& [path, why] : cases) {

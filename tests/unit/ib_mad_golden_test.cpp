@@ -12,6 +12,7 @@
 #include "drivers/ib/pma.hpp"
 #include "drivers/ib/registers.hpp"
 #include "drivers/ib/smp_attributes.hpp"
+#include "tests/support/ib/mad_encoders.hpp"
 #include "tests/unit/ib_test_util.hpp"
 
 namespace xcvr::ib {

@@ -7,6 +7,7 @@
 #include "drivers/ib/mad_codec.hpp"
 #include "drivers/ib/registers.hpp"
 #include "drivers/ib/smp_attributes.hpp"
+#include "tests/support/ib/mad_encoders.hpp"
 #include "tests/unit/ib_test_util.hpp"
 
 namespace xcvr::ib {

@@ -2,7 +2,7 @@
 // switch and ConnectX-7 HCA answer MADs from emulator modules. Virtual time throughout.
 #include <gtest/gtest.h>
 
-#include "drivers/emulator/catalog.hpp"
+#include "emulator/catalog.hpp"
 #include "tests/support/ib/fake_fabric.hpp"
 #include "drivers/ib/ib_transport.hpp"
 

@@ -4,8 +4,8 @@
 #include <gtest/gtest.h>
 
 #include "daemon/port_poller.hpp"
-#include "drivers/emulator/bus.hpp"
-#include "drivers/emulator/emulator_transport.hpp"
+#include "emulator/bus.hpp"
+#include "emulator/emulator_transport.hpp"
 #include "exporters/metrics.hpp"
 #include "tests/support/delegating_transport.hpp"
 #include "tests/support/emulated_engine.hpp"

@@ -8,8 +8,8 @@
 #include <fstream>
 
 #include "daemon/port_poller.hpp"
-#include "drivers/emulator/bus.hpp"
-#include "drivers/emulator/emulator_transport.hpp"
+#include "emulator/bus.hpp"
+#include "emulator/emulator_transport.hpp"
 #include "drivers/netlink/netlink_transport.hpp"
 #include "drivers/i2c/i2c_dev_transport.hpp"
 #include "drivers/optoe/optoe_transport.hpp"

@@ -7,7 +7,7 @@
 #include <iterator>
 
 #include "cmis/decode.hpp"
-#include "drivers/dumpfile/dump_parser.hpp"
+#include "dumpfile/dump_parser.hpp"
 
 namespace xcvr {
 namespace {

@@ -15,9 +15,9 @@
 
 #include "cmis/decode.hpp"
 #include "cmis/read_plan.hpp"
-#include "drivers/emulator/bus.hpp"
-#include "drivers/emulator/catalog.hpp"
-#include "drivers/emulator/emulator_transport.hpp"
+#include "emulator/bus.hpp"
+#include "emulator/catalog.hpp"
+#include "emulator/emulator_transport.hpp"
 #include "tests/support/emulated_i2c_syscalls.hpp"
 #include "drivers/i2c/i2c_dev_transport.hpp"
 #include "drivers/page_select.hpp"

@@ -18,8 +18,8 @@
 
 #include "cmis/decode.hpp"
 #include "cmis/read_plan.hpp"
-#include "drivers/emulator/catalog.hpp"
-#include "drivers/emulator/model.hpp"
+#include "emulator/catalog.hpp"
+#include "emulator/model.hpp"
 #include "drivers/netlink/netlink_transport.hpp"
 #include "drivers/netlink/netlink_reply.hpp"
 #include "tests/support/static_read.hpp"

@@ -15,8 +15,8 @@
 
 #include "cmis/decode.hpp"
 #include "cmis/read_plan.hpp"
-#include "drivers/emulator/catalog.hpp"
-#include "drivers/emulator/model.hpp"
+#include "emulator/catalog.hpp"
+#include "emulator/model.hpp"
 #include "drivers/optoe/optoe_transport.hpp"
 #include "tests/support/run_command.hpp"
 #include "tests/support/static_read.hpp"

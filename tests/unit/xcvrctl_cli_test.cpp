@@ -15,7 +15,7 @@
 #include <unistd.h>
 
 #include "daemon/config.hpp"
-#include "drivers/emulator/catalog.hpp"
+#include "emulator/catalog.hpp"
 #include "tests/support/run_command.hpp"
 
 namespace {

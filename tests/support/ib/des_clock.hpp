@@ -16,7 +16,7 @@
 #include <mutex>
 #include <vector>
 
-#include "drivers/clock.hpp"
+#include "base/clock.hpp"
 
 namespace xcvr::ib {
 

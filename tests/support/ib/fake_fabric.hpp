@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "drivers/clock.hpp"
+#include "base/clock.hpp"
 #include "tests/support/ib/fake_node.hpp"
 #include "drivers/ib/umad_device.hpp"
 

@@ -3,10 +3,11 @@
 #include <algorithm>
 #include <utility>
 
-#include "drivers/emulator/catalog.hpp"
+#include "emulator/catalog.hpp"
 #include "drivers/ib/pma.hpp"
 #include "drivers/ib/registers.hpp"
 #include "drivers/ib/smp_attributes.hpp"
+#include "tests/support/ib/mad_encoders.hpp"
 
 namespace xcvr::ib {
 

@@ -23,8 +23,8 @@
 #include <string>
 #include <vector>
 
-#include "drivers/clock.hpp"
-#include "drivers/emulator/module.hpp"
+#include "base/clock.hpp"
+#include "emulator/module.hpp"
 #include "drivers/ib/mad_codec.hpp"
 #include "drivers/ib/pma.hpp"
 #include "drivers/ib/registers.hpp"

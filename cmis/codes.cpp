@@ -12,7 +12,6 @@
 #include <span>
 #include <string_view>
 
-#include "cmis/vdm_types.hpp"
 
 namespace xcvr::cmis::codes {
 namespace {
@@ -397,20 +396,6 @@ std::string_view sff8472_compliance(uint8_t code) { return kSff8472ComplianceNam
 
 bool is_application_terminator(uint8_t host_interface_code) {
   return host_interface_code == 0xFF || host_interface_code == 0x00;
-}
-
-std::optional<VdmTypeRef> vdm_type_ref(uint8_t type_id) {
-  const VdmTypeSlot slot = kVdmTypeSlots[type_id];
-  if (!slot.known) return std::nullopt;
-  const VdmQuantitySpec& q = kVdmQuantities[slot.row];
-  const VdmTypeRow& t = q.types[slot.entry];
-  return VdmTypeRef{t.name, t.encoding, t.scale, q.unit, q.key, t.qualifier, q.statistic};
-}
-
-std::optional<VdmType> vdm_type(uint8_t type_id) {
-  const auto t = vdm_type_ref(type_id);
-  if (!t) return std::nullopt;
-  return VdmType{std::string(t->name), t->encoding, t->scale, std::string(t->unit)};
 }
 
 uint16_t vdm_f16_raw(double value) {

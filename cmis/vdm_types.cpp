@@ -78,4 +78,24 @@ constexpr bool vdm_table_valid() {
 static_assert(vdm_table_valid(), "cmis/vdm_types.hpp: a row breaks the table's rules (see vdm_table_valid)");
 
 }  // namespace
+
+// The decoder's view of a type (codes.hpp), from this table: defined here so codes/ does not
+// include the table that includes it.
+namespace codes {
+
+std::optional<VdmTypeRef> vdm_type_ref(uint8_t type_id) {
+  const VdmTypeSlot slot = kVdmTypeSlots[type_id];
+  if (!slot.known) return std::nullopt;
+  const VdmQuantitySpec& q = kVdmQuantities[slot.row];
+  const VdmTypeRow& t = q.types[slot.entry];
+  return VdmTypeRef{t.name, t.encoding, t.scale, q.unit, q.key, t.qualifier, q.statistic};
+}
+
+std::optional<VdmType> vdm_type(uint8_t type_id) {
+  const auto t = vdm_type_ref(type_id);
+  if (!t) return std::nullopt;
+  return VdmType{std::string(t->name), t->encoding, t->scale, std::string(t->unit)};
+}
+
+}  // namespace codes
 }  // namespace xcvr::cmis

@@ -72,6 +72,8 @@ class CmisDecoder {
   bool bit(F id, int lane = 1) const { return u(id, lane).value_or(0) != 0; }
   bool has_page(int16_t page, uint8_t bank = 0) const { return img_.has({kDeviceA0, bank, page}); }
 
+  // CMIS 5.2 lower page: 0 identifier, 1 revision, 2 memory model, 85 media type, 86-117 application
+  // descriptors 1-8 (SFF-8024 Tables 4-5 to 4-10).
   void decode_lower() {
     const uint8_t id = static_cast<uint8_t>(*u(F::Identifier));
     r_.id.identifier = {id, codes::identifier(id)};
@@ -94,6 +96,7 @@ class CmisDecoder {
   }
 
   // Module state, fault cause and module-level flags (lower page: re-read every poll).
+  // CMIS 5.2 lower page: 3 module state, 8-13 module flags, 41 fault cause.
   void decode_state() {
     const uint8_t state = static_cast<uint8_t>(u(F::ModuleState).value_or(0));
     if (!r_.module_state || r_.module_state->code != state) r_.module_state = Coded{state, codes::module_state(state)};
@@ -129,6 +132,8 @@ class CmisDecoder {
     }
   }
 
+  // CMIS 5.2 page 00h: 129-144 vendor name, 145-147 OUI, 148-163 part number, 164-165 revision,
+  // 166-181 serial, 182-189 date, 200-201 power, 202-204 length and connector, 212 media technology.
   void decode_page00() {
     Identity& id = r_.id;
     read_identity(img_, {f(F::Identifier), f(F::VendorName), f(F::VendorOui), f(F::PartNumber),
@@ -150,6 +155,8 @@ class CmisDecoder {
     add_checksum(img_, r_, "00h", f(F::IdentifierCopy), f(F::Checksum00));
   }
 
+  // CMIS 5.2 page 01h (advertising): 130-135 revisions, 138-139 wavelength, 155-160 implemented
+  // controls and monitors, 176-190 media lane assignment, 223-250 application descriptors 9-15.
   void decode_page01() {
     const auto hw_major = u(F::HardwareMajor), hw_minor = u(F::HardwareMinor);
     if (hw_major && hw_minor) r_.id.hardware_revision = std::to_string(*hw_major) + "." + std::to_string(*hw_minor);
@@ -190,6 +197,7 @@ class CmisDecoder {
     add_checksum(img_, r_, "01h", f(F::HardwareMajor), f(F::Checksum01));
   }
 
+  // CMIS 5.2 page 02h 128-199: module and lane thresholds.
   void decode_thresholds() {
     auto group = [&](Quantity q, F first, double multiplier = 1) {
       const auto i = static_cast<uint16_t>(first);
@@ -208,6 +216,7 @@ class CmisDecoder {
 
   // Module monitors: trust the 01h advertisement when read; otherwise (flat memory, or 01h not
   // read) a zero reading is taken as "not implemented" rather than exported as 0 °C / 0 V.
+  // CMIS 5.2 lower page 14-25: temperature, Vcc, aux 1-3 monitors (01h:159-160 advertise them).
   void decode_monitors() {
     const auto temp = read_scaled(img_, f(F::Temperature));
     const auto vcc = read_scaled(img_, f(F::SupplyVoltage));
@@ -306,6 +315,8 @@ class CmisDecoder {
   }
 
   // Fills r_.lanes in place: a refresh reuses the previous poll's lane objects and strings.
+  // CMIS 5.2 pages 10h/11h per bank: 10h:130 tx disable; 11h:128-131 data path state, 134-153 lane
+  // flags, 154-201 rx/tx power and bias, 202-205 config status, 206-213 active control set.
   void decode_lanes() {
     std::size_t n = 0;
     const int multiplier = r_.tx_bias_multiplier.value_or(1);
@@ -349,6 +360,8 @@ class CmisDecoder {
 
   // VDM values, thresholds and flags; a raised VDM flag is also a flag of its lane, so it joins
   // the flag accounting and the health model like any other (vdm_flag_name).
+  // CMIS 5.2 pages 20h-2Fh (VDM): descriptors 20h-23h, values 24h-27h, thresholds 28h-2Bh, flags 2Ch,
+  // advertising and freeze 2Fh.
   void decode_vdm(bool refresh = false) {
     if (!advertised_) r_.vdm.clear();
     else if (!refresh || !refresh_vdm(img_, r_.vdm)) decode_vdm_into(img_, r_.vdm);

@@ -96,6 +96,7 @@ std::optional<double> diagnostic(const ModuleImage& image, const Field& field, Q
 
 // True for externally calibrated modules. Both or neither bit set is an oddity; the module's
 // own (internal) values are then the safer reading — unused constants are often zero.
+// SFF-8472 Rev 12.4 A0h 92: diagnostic monitoring type (bit 5 internally, bit 4 externally calibrated).
 bool uses_external_calibration(const ModuleImage& image, ModuleReport& r) {
   const bool internal = is_set(image, F::InternallyCalibrated);
   const bool external = is_set(image, F::ExternallyCalibrated);
@@ -109,6 +110,7 @@ bool uses_external_calibration(const ModuleImage& image, ModuleReport& r) {
   return external;
 }
 
+// SFF-8472 A0h 14-19: lengths (SMF km and 100 m, OM2, OM1, copper or OM4, OM3).
 void decode_lengths(const ModuleImage& image, bool copper, ModuleReport& r) {
   // Two encodings of the single-mode reach: 100 m steps (up to 25.4 km) and km steps; the
   // larger one is the better-resolved answer that is not saturated.
@@ -131,6 +133,7 @@ void decode_lengths(const ModuleImage& image, bool copper, ModuleReport& r) {
   if (copper) r.lengths_meters["copper"] = *cable;
 }
 
+// SFF-8472 A0h 2 connector, 3-10 compliance, 36 extended compliance (SFF-8024 Table 4-4), 60-61 wavelength.
 void decode_media(const ModuleImage& image, ModuleReport& r) {
   r.connector = read_coded(image, f(F::Connector), codes::connector);
   // Code 0 is "unspecified": absent rather than a named nothing.
@@ -156,6 +159,7 @@ void add_thresholds(const ModuleImage& image, ModuleReport& r, bool external, Qu
   set_thresholds(r, q, t);
 }
 
+// SFF-8472 A2h 0-39: alarm and warning thresholds (external calibration constants A2h 56-91).
 void decode_thresholds(const ModuleImage& image, bool external, ModuleReport& r) {
   add_thresholds(image, r, external, Quantity::Temperature,
                  F::TempHighAlarm, F::TempLowAlarm, F::TempHighWarning, F::TempLowWarning);
@@ -170,6 +174,7 @@ void decode_thresholds(const ModuleImage& image, bool external, ModuleReport& r)
 }
 
 // A2h: monitors, thresholds, status and flags. DDM implemented means all five monitors.
+// SFF-8472 A2h 96-105 monitors, 110 status, 112-117 alarm and warning flags.
 void decode_diagnostics(const ModuleImage& image, ModuleReport& r) {
   const bool external = uses_external_calibration(image, r);
   r.implemented = Implemented{true, true, true, true, true};

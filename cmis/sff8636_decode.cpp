@@ -24,6 +24,8 @@ struct Kind {
   bool passive_copper() const { return technology && codes::technology_is_passive_copper(*technology); }
 };
 
+// SFF-8636 Rev 2.10a: identifier lower 0 and its copy 00h:128, revision compliance lower 1; vendor
+// name 00h:148-163, OUI 165-167, part number 168-183, revision 184-185, serial 196-211, date 212-219.
 void decode_identity(const ModuleImage& image, ModuleReport& r) {
   read_identity(image,
                 {f(F::Identifier), f(F::VendorName), f(F::VendorOui), f(F::PartNumber),
@@ -41,6 +43,7 @@ void decode_identity(const ModuleImage& image, ModuleReport& r) {
   }
 }
 
+// SFF-8636 00h:142-146: lengths (SMF km, OM3, OM2, OM1, copper or OM4).
 void decode_lengths(const ModuleImage& image, const Kind& kind, ModuleReport& r) {
   add_length(r, "smf", read_scaled(image, f(F::LengthSmf)));
   add_length(r, "om3", read_scaled(image, f(F::LengthOm3)));
@@ -60,6 +63,8 @@ void decode_lengths(const ModuleImage& image, const Kind& kind, ModuleReport& r)
   if (kind.copper()) r.lengths_meters["copper"] = *cable;
 }
 
+// SFF-8636 00h:130 connector, 131-138 compliance, 147 transmitter technology, 186-187 wavelength,
+// 192 extended compliance (SFF-8024 Table 4-4).
 void decode_media(const ModuleImage& image, const Kind& kind, ModuleReport& r) {
   r.connector = read_coded(image, f(F::Connector), codes::connector);
   if (kind.technology) {
@@ -78,6 +83,8 @@ void decode_media(const ModuleImage& image, const Kind& kind, ModuleReport& r) {
   decode_lengths(image, kind, r);
 }
 
+// SFF-8636 00h:129 power class (bits 7-6 classes 1-4, bits 1-0 classes 5-7, bit 5 class 8) and
+// lower 107 (class 8 maximum power).
 void decode_power_class(const ModuleImage& image, ModuleReport& r) {
   const auto low = get(image, F::PowerClassLow);
   const auto high = get(image, F::PowerClassHigh);
@@ -101,6 +108,8 @@ void decode_power_class(const ModuleImage& image, ModuleReport& r) {
 
 // Which monitors apply. SFF-8636 advertises temperature, Vcc (00h:220 bits 5-4) and Tx power
 // (bit 2); Rx power and bias have no advertisement bit.
+// SFF-8636 00h:220 diagnostic monitoring type (temperature and Vcc bits 5-4 from revision 2.8 on,
+// rx power type bit 3, tx power bit 2).
 Implemented implemented_monitors(const ModuleImage& image, const Kind& kind) {
   const auto rev = get(image, F::RevisionCompliance);
   const bool old_revision = rev && *rev < kSff8636RevisionWithMonitorBits;
@@ -124,6 +133,7 @@ Implemented implemented_monitors(const ModuleImage& image, const Kind& kind) {
   return m;
 }
 
+// SFF-8636 lower 22-23 temperature, 26-27 Vcc, 34-41 rx power, 42-49 tx bias, 50-57 tx power.
 void decode_monitors(const ModuleImage& image, const Kind& kind, ModuleReport& r) {
   const Implemented m = implemented_monitors(image, kind);
   r.implemented = m;
@@ -149,6 +159,7 @@ void add_thresholds(const ModuleImage& image, ModuleReport& r, Quantity q, bool 
   set_thresholds(r, q, t);
 }
 
+// SFF-8636 page 03h: 128-135 temperature, 144-151 Vcc, 176-199 rx power, tx bias, tx power thresholds.
 void decode_thresholds(const ModuleImage& image, ModuleReport& r) {
   const Implemented& m = r.implemented;
   add_thresholds(image, r, Quantity::Temperature, m.temperature, F::TempHighAlarm,

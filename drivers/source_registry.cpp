@@ -20,7 +20,7 @@ std::span<const SourceKind* const> source_kinds() {
       &dumpfile::kFileSource,
       &i2c::kI2cSource,
       &optoe::kOptoeSource,
-      &ethtool::kNetlinkSource,
+      &netlink::kNetlinkSource,
       &ib::kIbSource,
   };
   return kKinds;

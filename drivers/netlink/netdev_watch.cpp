@@ -12,7 +12,7 @@
 #include "drivers/netlink/netlink_transport.hpp"
 #include "drivers/transport.hpp"
 
-namespace xcvr::ethtool {
+namespace xcvr::netlink {
 
 NetdevWatch::NetdevWatch(std::string sysfs_net) : sysfs_net_(std::move(sysfs_net)) {
   fd_ = ::socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC | SOCK_NONBLOCK, NETLINK_ROUTE);
@@ -65,4 +65,4 @@ std::string NetdevWatch::seen() const {
   return "physical netdevs now: " + (names.empty() ? std::string("none") : names);
 }
 
-}  // namespace xcvr::ethtool
+}  // namespace xcvr::netlink

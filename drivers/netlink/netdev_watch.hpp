@@ -12,7 +12,7 @@
 
 #include "drivers/source_kind.hpp"
 
-namespace xcvr::ethtool {
+namespace xcvr::netlink {
 
 // The netlink kind's SourceKind::watch.
 class NetdevWatch final : public drivers::DiscoveryWatch {
@@ -43,4 +43,4 @@ class NetdevWatch final : public drivers::DiscoveryWatch {
   double settle_until_ = 0;
 };
 
-}  // namespace xcvr::ethtool
+}  // namespace xcvr::netlink

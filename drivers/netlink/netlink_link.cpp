@@ -7,7 +7,7 @@
 
 #include "drivers/netlink/netlink_reply_internal.hpp"
 
-namespace xcvr::ethtool {
+namespace xcvr::netlink {
 namespace {
 
 using namespace detail;
@@ -96,4 +96,4 @@ std::vector<drivers::LinkCounter> link_counters(const FecStatsReply& fec, const 
   return out;
 }
 
-}  // namespace xcvr::ethtool
+}  // namespace xcvr::netlink

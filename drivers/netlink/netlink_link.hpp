@@ -19,7 +19,7 @@
 #include "drivers/link_health.hpp"
 #include "drivers/transport.hpp"
 
-namespace xcvr::ethtool {
+namespace xcvr::netlink {
 
 // Debian 12's uapi headers (Linux 6.1) stop at ETHTOOL_A_LINKSTATE_EXT_SUBSTATE (6); Linux 6.6
 // added ETHTOOL_A_LINKSTATE_EXT_DOWN_CNT (u32) as the next attribute. A kernel that does not
@@ -50,4 +50,4 @@ std::vector<uint8_t> build_linkstate_request(uint16_t family_id, uint32_t seq, c
 std::vector<drivers::LinkCounter> link_counters(const FecStatsReply& fec, const LinkStateReply& state,
                                                 const std::string& link);
 
-}  // namespace xcvr::ethtool
+}  // namespace xcvr::netlink

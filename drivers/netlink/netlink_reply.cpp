@@ -10,7 +10,7 @@
 
 #include "drivers/netlink/netlink_reply_internal.hpp"
 
-namespace xcvr::ethtool {
+namespace xcvr::netlink {
 
 using namespace detail;
 using drivers::Error;
@@ -127,4 +127,4 @@ std::optional<EepromRequest> parse_module_eeprom_request(std::span<const uint8_t
   return q;
 }
 
-}  // namespace xcvr::ethtool
+}  // namespace xcvr::netlink

@@ -19,7 +19,7 @@
 
 #include "drivers/transport.hpp"
 
-namespace xcvr::ethtool {
+namespace xcvr::netlink {
 
 struct ModuleEepromReply {
   bool has_data = false;
@@ -65,4 +65,4 @@ std::vector<uint8_t> build_family_request(uint32_t seq, const std::string& famil
 // Decodes a request built above (tests, fake kernels); nullopt if malformed.
 std::optional<EepromRequest> parse_module_eeprom_request(std::span<const uint8_t> bytes);
 
-}  // namespace xcvr::ethtool
+}  // namespace xcvr::netlink

@@ -19,7 +19,7 @@
 
 #include "drivers/netlink/netlink_reply.hpp"
 
-namespace xcvr::ethtool::detail {
+namespace xcvr::netlink::detail {
 
 using drivers::Error;
 using drivers::ErrorKind;
@@ -177,4 +177,4 @@ inline nlmsghdr* put_ethtool_request(std::vector<uint8_t>& buf, uint16_t family_
   return nlh;
 }
 
-}  // namespace xcvr::ethtool::detail
+}  // namespace xcvr::netlink::detail

@@ -3,7 +3,7 @@
 #include "drivers/discover_report.hpp"
 #include "drivers/netlink/netdev_watch.hpp"
 
-namespace xcvr::ethtool {
+namespace xcvr::netlink {
 
 std::optional<std::string> NetlinkSource::build(const drivers::BuildContext& ctx, drivers::SourceBuild& out) const {
   for (const NetlinkPortConfig& c : ports) out.ports.push_back({c.port, "", "", std::make_unique<NetlinkTransport>(c)});
@@ -103,4 +103,4 @@ const drivers::SourceKind kNetlinkSource{
     .discover_options = kDiscoverOptions, .discover = discover, .watch = watch,
     .access = "run as root, or with CAP_NET_ADMIN"};
 
-}  // namespace xcvr::ethtool
+}  // namespace xcvr::netlink

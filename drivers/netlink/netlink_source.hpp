@@ -6,7 +6,7 @@
 #include "drivers/netlink/netlink_transport.hpp"
 #include "drivers/source_kind.hpp"
 
-namespace xcvr::ethtool {
+namespace xcvr::netlink {
 
 struct NetlinkSource final : drivers::SourceSettings {
   std::vector<NetlinkPortConfig> ports;
@@ -22,4 +22,4 @@ struct NetlinkSource final : drivers::SourceSettings {
 
 extern const drivers::SourceKind kNetlinkSource;
 
-}  // namespace xcvr::ethtool
+}  // namespace xcvr::netlink

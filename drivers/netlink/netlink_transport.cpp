@@ -19,7 +19,7 @@
 #include "cmis/image.hpp"
 #include "drivers/netlink/netlink_link.hpp"
 
-namespace xcvr::ethtool {
+namespace xcvr::netlink {
 namespace {
 
 using drivers::Error;
@@ -302,4 +302,4 @@ NetdevDiscovery discover_netdevs(const std::string& sysfs_net, NetlinkTransport:
   return out;
 }
 
-}  // namespace xcvr::ethtool
+}  // namespace xcvr::netlink

@@ -25,7 +25,7 @@
 #include "drivers/netlink/netlink_reply.hpp"
 #include "drivers/transport.hpp"
 
-namespace xcvr::ethtool {
+namespace xcvr::netlink {
 
 // One NETLINK_GENERIC socket. send/recv return bytes or -errno.
 class NetlinkChannel {
@@ -104,4 +104,4 @@ std::vector<std::string> physical_netdevs(const std::string& sysfs_net = "/sys/c
 // The netdev's PCI device from /sys/class/net/<if>/device ("pci:0000:3b:00.0"), or "".
 std::string netdev_pci_device(const std::string& sysfs_net, const std::string& netdev);
 
-}  // namespace xcvr::ethtool
+}  // namespace xcvr::netlink

@@ -16,25 +16,25 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       (data[0] & 1) != 0 ? std::optional<uint32_t>(data[0] >> 1) : std::nullopt;
   const std::span<const uint8_t> bytes(data + 1, size - 1);
 
-  const auto eeprom = xcvr::ethtool::parse_module_eeprom_reply(bytes, seq);
-  if (const auto* r = std::get_if<xcvr::ethtool::ModuleEepromReply>(&eeprom)) {
+  const auto eeprom = xcvr::netlink::parse_module_eeprom_reply(bytes, seq);
+  if (const auto* r = std::get_if<xcvr::netlink::ModuleEepromReply>(&eeprom)) {
     if (r->data.size() > 128) std::abort();
     if (!r->has_data && !r->data.empty()) std::abort();
   } else if (std::get<xcvr::drivers::Error>(eeprom).message.empty()) {
     std::abort();  // every error names what was wrong
   }
-  (void)xcvr::ethtool::parse_family_reply(bytes, seq);
-  (void)xcvr::ethtool::parse_module_eeprom_request(bytes);
+  (void)xcvr::netlink::parse_family_reply(bytes, seq);
+  (void)xcvr::netlink::parse_module_eeprom_request(bytes);
 
-  const auto fec = xcvr::ethtool::parse_fec_reply(bytes, seq);
-  const auto state = xcvr::ethtool::parse_linkstate_reply(bytes, seq);
-  if (const auto* f = std::get_if<xcvr::ethtool::FecStatsReply>(&fec)) {
+  const auto fec = xcvr::netlink::parse_fec_reply(bytes, seq);
+  const auto state = xcvr::netlink::parse_linkstate_reply(bytes, seq);
+  if (const auto* f = std::get_if<xcvr::netlink::FecStatsReply>(&fec)) {
     for (const auto* v : {&f->corrected, &f->uncorrectable, &f->corrected_bits}) {
       if (v->size() > 9) std::abort();
     }
-    const xcvr::ethtool::LinkStateReply none;
-    const auto* s = std::get_if<xcvr::ethtool::LinkStateReply>(&state);
-    if (xcvr::ethtool::link_counters(*f, s ? *s : none, "eth0").size() > 3 * 9 + 1) std::abort();
+    const xcvr::netlink::LinkStateReply none;
+    const auto* s = std::get_if<xcvr::netlink::LinkStateReply>(&state);
+    if (xcvr::netlink::link_counters(*f, s ? *s : none, "eth0").size() > 3 * 9 + 1) std::abort();
   } else if (std::get<xcvr::drivers::Error>(fec).message.empty()) {
     std::abort();
   }

@@ -71,8 +71,8 @@ unsigned long debugfs_counter(const std::string& name) {
   return v;
 }
 
-ethtool::NetlinkPortConfig port(const std::string& netdev) {
-  ethtool::NetlinkPortConfig c;
+netlink::NetlinkPortConfig port(const std::string& netdev) {
+  netlink::NetlinkPortConfig c;
   c.netdev = netdev;
   c.port = netdev;
   return c;
@@ -92,7 +92,7 @@ void phase_read(const std::string& netdev, const std::string& source, const std:
   const auto src = load_source(source);
   if (!src) return;
   const unsigned long by_page = debugfs_counter("by_page_calls"), legacy = debugfs_counter("legacy_calls");
-  ethtool::NetlinkTransport t(port(netdev));
+  netlink::NetlinkTransport t(port(netdev));
   check(t.presence() == drivers::Presence::Present, netdev + ": module present");
   check(!t.missing(), netdev + ": exists");
   cmis::ModuleImage image;
@@ -110,34 +110,34 @@ void phase_read(const std::string& netdev, const std::string& source, const std:
 }
 
 // The real socket, with each MODULE_EEPROM_GET request rewritten by `tamper` before it is sent.
-class TamperingChannel final : public ethtool::NetlinkChannel {
+class TamperingChannel final : public netlink::NetlinkChannel {
  public:
-  TamperingChannel(std::unique_ptr<ethtool::NetlinkChannel> real, std::function<void(ethtool::EepromRequest&)> tamper)
+  TamperingChannel(std::unique_ptr<netlink::NetlinkChannel> real, std::function<void(netlink::EepromRequest&)> tamper)
       : real_(std::move(real)), tamper_(std::move(tamper)) {}
   int send(std::span<const uint8_t> message) override {
-    auto request = ethtool::parse_module_eeprom_request(message);
+    auto request = netlink::parse_module_eeprom_request(message);
     if (!request || message.size() < sizeof(nlmsghdr)) return real_->send(message);
     nlmsghdr header;
     std::memcpy(&header, message.data(), sizeof header);
     tamper_(*request);
-    return real_->send(ethtool::build_module_eeprom_request(header.nlmsg_type, header.nlmsg_seq, *request));
+    return real_->send(netlink::build_module_eeprom_request(header.nlmsg_type, header.nlmsg_seq, *request));
   }
   int recv(std::span<uint8_t> buffer) override { return real_->recv(buffer); }
 
  private:
-  std::unique_ptr<ethtool::NetlinkChannel> real_;
-  std::function<void(ethtool::EepromRequest&)> tamper_;
+  std::unique_ptr<netlink::NetlinkChannel> real_;
+  std::function<void(netlink::EepromRequest&)> tamper_;
 };
 
 // One read of byte 0 of the upper page 00h, rewritten by `tamper`: the error it ends in.
 std::optional<drivers::Error> tampered_read(const std::string& netdev,
-                                            std::function<void(ethtool::EepromRequest&)> tamper) {
-  auto factory = [tamper](int& error) -> std::unique_ptr<ethtool::NetlinkChannel> {
-    auto real = ethtool::open_netlink_channel(error);
+                                            std::function<void(netlink::EepromRequest&)> tamper) {
+  auto factory = [tamper](int& error) -> std::unique_ptr<netlink::NetlinkChannel> {
+    auto real = netlink::open_netlink_channel(error);
     if (!real) return nullptr;
     return std::make_unique<TamperingChannel>(std::move(real), tamper);
   };
-  ethtool::NetlinkTransport t(port(netdev), factory);
+  netlink::NetlinkTransport t(port(netdev), factory);
   std::vector<uint8_t> buf(1);
   return t.read({0x50, 0, 0, 128, 1}, buf);
 }
@@ -169,22 +169,22 @@ void phase_errors(const std::string& netdev) {
   // The unmodified transport against netdevs with no module interface, or none at all.
   std::vector<uint8_t> buf(1);
   for (const char* other : {"lo", "dummy0"}) {
-    ethtool::NetlinkTransport t(port(other));
+    netlink::NetlinkTransport t(port(other));
     expect(t.read({0x50, 0, 0, 0, 1}, buf), ErrorKind::Unsupported, "the driver cannot read module memory",
            std::string(other));
   }
-  ethtool::NetlinkTransport gone(port("nosuch0"));
+  netlink::NetlinkTransport gone(port("nosuch0"));
   expect(gone.read({0x50, 0, 0, 0, 1}, buf), ErrorKind::Absent, "no such netdev", "nosuch0");
   check(gone.missing().has_value(), "nosuch0 is reported missing");
 }
 
 void phase_empty(const std::string& netdev) {
-  ethtool::NetlinkTransport t(port(netdev));
+  netlink::NetlinkTransport t(port(netdev));
   check(t.presence() == drivers::Presence::Absent, netdev + ": emptied cage reads as absent");
 }
 
 void phase_discover(const std::vector<std::string>& netdevs) {
-  const ethtool::NetdevDiscovery d = ethtool::discover_netdevs();
+  const netlink::NetdevDiscovery d = netlink::discover_netdevs();
   std::vector<std::string> found;
   for (const auto& n : d.found) found.push_back(n.netdev);
   std::string list;

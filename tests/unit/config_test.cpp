@@ -295,7 +295,7 @@ TEST(Config, Durations) {
 }
 
 TEST(Config, NetlinkDiscovery) {
-  const auto netlink = [](const Config& c) -> const ethtool::NetlinkSource& { return c.sources.at(0).as<ethtool::NetlinkSource>(); };
+  const auto netlink = [](const Config& c) -> const netlink::NetlinkSource& { return c.sources.at(0).as<netlink::NetlinkSource>(); };
   const auto optoe = [](const Config& c) -> const optoe::OptoeSource& { return c.sources.at(0).as<optoe::OptoeSource>(); };
   const Config shipped = load_ok("[[source]]\ntype = \"netlink\"\n");
   ASSERT_EQ(shipped.sources.size(), 1u);

@@ -32,10 +32,10 @@ struct TempDir {
 
 TEST(NetlinkMissing, ANetdevThatDoesNotExistIsNamed) {
   TempDir d;
-  ethtool::NetlinkPortConfig c;
+  netlink::NetlinkPortConfig c;
   c.netdev = "ens9np0";
   c.sysfs_net = d.path.string();
-  ethtool::NetlinkTransport t(c);
+  netlink::NetlinkTransport t(c);
   ASSERT_TRUE(t.missing());
   EXPECT_NE(t.missing()->find("netdev ens9np0 does not exist"), std::string::npos) << *t.missing();
   fs::create_directories(d.path / "ens9np0");  // the driver bound later, or the netdev was renamed back

@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-namespace xcvr::ethtool::netlink_bytes {
+namespace xcvr::netlink::netlink_bytes {
 
 using Bytes = std::vector<uint8_t>;
 
@@ -85,4 +85,4 @@ inline Bytes concat(Bytes a, const Bytes& b) {
   return a;
 }
 
-}  // namespace xcvr::ethtool::netlink_bytes
+}  // namespace xcvr::netlink::netlink_bytes

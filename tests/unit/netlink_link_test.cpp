@@ -10,7 +10,7 @@
 #include "drivers/netlink/netlink_link.hpp"
 #include "tests/unit/netlink_bytes.hpp"
 
-namespace xcvr::ethtool {
+namespace xcvr::netlink {
 namespace {
 
 using namespace netlink_bytes;
@@ -217,9 +217,9 @@ TEST(NetlinkLinkTransport, NoFecAndNoDownCountIsUnsupported) {
 }
 
 }  // namespace
-}  // namespace xcvr::ethtool
+}  // namespace xcvr::netlink
 
-namespace xcvr::ethtool {
+namespace xcvr::netlink {
 namespace {
 
 TEST(NetlinkLinkTransport, RealKernelLoopback) {
@@ -240,4 +240,4 @@ TEST(NetlinkLinkTransport, RealKernelLoopback) {
 }
 
 }  // namespace
-}  // namespace xcvr::ethtool
+}  // namespace xcvr::netlink

@@ -84,7 +84,7 @@ trust_banks = false
   EXPECT_EQ(p.domain, "mux0");
   EXPECT_FALSE(p.restore_page0);
   EXPECT_EQ(p.lock_timeout_ms, 500u);
-  const auto& netlink = c.sources.at(1).as<ethtool::NetlinkSource>();
+  const auto& netlink = c.sources.at(1).as<netlink::NetlinkSource>();
   EXPECT_TRUE(netlink.ports.at(0).trust_banks) << "the source's default";
   EXPECT_EQ(netlink.ports.at(0).netdev, "ens1np0");
   EXPECT_FALSE(netlink.ports.at(1).trust_banks) << "the port's own";

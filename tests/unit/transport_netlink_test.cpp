@@ -25,7 +25,7 @@
 #include "tests/support/static_read.hpp"
 #include "tests/unit/netlink_bytes.hpp"
 
-namespace xcvr::ethtool {
+namespace xcvr::netlink {
 namespace {
 
 namespace fs = std::filesystem;
@@ -435,4 +435,4 @@ TEST(TransportNetlink, RealKernelSocketIfAvailable) {
 }
 
 }  // namespace
-}  // namespace xcvr::ethtool
+}  // namespace xcvr::netlink

@@ -36,9 +36,7 @@ constexpr std::array<Field, 4> lane_crossings(F first, FlagId first_flag, uint16
 }
 
 // Page 02h: each monitor's high alarm, low alarm, high warning, low warning levels.
-constexpr Field threshold(F id, std::string_view name, uint16_t offset, Type type, double scale, Unit unit) {
-  return field_rows::threshold(id, name, P02, offset, type, scale, unit);
-}
+constexpr ThresholdPage<F> threshold{P02};
 
 constexpr auto kTable = join(std::array{
     // --- Lower memory (§2) ---

@@ -91,12 +91,16 @@ constexpr auto join(const std::array<Field, N>&... pieces) {
   return out;
 }
 
-// An alarm/warning level in the encoding of its monitor.
+// A map's page of alarm/warning levels: `threshold(id, name, offset, type, scale, unit)` is a
+// 2-byte level there, in the encoding of its monitor.
 template <typename Id>
-constexpr Field threshold(Id id, std::string_view name, Place at, uint16_t offset, Type type, double scale,
-                          Unit unit) {
-  return row(id, name, at, offset, 2, type, scale, unit, Role::Threshold);
-}
+struct ThresholdPage {
+  Place at;
+  constexpr Field operator()(Id id, std::string_view name, uint16_t offset, Type type, double scale,
+                             Unit unit) const {
+    return row(id, name, at, offset, 2, type, scale, unit, Role::Threshold);
+  }
+};
 
 // True when every row a decoder reads as a flag (Role::Flag and Role::VdmFlag rows, and the 1-bit
 // Status rows where `status_bits_are_flags`) was built by flag(): the maps static_assert it, so

@@ -21,9 +21,7 @@ constexpr LaneLayout kLaneWords{4, 0, 2, 0, 0};    // one U16 per lane
 constexpr CrossingLayout kMsbFirst{{{0, 0}, {0, -1}, {0, -2}, {0, -3}}};
 
 // Page 03h: each monitor's high alarm, low alarm, high warning, low warning levels.
-constexpr Field threshold(F id, std::string_view name, uint16_t offset, Type type, double scale, Unit unit) {
-  return field_rows::threshold(id, name, P03, offset, type, scale, unit);
-}
+constexpr ThresholdPage<F> threshold{P03};
 
 constexpr auto kTable = join(std::array{
     // --- Lower page (§11) ---

@@ -1,5 +1,6 @@
 #include "exporters/health.hpp"
 
+#include "cmis/flags.hpp"
 #include "cmis/quantities.hpp"
 
 #include <algorithm>
@@ -7,7 +8,6 @@
 #include <set>
 
 #include "cmis/codes.hpp"
-#include "cmis/flags.hpp"
 #include "exporters/format.hpp"
 #include "exporters/health_internal.hpp"
 

@@ -1,5 +1,5 @@
-// The flag table (cmis/flags.hpp) against the three memory maps, and the health model reading
-// severity, cause rank and label from its columns.
+// The flag table (cmis/flags.hpp) against the three memory maps. The health model's reading of
+// its severity column: ExporterHealth.EveryFlagTableRowGivesTheVerdictOfItsSeverity.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -12,7 +12,6 @@
 #include "cmis/sff8472_map.hpp"
 #include "cmis/sff8636_map.hpp"
 #include "cmis/vdm.hpp"
-#include "exporters/health_internal.hpp"
 
 namespace xcvr::cmis {
 namespace {
@@ -139,20 +138,6 @@ TEST(FlagTable, ThresholdMonitorsHaveTheirCrossings) {
       EXPECT_EQ(row->name, std::string(q.stem) + "_" + std::string(level_name(level)));
     }
   }
-}
-
-TEST(FlagTable, HealthStateFollowsSeverity) {
-  using exporters::Health;
-  using exporters::detail::flag_state;
-  EXPECT_EQ(flag_state("rx_cdr_lol"), Health::Alarm);
-  EXPECT_EQ(flag_state("aux1_low_alarm"), Health::Alarm);
-  EXPECT_EQ(flag_state("vdm_laser_temperature_low_alarm"), Health::Alarm);
-  EXPECT_EQ(flag_state("vdm_laser_temperature_high_warning"), Health::Warning);
-  EXPECT_EQ(flag_state("tx_bias_low_warning"), Health::Warning);
-  EXPECT_EQ(flag_state("temperature_high_warning"), Health::Hot);
-  EXPECT_EQ(flag_state("data_not_ready"), Health::Down);
-  EXPECT_EQ(flag_state("data_path_state_changed"), Health::Ok);
-  EXPECT_EQ(flag_state("some_unknown_alarm"), Health::Warning);  // no row: never ok, never by suffix
 }
 
 }  // namespace

@@ -2,15 +2,15 @@
 
 #include <array>
 
+#include "cmis/field_rows.hpp"
+
 namespace xcvr::cmis {
 namespace {
 
+using namespace field_rows;
 using F = CmisField;
 constexpr int16_t L = kLowerPage;
-constexpr double kTemp = kTemperatureLsb;
-constexpr double kVolt = kVoltageLsb;
-constexpr double kPower = kOpticalPowerLsb;
-constexpr double kBias = kBiasLsb;
+constexpr int16_t P02 = kCmisPageThresholds;
 
 // Lane layouts on banked pages: 8 lanes per bank, 32 lanes in all.
 constexpr LaneLayout kLaneBits{32, 8, 0, 8, 1};    // one bit per lane, bit 0 = lane 1
@@ -23,29 +23,22 @@ constexpr LaneLayout kVdmInstances{64, 0, 2, 0, 0};
 constexpr LaneLayout kVdmThresholdSets{16, 0, 8, 0, 0};  // "lane" n = threshold set n-1
 constexpr LaneLayout kVdmFlagNibbles{64, 0, 0, 2, 4};    // instance 1 low nibble, 2 high, ...
 
-constexpr Field row(F id, std::string_view name, int16_t page, uint16_t offset, uint8_t size,
-                    Type type, double scale = 1, Unit unit = Unit::None, Role role = Role::Info,
-                    LaneLayout lanes = {}) {
-  return Field{static_cast<uint16_t>(id), name, kDeviceA0, page, offset, size, type, 0, 8,
-               scale, unit, role, lanes};
+// Page 11h lane flags: one byte per flag, bit n-1 = lane n of the bank.
+constexpr Field lane_flag(F id, FlagId flag_id, uint16_t offset) {
+  return flag(id, flag_id, kCmisPageLaneStatus, offset, 0, kLaneBits);
 }
-constexpr Field bits(F id, std::string_view name, int16_t page, uint16_t offset, uint8_t shift,
-                     uint8_t width, Role role = Role::Info, LaneLayout lanes = {}) {
-  return Field{static_cast<uint16_t>(id), name, kDeviceA0, page, offset, 1, Type::Bits, shift,
-               width, 1, Unit::None, role, lanes};
-}
-constexpr Field flag(F id, std::string_view name, uint16_t offset, uint8_t bit) {
-  return bits(id, name, L, offset, bit, 1, Role::Flag);
-}
-constexpr Field lane_flag(F id, std::string_view name, uint16_t offset) {
-  return bits(id, name, kCmisPageLaneStatus, offset, 0, 1, Role::Flag, kLaneBits);
-}
-constexpr Field threshold(F id, std::string_view name, uint16_t offset, Type type, double scale,
-                          Unit unit) {
-  return row(id, name, kCmisPageThresholds, offset, 2, type, scale, unit, Role::Threshold);
+// A monitor's four threshold flags (high alarm, low alarm, high warning, low warning): module
+// monitors in four bits of one lower byte from the lowest, lane monitors in four 11h bytes.
+constexpr CrossingLayout kModuleCrossings{{{0, 0}, {0, 1}, {0, 2}, {0, 3}}};
+constexpr CrossingLayout kLaneCrossings{{{0, 0}, {1, 0}, {2, 0}, {3, 0}}};
+constexpr std::array<Field, 4> lane_crossings(F first, FlagId first_flag, uint16_t offset) {
+  return crossings(first, first_flag, kCmisPageLaneStatus, offset, 0, kLaneCrossings, kLaneBits);
 }
 
-constexpr std::array kTable = {
+// Page 02h: each monitor's high alarm, low alarm, high warning, low warning levels.
+constexpr ThresholdPage<F> threshold{P02};
+
+constexpr auto kTable = join(std::array{
     // --- Lower memory (§2) ---
     row(F::Identifier, "identifier", L, 0, 1, Type::U8),
     row(F::Revision, "cmis_revision", L, 1, 1, Type::U8),
@@ -53,29 +46,16 @@ constexpr std::array kTable = {
     bits(F::MciMaxSpeed, "mci_max_speed", L, 2, 2, 2),
     bits(F::ModuleState, "module_state", L, 3, 1, 3, Role::Status),
     bits(F::InterruptDeasserted, "interrupt_deasserted", L, 3, 0, 1, Role::Status),
-    flag(F::FlagModuleStateChanged, "module_state_changed", 8, 0),
-    flag(F::FlagModuleFirmwareError, "module_firmware_error", 8, 1),
-    flag(F::FlagDatapathFirmwareError, "datapath_firmware_error", 8, 2),
-    flag(F::FlagTempHighAlarm, "temperature_high_alarm", 9, 0),
-    flag(F::FlagTempLowAlarm, "temperature_low_alarm", 9, 1),
-    flag(F::FlagTempHighWarning, "temperature_high_warning", 9, 2),
-    flag(F::FlagTempLowWarning, "temperature_low_warning", 9, 3),
-    flag(F::FlagVccHighAlarm, "supply_voltage_high_alarm", 9, 4),
-    flag(F::FlagVccLowAlarm, "supply_voltage_low_alarm", 9, 5),
-    flag(F::FlagVccHighWarning, "supply_voltage_high_warning", 9, 6),
-    flag(F::FlagVccLowWarning, "supply_voltage_low_warning", 9, 7),
-    flag(F::FlagAux1HighAlarm, "aux1_high_alarm", 10, 0),
-    flag(F::FlagAux1LowAlarm, "aux1_low_alarm", 10, 1),
-    flag(F::FlagAux1HighWarning, "aux1_high_warning", 10, 2),
-    flag(F::FlagAux1LowWarning, "aux1_low_warning", 10, 3),
-    flag(F::FlagAux2HighAlarm, "aux2_high_alarm", 10, 4),
-    flag(F::FlagAux2LowAlarm, "aux2_low_alarm", 10, 5),
-    flag(F::FlagAux2HighWarning, "aux2_high_warning", 10, 6),
-    flag(F::FlagAux2LowWarning, "aux2_low_warning", 10, 7),
-    flag(F::FlagAux3HighAlarm, "aux3_high_alarm", 11, 0),
-    flag(F::FlagAux3LowAlarm, "aux3_low_alarm", 11, 1),
-    flag(F::FlagAux3HighWarning, "aux3_high_warning", 11, 2),
-    flag(F::FlagAux3LowWarning, "aux3_low_warning", 11, 3),
+    flag(F::FlagModuleStateChanged, FlagId::ModuleStateChanged, L, 8, 0),
+    flag(F::FlagModuleFirmwareError, FlagId::ModuleFirmwareError, L, 8, 1),
+    flag(F::FlagDatapathFirmwareError, FlagId::DatapathFirmwareError, L, 8, 2),
+},
+    crossings(F::FlagTempHighAlarm, FlagId::TempHighAlarm, L, 9, 0, kModuleCrossings),
+    crossings(F::FlagVccHighAlarm, FlagId::VccHighAlarm, L, 9, 4, kModuleCrossings),
+    crossings(F::FlagAux1HighAlarm, FlagId::Aux1HighAlarm, L, 10, 0, kModuleCrossings),
+    crossings(F::FlagAux2HighAlarm, FlagId::Aux2HighAlarm, L, 10, 4, kModuleCrossings),
+    crossings(F::FlagAux3HighAlarm, FlagId::Aux3HighAlarm, L, 11, 0, kModuleCrossings),
+std::array{
     row(F::Temperature, "temperature", L, 14, 2, Type::S16, kTemp, Unit::Celsius, Role::Monitor),
     row(F::SupplyVoltage, "supply_voltage", L, 16, 2, Type::U16, kVolt, Unit::Volts, Role::Monitor),
     row(F::Aux1, "aux1", L, 18, 2, Type::S16, 1, Unit::None, Role::Monitor),
@@ -194,25 +174,20 @@ constexpr std::array kTable = {
     bits(F::DataPathState, "data_path_state", kCmisPageLaneStatus, 128, 0, 4, Role::Status, kLaneNibbles),
     bits(F::RxOutputStatus, "rx_output_valid", kCmisPageLaneStatus, 132, 0, 1, Role::Status, kLaneBits),
     bits(F::TxOutputStatus, "tx_output_valid", kCmisPageLaneStatus, 133, 0, 1, Role::Status, kLaneBits),
-    lane_flag(F::FlagDataPathStateChanged, "data_path_state_changed", 134),
-    lane_flag(F::FlagTxFault, "tx_fault", 135),
-    lane_flag(F::FlagTxLos, "tx_los", 136),
-    lane_flag(F::FlagTxCdrLol, "tx_cdr_lol", 137),
-    lane_flag(F::FlagTxAdaptiveEqFail, "tx_adaptive_eq_fault", 138),
-    lane_flag(F::FlagTxPowerHighAlarm, "tx_power_high_alarm", 139),
-    lane_flag(F::FlagTxPowerLowAlarm, "tx_power_low_alarm", 140),
-    lane_flag(F::FlagTxPowerHighWarning, "tx_power_high_warning", 141),
-    lane_flag(F::FlagTxPowerLowWarning, "tx_power_low_warning", 142),
-    lane_flag(F::FlagTxBiasHighAlarm, "tx_bias_high_alarm", 143),
-    lane_flag(F::FlagTxBiasLowAlarm, "tx_bias_low_alarm", 144),
-    lane_flag(F::FlagTxBiasHighWarning, "tx_bias_high_warning", 145),
-    lane_flag(F::FlagTxBiasLowWarning, "tx_bias_low_warning", 146),
-    lane_flag(F::FlagRxLos, "rx_los", 147),
-    lane_flag(F::FlagRxCdrLol, "rx_cdr_lol", 148),
-    lane_flag(F::FlagRxPowerHighAlarm, "rx_power_high_alarm", 149),
-    lane_flag(F::FlagRxPowerLowAlarm, "rx_power_low_alarm", 150),
-    lane_flag(F::FlagRxPowerHighWarning, "rx_power_high_warning", 151),
-    lane_flag(F::FlagRxPowerLowWarning, "rx_power_low_warning", 152),
+    lane_flag(F::FlagDataPathStateChanged, FlagId::DataPathStateChanged, 134),
+    lane_flag(F::FlagTxFault, FlagId::TxFault, 135),
+    lane_flag(F::FlagTxLos, FlagId::TxLos, 136),
+    lane_flag(F::FlagTxCdrLol, FlagId::TxCdrLol, 137),
+    lane_flag(F::FlagTxAdaptiveEqFail, FlagId::TxAdaptiveEqFault, 138),
+},
+    lane_crossings(F::FlagTxPowerHighAlarm, FlagId::TxPowerHighAlarm, 139),
+    lane_crossings(F::FlagTxBiasHighAlarm, FlagId::TxBiasHighAlarm, 143),
+std::array{
+    lane_flag(F::FlagRxLos, FlagId::RxLos, 147),
+    lane_flag(F::FlagRxCdrLol, FlagId::RxCdrLol, 148),
+},
+    lane_crossings(F::FlagRxPowerHighAlarm, FlagId::RxPowerHighAlarm, 149),
+std::array{
     row(F::TxPower, "tx_power", kCmisPageLaneStatus, 154, 2, Type::U16, kPower, Unit::Watts, Role::Monitor, kLaneWords),
     row(F::TxBias, "tx_bias", kCmisPageLaneStatus, 170, 2, Type::U16, kBias, Unit::Amperes, Role::Monitor, kLaneWords),
     row(F::RxPower, "rx_power", kCmisPageLaneStatus, 186, 2, Type::U16, kPower, Unit::Watts, Role::Monitor, kLaneWords),
@@ -235,14 +210,15 @@ constexpr std::array kTable = {
     row(F::VdmThresholdHighWarning, "vdm_threshold_high_warning", kCmisPageVdmThresholds, 132, 2, Type::U16, 1, Unit::None, Role::Threshold, kVdmThresholdSets),
     row(F::VdmThresholdLowWarning, "vdm_threshold_low_warning", kCmisPageVdmThresholds, 134, 2, Type::U16, 1, Unit::None, Role::Threshold, kVdmThresholdSets),
     // Latched flags of group 1 (group g: 32 bytes further on, same page), clear-on-read.
-    bits(F::VdmFlagHighAlarm, "high_alarm", kCmisPageVdmFlags, 128, 0, 1, Role::VdmFlag, kVdmFlagNibbles),
-    bits(F::VdmFlagLowAlarm, "low_alarm", kCmisPageVdmFlags, 128, 1, 1, Role::VdmFlag, kVdmFlagNibbles),
-    bits(F::VdmFlagHighWarning, "high_warning", kCmisPageVdmFlags, 128, 2, 1, Role::VdmFlag, kVdmFlagNibbles),
-    bits(F::VdmFlagLowWarning, "low_warning", kCmisPageVdmFlags, 128, 3, 1, Role::VdmFlag, kVdmFlagNibbles),
-};
+    flag(F::VdmFlagHighAlarm, FlagId::VdmHighAlarm, kCmisPageVdmFlags, 128, 0, kVdmFlagNibbles, Role::VdmFlag),
+    flag(F::VdmFlagLowAlarm, FlagId::VdmLowAlarm, kCmisPageVdmFlags, 128, 1, kVdmFlagNibbles, Role::VdmFlag),
+    flag(F::VdmFlagHighWarning, FlagId::VdmHighWarning, kCmisPageVdmFlags, 128, 2, kVdmFlagNibbles, Role::VdmFlag),
+    flag(F::VdmFlagLowWarning, FlagId::VdmLowWarning, kCmisPageVdmFlags, 128, 3, kVdmFlagNibbles, Role::VdmFlag),
+});
 
 static_assert(kTable.size() == static_cast<std::size_t>(F::Count), "one row per CmisField");
 static_assert(rows_follow_ids(kTable), "CMIS table rows must follow CmisField order");
+static_assert(flags_come_from_table(kTable), "every CMIS flag row is a flag table row");
 
 }  // namespace
 

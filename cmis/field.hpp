@@ -15,6 +15,7 @@
 namespace xcvr::cmis {
 
 enum class Spec : uint8_t { Cmis, Sff8636, Sff8472 };
+enum class FlagId : uint8_t;  // cmis/flags.hpp: the flag table's rows
 std::string_view spec_name(Spec spec);  // "CMIS", "SFF-8636", "SFF-8472"
 
 enum class Type : uint8_t {
@@ -73,6 +74,7 @@ struct Field {
   Unit unit = Unit::None;
   Role role = Role::Info;
   LaneLayout lanes = {};
+  std::optional<FlagId> flag = {};  // flag rows: the flag table's row (which names the field)
 };
 
 // True when every row's id equals its index: the map files static_assert this so that a

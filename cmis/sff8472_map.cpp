@@ -2,53 +2,41 @@
 
 #include <array>
 
+#include "cmis/field_rows.hpp"
+
 namespace xcvr::cmis {
 namespace {
 
+using namespace field_rows;
 using F = Sff8472Field;
 constexpr int16_t L = kLowerPage;  // SFF-8472 fields all live in the lower half of A0h or A2h
-constexpr double kTemp = kTemperatureLsb;
-constexpr double kVolt = kVoltageLsb;
-constexpr double kPower = kOpticalPowerLsb;
-constexpr double kBias = kBiasLsb;
 constexpr double kSlope = 1.0 / 256;  // calibration slopes are unsigned 8.8 fixed point
 
 constexpr LaneLayout kOneLane{1, 0, 0, 0, 0};  // single-lane module: lane 1 only
 
-constexpr Field row(F id, std::string_view name, uint8_t device, uint16_t offset, uint8_t size,
-                    Type type, double scale = 1, Unit unit = Unit::None, Role role = Role::Info,
-                    LaneLayout lanes = {}) {
-  return Field{static_cast<uint16_t>(id), name, device, L, offset, size, type, 0, 8, scale,
-               unit, role, lanes};
-}
+constexpr Place kA0{kDeviceA0, L};
+constexpr Place kA2{kDeviceA2, L};
+
 constexpr Field a0(F id, std::string_view name, uint16_t offset, uint8_t size, Type type,
                    double scale = 1, Unit unit = Unit::None, Role role = Role::Info) {
-  return row(id, name, kDeviceA0, offset, size, type, scale, unit, role);
-}
-constexpr Field bits(F id, std::string_view name, uint8_t device, uint16_t offset, uint8_t shift,
-                     Role role = Role::Info, LaneLayout lanes = {}) {
-  return Field{static_cast<uint16_t>(id), name, device, L, offset, 1, Type::Bits, shift, 1, 1,
-               Unit::None, role, lanes};
+  return row(id, name, kA0, offset, size, type, scale, unit, role);
 }
 constexpr Field a0_bit(F id, std::string_view name, uint16_t offset, uint8_t shift) {
-  return bits(id, name, kDeviceA0, offset, shift);
+  return bits(id, name, kA0, offset, shift, 1);
 }
 constexpr Field a2(F id, std::string_view name, uint16_t offset, Type type, double scale,
                    Unit unit, Role role, LaneLayout lanes = {}) {
-  return row(id, name, kDeviceA2, offset, type == Type::Bytes ? 4 : 2, type, scale, unit, role,
-             lanes);
+  return row(id, name, kA2, offset, type == Type::Bytes ? 4 : 2, type, scale, unit, role, lanes);
 }
-// A2h latched flag bit: module-level (temperature, Vcc) or on the single lane (bias, powers).
-constexpr Field flag(F id, std::string_view name, uint16_t offset, uint8_t bit,
-                     LaneLayout lanes = {}) {
-  return bits(id, name, kDeviceA2, offset, bit, Role::Flag, lanes);
-}
+// A monitor's four threshold flags: high and low alarm in adjacent bits of an alarm byte (high
+// first, from the MSB), the warnings in the same bits 4 bytes on.
+constexpr CrossingLayout kAlarmsThenWarnings{{{0, 0}, {0, -1}, {4, 0}, {4, -1}}};
 constexpr Field calibration(F id, std::string_view name, uint16_t offset, Type type,
                             double scale = 1) {
   return a2(id, name, offset, type, scale, Unit::None, Role::Info);
 }
 
-constexpr std::array kTable = {
+constexpr auto kTable = join(std::array{
     // --- A0h serial ID ---
     a0(F::Identifier, "identifier", 0, 1, Type::U8),
     a0(F::ExtendedIdentifier, "extended_identifier", 1, 1, Type::U8),
@@ -121,7 +109,7 @@ constexpr std::array kTable = {
     calibration(F::TempOffset, "temperature_cal_offset", 86, Type::S16),
     calibration(F::VccSlope, "supply_voltage_cal_slope", 88, Type::U16, kSlope),
     calibration(F::VccOffset, "supply_voltage_cal_offset", 90, Type::S16),
-    row(F::ChecksumDmi, "cc_dmi", kDeviceA2, 95, 1, Type::U8, 1, Unit::None, Role::Checksum),
+    row(F::ChecksumDmi, "cc_dmi", kA2, 95, 1, Type::U8, 1, Unit::None, Role::Checksum),
     // --- A2h monitors ---
     a2(F::Temperature, "temperature", 96, Type::S16, kTemp, Unit::Celsius, Role::Monitor),
     a2(F::SupplyVoltage, "supply_voltage", 98, Type::U16, kVolt, Unit::Volts, Role::Monitor),
@@ -129,36 +117,21 @@ constexpr std::array kTable = {
     a2(F::TxPower, "tx_power", 102, Type::U16, kPower, Unit::Watts, Role::Monitor, kOneLane),
     a2(F::RxPower, "rx_power", 104, Type::U16, kPower, Unit::Watts, Role::Monitor, kOneLane),
     // Byte 110: live (not latched) pin states; the names are the exported flag names.
-    bits(F::SoftTxDisable, "soft_tx_disable", kDeviceA2, 110, 6, Role::Control),
-    bits(F::StatusTxFault, "tx_fault", kDeviceA2, 110, 2, Role::Status, kOneLane),
-    bits(F::StatusRxLos, "rx_los", kDeviceA2, 110, 1, Role::Status, kOneLane),
-    bits(F::DataNotReady, "data_not_ready", kDeviceA2, 110, 0, Role::Status),
-    // --- A2h alarm flags 112-113 ---
-    flag(F::FlagTempHighAlarm, "temperature_high_alarm", 112, 7),
-    flag(F::FlagTempLowAlarm, "temperature_low_alarm", 112, 6),
-    flag(F::FlagVccHighAlarm, "supply_voltage_high_alarm", 112, 5),
-    flag(F::FlagVccLowAlarm, "supply_voltage_low_alarm", 112, 4),
-    flag(F::FlagTxBiasHighAlarm, "tx_bias_high_alarm", 112, 3, kOneLane),
-    flag(F::FlagTxBiasLowAlarm, "tx_bias_low_alarm", 112, 2, kOneLane),
-    flag(F::FlagTxPowerHighAlarm, "tx_power_high_alarm", 112, 1, kOneLane),
-    flag(F::FlagTxPowerLowAlarm, "tx_power_low_alarm", 112, 0, kOneLane),
-    flag(F::FlagRxPowerHighAlarm, "rx_power_high_alarm", 113, 7, kOneLane),
-    flag(F::FlagRxPowerLowAlarm, "rx_power_low_alarm", 113, 6, kOneLane),
-    // --- A2h warning flags 116-117 (same layout) ---
-    flag(F::FlagTempHighWarning, "temperature_high_warning", 116, 7),
-    flag(F::FlagTempLowWarning, "temperature_low_warning", 116, 6),
-    flag(F::FlagVccHighWarning, "supply_voltage_high_warning", 116, 5),
-    flag(F::FlagVccLowWarning, "supply_voltage_low_warning", 116, 4),
-    flag(F::FlagTxBiasHighWarning, "tx_bias_high_warning", 116, 3, kOneLane),
-    flag(F::FlagTxBiasLowWarning, "tx_bias_low_warning", 116, 2, kOneLane),
-    flag(F::FlagTxPowerHighWarning, "tx_power_high_warning", 116, 1, kOneLane),
-    flag(F::FlagTxPowerLowWarning, "tx_power_low_warning", 116, 0, kOneLane),
-    flag(F::FlagRxPowerHighWarning, "rx_power_high_warning", 117, 7, kOneLane),
-    flag(F::FlagRxPowerLowWarning, "rx_power_low_warning", 117, 6, kOneLane),
-};
+    bits(F::SoftTxDisable, "soft_tx_disable", kA2, 110, 6, 1, Role::Control),
+    flag(F::StatusTxFault, FlagId::TxFault, kA2, 110, 2, kOneLane, Role::Status),
+    flag(F::StatusRxLos, FlagId::RxLos, kA2, 110, 1, kOneLane, Role::Status),
+    flag(F::DataNotReady, FlagId::DataNotReady, kA2, 110, 0, {}, Role::Status),
+},
+    // --- A2h latched flags: alarms 112-113, warnings at the same bits of 116-117 ---
+    crossings(F::FlagTempHighAlarm, FlagId::TempHighAlarm, kA2, 112, 7, kAlarmsThenWarnings),
+    crossings(F::FlagVccHighAlarm, FlagId::VccHighAlarm, kA2, 112, 5, kAlarmsThenWarnings),
+    crossings(F::FlagTxBiasHighAlarm, FlagId::TxBiasHighAlarm, kA2, 112, 3, kAlarmsThenWarnings, kOneLane),
+    crossings(F::FlagTxPowerHighAlarm, FlagId::TxPowerHighAlarm, kA2, 112, 1, kAlarmsThenWarnings, kOneLane),
+    crossings(F::FlagRxPowerHighAlarm, FlagId::RxPowerHighAlarm, kA2, 113, 7, kAlarmsThenWarnings, kOneLane));
 
 static_assert(kTable.size() == static_cast<std::size_t>(F::Count), "one row per Sff8472Field");
 static_assert(rows_follow_ids(kTable), "SFF-8472 table rows must follow Sff8472Field order");
+static_assert(flags_come_from_table(kTable, true), "every SFF-8472 flag row is a flag table row");
 
 }  // namespace
 

@@ -29,13 +29,11 @@ enum class Sff8472Field : uint16_t {
   // A2h monitors and status
   Temperature, SupplyVoltage, TxBias, TxPower, RxPower,
   SoftTxDisable, StatusTxFault, StatusRxLos, DataNotReady,
-  // A2h latched alarm (112-113) and warning (116-117) flags
-  FlagTempHighAlarm, FlagTempLowAlarm, FlagVccHighAlarm, FlagVccLowAlarm,
-  FlagTxBiasHighAlarm, FlagTxBiasLowAlarm, FlagTxPowerHighAlarm, FlagTxPowerLowAlarm,
-  FlagRxPowerHighAlarm, FlagRxPowerLowAlarm,
-  FlagTempHighWarning, FlagTempLowWarning, FlagVccHighWarning, FlagVccLowWarning,
-  FlagTxBiasHighWarning, FlagTxBiasLowWarning, FlagTxPowerHighWarning, FlagTxPowerLowWarning,
-  FlagRxPowerHighWarning, FlagRxPowerLowWarning,
+  // A2h latched flags (alarms 112-113, warnings 116-117), per monitor: HA, LA, HW, LW
+  FlagTempHighAlarm, FlagTempLowAlarm, FlagTempHighWarning, FlagTempLowWarning, FlagVccHighAlarm, FlagVccLowAlarm,
+  FlagVccHighWarning, FlagVccLowWarning, FlagTxBiasHighAlarm, FlagTxBiasLowAlarm, FlagTxBiasHighWarning,
+  FlagTxBiasLowWarning, FlagTxPowerHighAlarm, FlagTxPowerLowAlarm, FlagTxPowerHighWarning, FlagTxPowerLowWarning,
+  FlagRxPowerHighAlarm, FlagRxPowerLowAlarm, FlagRxPowerHighWarning, FlagRxPowerLowWarning,
   Count
 };
 

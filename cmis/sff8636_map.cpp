@@ -2,82 +2,49 @@
 
 #include <array>
 
+#include "cmis/field_rows.hpp"
+
 namespace xcvr::cmis {
 namespace {
 
+using namespace field_rows;
 using F = Sff8636Field;
 constexpr int16_t L = kLowerPage;
 constexpr int16_t P03 = kSff8636PageThresholds;
-constexpr double kTemp = kTemperatureLsb;
-constexpr double kVolt = kVoltageLsb;
-constexpr double kPower = kOpticalPowerLsb;
-constexpr double kBias = kBiasLsb;
 
 // Lane layouts. SFF-8636 has four lanes and no banks.
 constexpr LaneLayout kLaneBits{4, 0, 0, 4, 1};     // bits 3-0 (or 7-4) of one byte, lowest = lane 1
 constexpr LaneLayout kLaneNibbles{4, 0, 0, 2, -4}; // 4 bits per lane, high nibble = odd lane
 constexpr LaneLayout kLaneWords{4, 0, 2, 0, 0};    // one U16 per lane
 
-constexpr Field row(F id, std::string_view name, int16_t page, uint16_t offset, uint8_t size,
-                    Type type, double scale = 1, Unit unit = Unit::None, Role role = Role::Info,
-                    LaneLayout lanes = {}) {
-  return Field{static_cast<uint16_t>(id), name, kDeviceA0, page, offset, size, type, 0, 8,
-               scale, unit, role, lanes};
-}
-constexpr Field bits(F id, std::string_view name, int16_t page, uint16_t offset, uint8_t shift,
-                     uint8_t width, Role role = Role::Info, LaneLayout lanes = {}) {
-  return Field{static_cast<uint16_t>(id), name, kDeviceA0, page, offset, 1, Type::Bits, shift,
-               width, 1, Unit::None, role, lanes};
-}
-// Module-level latched flag: one bit of the lower page.
-constexpr Field flag(F id, std::string_view name, uint16_t offset, uint8_t bit) {
-  return bits(id, name, L, offset, bit, 1, Role::Flag);
-}
-// Per-lane latched flag; `bit` is lane 1's bit, the layout says where lanes 2-4 sit.
-constexpr Field lane_flag(F id, std::string_view name, uint16_t offset, uint8_t bit,
-                          LaneLayout lanes) {
-  return bits(id, name, L, offset, bit, 1, Role::Flag, lanes);
-}
-constexpr Field threshold(F id, std::string_view name, uint16_t offset, Type type, double scale,
-                          Unit unit) {
-  return row(id, name, P03, offset, 2, type, scale, unit, Role::Threshold);
-}
+// A monitor's four threshold flags: high alarm, low alarm, high warning, low warning from the MSB.
+constexpr CrossingLayout kMsbFirst{{{0, 0}, {0, -1}, {0, -2}, {0, -3}}};
 
-constexpr std::array kTable = {
+// Page 03h: each monitor's high alarm, low alarm, high warning, low warning levels.
+constexpr ThresholdPage<F> threshold{P03};
+
+constexpr auto kTable = join(std::array{
     // --- Lower page (§11) ---
     row(F::Identifier, "identifier", L, 0, 1, Type::U8),
     row(F::RevisionCompliance, "revision_compliance", L, 1, 1, Type::U8),
     bits(F::FlatMemory, "flat_memory", L, 2, 2, 1),
-    bits(F::DataNotReady, "data_not_ready", L, 2, 0, 1, Role::Status),
+    flag(F::DataNotReady, FlagId::DataNotReady, L, 2, 0, {}, Role::Status),
     // Byte 3-5: low nibble Rx (or Tx fault / Rx LOL), high nibble Tx; bit 0/4 = lane 1.
-    lane_flag(F::FlagRxLos, "rx_los", 3, 0, kLaneBits),
-    lane_flag(F::FlagTxLos, "tx_los", 3, 4, kLaneBits),
-    lane_flag(F::FlagTxFault, "tx_fault", 4, 0, kLaneBits),
-    lane_flag(F::FlagTxAdaptiveEqFault, "tx_adaptive_eq_fault", 4, 4, kLaneBits),
-    lane_flag(F::FlagRxCdrLol, "rx_cdr_lol", 5, 0, kLaneBits),
-    lane_flag(F::FlagTxCdrLol, "tx_cdr_lol", 5, 4, kLaneBits),
-    // Threshold flags put the high alarm in the MSB (unlike CMIS, §15).
-    flag(F::FlagTempHighAlarm, "temperature_high_alarm", 6, 7),
-    flag(F::FlagTempLowAlarm, "temperature_low_alarm", 6, 6),
-    flag(F::FlagTempHighWarning, "temperature_high_warning", 6, 5),
-    flag(F::FlagTempLowWarning, "temperature_low_warning", 6, 4),
-    flag(F::FlagVccHighAlarm, "supply_voltage_high_alarm", 7, 7),
-    flag(F::FlagVccLowAlarm, "supply_voltage_low_alarm", 7, 6),
-    flag(F::FlagVccHighWarning, "supply_voltage_high_warning", 7, 5),
-    flag(F::FlagVccLowWarning, "supply_voltage_low_warning", 7, 4),
-    // Bytes 9-14: two lanes per byte, lane 1 in bits 7-4 (HA, LA, HW, LW), lane 2 in bits 3-0.
-    lane_flag(F::FlagRxPowerHighAlarm, "rx_power_high_alarm", 9, 7, kLaneNibbles),
-    lane_flag(F::FlagRxPowerLowAlarm, "rx_power_low_alarm", 9, 6, kLaneNibbles),
-    lane_flag(F::FlagRxPowerHighWarning, "rx_power_high_warning", 9, 5, kLaneNibbles),
-    lane_flag(F::FlagRxPowerLowWarning, "rx_power_low_warning", 9, 4, kLaneNibbles),
-    lane_flag(F::FlagTxBiasHighAlarm, "tx_bias_high_alarm", 11, 7, kLaneNibbles),
-    lane_flag(F::FlagTxBiasLowAlarm, "tx_bias_low_alarm", 11, 6, kLaneNibbles),
-    lane_flag(F::FlagTxBiasHighWarning, "tx_bias_high_warning", 11, 5, kLaneNibbles),
-    lane_flag(F::FlagTxBiasLowWarning, "tx_bias_low_warning", 11, 4, kLaneNibbles),
-    lane_flag(F::FlagTxPowerHighAlarm, "tx_power_high_alarm", 13, 7, kLaneNibbles),
-    lane_flag(F::FlagTxPowerLowAlarm, "tx_power_low_alarm", 13, 6, kLaneNibbles),
-    lane_flag(F::FlagTxPowerHighWarning, "tx_power_high_warning", 13, 5, kLaneNibbles),
-    lane_flag(F::FlagTxPowerLowWarning, "tx_power_low_warning", 13, 4, kLaneNibbles),
+    flag(F::FlagRxLos, FlagId::RxLos, L, 3, 0, kLaneBits),
+    flag(F::FlagTxLos, FlagId::TxLos, L, 3, 4, kLaneBits),
+    flag(F::FlagTxFault, FlagId::TxFault, L, 4, 0, kLaneBits),
+    flag(F::FlagTxAdaptiveEqFault, FlagId::TxAdaptiveEqFault, L, 4, 4, kLaneBits),
+    flag(F::FlagRxCdrLol, FlagId::RxCdrLol, L, 5, 0, kLaneBits),
+    flag(F::FlagTxCdrLol, FlagId::TxCdrLol, L, 5, 4, kLaneBits),
+},
+    // Threshold flags put the high alarm in the MSB (unlike CMIS, §15): bytes 6 (temperature) and
+    // 7 (Vcc); bytes 9-14 two lanes a byte, lane 1 in bits 7-4 (HA, LA, HW, LW), lane 2 in 3-0.
+    crossings(F::FlagTempHighAlarm, FlagId::TempHighAlarm, L, 6, 7, kMsbFirst),
+    crossings(F::FlagVccHighAlarm, FlagId::VccHighAlarm, L, 7, 7, kMsbFirst),
+    crossings(F::FlagRxPowerHighAlarm, FlagId::RxPowerHighAlarm, L, 9, 7, kMsbFirst, kLaneNibbles),
+    crossings(F::FlagTxBiasHighAlarm, FlagId::TxBiasHighAlarm, L, 11, 7, kMsbFirst, kLaneNibbles),
+    crossings(F::FlagTxPowerHighAlarm, FlagId::TxPowerHighAlarm, L, 13, 7, kMsbFirst, kLaneNibbles),
+std::array{
     row(F::Temperature, "temperature", L, 22, 2, Type::S16, kTemp, Unit::Celsius, Role::Monitor),
     row(F::SupplyVoltage, "supply_voltage", L, 26, 2, Type::U16, kVolt, Unit::Volts, Role::Monitor),
     row(F::RxPower, "rx_power", L, 34, 2, Type::U16, kPower, Unit::Watts, Role::Monitor, kLaneWords),
@@ -148,10 +115,11 @@ constexpr std::array kTable = {
     threshold(F::TxPowerLowAlarm, "tx_power_low_alarm_threshold", 194, Type::U16, kPower, Unit::Watts),
     threshold(F::TxPowerHighWarning, "tx_power_high_warning_threshold", 196, Type::U16, kPower, Unit::Watts),
     threshold(F::TxPowerLowWarning, "tx_power_low_warning_threshold", 198, Type::U16, kPower, Unit::Watts),
-};
+});
 
 static_assert(kTable.size() == static_cast<std::size_t>(F::Count), "one row per Sff8636Field");
 static_assert(rows_follow_ids(kTable), "SFF-8636 table rows must follow Sff8636Field order");
+static_assert(flags_come_from_table(kTable, true), "every SFF-8636 flag row is a flag table row");
 
 }  // namespace
 

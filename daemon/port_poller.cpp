@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "cmis/decode.hpp"
+#include "cmis/flags.hpp"
 #include "cmis/quantities.hpp"
 #include "daemon/coding_setup.hpp"
 
@@ -139,7 +140,7 @@ void PortPoller::account_flags(double now, double wall) {
 void PortPoller::read_clear(const std::string& flag, FlagState& f, double wall) {
   f.current = false;
   f.history.last_cleared_unix = wall;
-  if (flag == "rx_los") next_vdm_ = 0;
+  if (flag == cmis::flag_name(cmis::FlagId::RxLos)) next_vdm_ = 0;
 }
 
 // A latched flag that read raised may be a condition that came and went since the previous

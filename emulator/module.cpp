@@ -120,8 +120,8 @@ void EmulatedModule::build_register_maps() {
     }
   }
   flag_field_.fill(nullptr);
-  for (const FlagBinding& b : layout_->flags) {
-    flag_field_[static_cast<std::size_t>(b.condition)] = b.field;
+  for (const cmis::Field& f : layout_->table) {
+    if (f.role == cmis::Role::Flag && f.flag) flag_field_[static_cast<std::size_t>(*f.flag)] = &f;
   }
 }
 

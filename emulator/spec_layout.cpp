@@ -8,7 +8,6 @@ namespace {
 
 using cmis::CmisField;
 using cmis::Sff8636Field;
-using C = Condition;
 
 const cmis::Field* cm(CmisField f) { return &cmis::cmis_field(f); }
 const cmis::Field* sf(Sff8636Field f) { return &cmis::sff8636_field(f); }
@@ -45,35 +44,6 @@ SpecLayout make_cmis() {
                           cm(CmisField::TxBiasHighWarning), cm(CmisField::TxBiasLowWarning)};
   l.rx_power_thresholds = {cm(CmisField::RxPowerHighAlarm), cm(CmisField::RxPowerLowAlarm),
                            cm(CmisField::RxPowerHighWarning), cm(CmisField::RxPowerLowWarning)};
-  l.flags = {
-      {C::TempHighAlarm, cm(CmisField::FlagTempHighAlarm)},
-      {C::TempLowAlarm, cm(CmisField::FlagTempLowAlarm)},
-      {C::TempHighWarning, cm(CmisField::FlagTempHighWarning)},
-      {C::TempLowWarning, cm(CmisField::FlagTempLowWarning)},
-      {C::VccHighAlarm, cm(CmisField::FlagVccHighAlarm)},
-      {C::VccLowAlarm, cm(CmisField::FlagVccLowAlarm)},
-      {C::VccHighWarning, cm(CmisField::FlagVccHighWarning)},
-      {C::VccLowWarning, cm(CmisField::FlagVccLowWarning)},
-      {C::TxPowerHighAlarm, cm(CmisField::FlagTxPowerHighAlarm)},
-      {C::TxPowerLowAlarm, cm(CmisField::FlagTxPowerLowAlarm)},
-      {C::TxPowerHighWarning, cm(CmisField::FlagTxPowerHighWarning)},
-      {C::TxPowerLowWarning, cm(CmisField::FlagTxPowerLowWarning)},
-      {C::TxBiasHighAlarm, cm(CmisField::FlagTxBiasHighAlarm)},
-      {C::TxBiasLowAlarm, cm(CmisField::FlagTxBiasLowAlarm)},
-      {C::TxBiasHighWarning, cm(CmisField::FlagTxBiasHighWarning)},
-      {C::TxBiasLowWarning, cm(CmisField::FlagTxBiasLowWarning)},
-      {C::RxPowerHighAlarm, cm(CmisField::FlagRxPowerHighAlarm)},
-      {C::RxPowerLowAlarm, cm(CmisField::FlagRxPowerLowAlarm)},
-      {C::RxPowerHighWarning, cm(CmisField::FlagRxPowerHighWarning)},
-      {C::RxPowerLowWarning, cm(CmisField::FlagRxPowerLowWarning)},
-      {C::RxLos, cm(CmisField::FlagRxLos)},
-      {C::TxLos, cm(CmisField::FlagTxLos)},
-      {C::TxFault, cm(CmisField::FlagTxFault)},
-      {C::RxCdrLol, cm(CmisField::FlagRxCdrLol)},
-      {C::TxCdrLol, cm(CmisField::FlagTxCdrLol)},
-      {C::ModuleStateChanged, cm(CmisField::FlagModuleStateChanged)},
-      {C::DataPathStateChanged, cm(CmisField::FlagDataPathStateChanged)},
-  };
   // Page checksums: 00h over 128-221, 01h over 130-254, 02h over 128-254 (the reference, §3-§5).
   l.checksums = {{cm(CmisField::Checksum00), 128},
                  {cm(CmisField::Checksum01), 130},
@@ -125,33 +95,6 @@ SpecLayout make_sff8636() {
   l.rx_power_thresholds = {sf(Sff8636Field::RxPowerHighAlarm), sf(Sff8636Field::RxPowerLowAlarm),
                            sf(Sff8636Field::RxPowerHighWarning),
                            sf(Sff8636Field::RxPowerLowWarning)};
-  l.flags = {
-      {C::TempHighAlarm, sf(Sff8636Field::FlagTempHighAlarm)},
-      {C::TempLowAlarm, sf(Sff8636Field::FlagTempLowAlarm)},
-      {C::TempHighWarning, sf(Sff8636Field::FlagTempHighWarning)},
-      {C::TempLowWarning, sf(Sff8636Field::FlagTempLowWarning)},
-      {C::VccHighAlarm, sf(Sff8636Field::FlagVccHighAlarm)},
-      {C::VccLowAlarm, sf(Sff8636Field::FlagVccLowAlarm)},
-      {C::VccHighWarning, sf(Sff8636Field::FlagVccHighWarning)},
-      {C::VccLowWarning, sf(Sff8636Field::FlagVccLowWarning)},
-      {C::TxPowerHighAlarm, sf(Sff8636Field::FlagTxPowerHighAlarm)},
-      {C::TxPowerLowAlarm, sf(Sff8636Field::FlagTxPowerLowAlarm)},
-      {C::TxPowerHighWarning, sf(Sff8636Field::FlagTxPowerHighWarning)},
-      {C::TxPowerLowWarning, sf(Sff8636Field::FlagTxPowerLowWarning)},
-      {C::TxBiasHighAlarm, sf(Sff8636Field::FlagTxBiasHighAlarm)},
-      {C::TxBiasLowAlarm, sf(Sff8636Field::FlagTxBiasLowAlarm)},
-      {C::TxBiasHighWarning, sf(Sff8636Field::FlagTxBiasHighWarning)},
-      {C::TxBiasLowWarning, sf(Sff8636Field::FlagTxBiasLowWarning)},
-      {C::RxPowerHighAlarm, sf(Sff8636Field::FlagRxPowerHighAlarm)},
-      {C::RxPowerLowAlarm, sf(Sff8636Field::FlagRxPowerLowAlarm)},
-      {C::RxPowerHighWarning, sf(Sff8636Field::FlagRxPowerHighWarning)},
-      {C::RxPowerLowWarning, sf(Sff8636Field::FlagRxPowerLowWarning)},
-      {C::RxLos, sf(Sff8636Field::FlagRxLos)},
-      {C::TxLos, sf(Sff8636Field::FlagTxLos)},
-      {C::TxFault, sf(Sff8636Field::FlagTxFault)},
-      {C::RxCdrLol, sf(Sff8636Field::FlagRxCdrLol)},
-      {C::TxCdrLol, sf(Sff8636Field::FlagTxCdrLol)},
-  };
   // CC_BASE over 128-190, CC_EXT over 192-222 (the reference, §12).
   l.checksums = {{sf(Sff8636Field::ChecksumBase), 128}, {sf(Sff8636Field::ChecksumExt), 192}};
   l.module_state = nullptr;

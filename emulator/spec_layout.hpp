@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "cmis/field.hpp"
+#include "cmis/flags.hpp"
 
 namespace xcvr::emulator {
 
@@ -21,22 +22,9 @@ struct ThresholdFields {
   const cmis::Field* low_warning = nullptr;
 };
 
-// Conditions a module can be in; each latches one flag bit (module-level or per lane).
-enum class Condition : uint8_t {
-  TempHighAlarm, TempLowAlarm, TempHighWarning, TempLowWarning,
-  VccHighAlarm, VccLowAlarm, VccHighWarning, VccLowWarning,
-  TxPowerHighAlarm, TxPowerLowAlarm, TxPowerHighWarning, TxPowerLowWarning,
-  TxBiasHighAlarm, TxBiasLowAlarm, TxBiasHighWarning, TxBiasLowWarning,
-  RxPowerHighAlarm, RxPowerLowAlarm, RxPowerHighWarning, RxPowerLowWarning,
-  RxLos, TxLos, TxFault, RxCdrLol, TxCdrLol,
-  ModuleStateChanged, DataPathStateChanged,  // events (CMIS), not levels
-  Count
-};
-
-struct FlagBinding {
-  Condition condition;
-  const cmis::Field* field;  // Role::Flag row; per-lane when field->lanes.count != 0
-};
+// Conditions a module can be in are the flag table's rows: each latches its flag's bit
+// (module-level or per lane) in the spec's map, where the map has the flag.
+using Condition = cmis::FlagId;
 
 // A checksum byte and the first byte it covers; it covers up to the byte before itself.
 struct ChecksumRule {
@@ -72,7 +60,6 @@ struct SpecLayout {
   const cmis::Field* serial_number;
   const cmis::Field* date_code;
 
-  std::vector<FlagBinding> flags;
   std::vector<ChecksumRule> checksums;
 
   // State (CMIS) / readiness (SFF-8636); nullptr where the spec has none.

@@ -1,5 +1,6 @@
 #include "health/health.hpp"
 
+#include "cmis/flags.hpp"
 #include "cmis/quantities.hpp"
 
 #include <algorithm>
@@ -58,7 +59,7 @@ bool vdm_measures(const cmis::ModuleReport& r, int lane) {
   for (const cmis::LaneReport& l : r.lanes) {
     if (l.lane != lane) continue;
     if (!detail::lane_live(r, l)) return false;
-    return std::find(l.flags.begin(), l.flags.end(), "rx_los") == l.flags.end();
+    return std::find(l.flags.begin(), l.flags.end(), cmis::flag_name(cmis::FlagId::RxLos)) == l.flags.end();
   }
   return r.module_state == std::nullopt ||
          r.module_state->code == cmis::codes::code_of(cmis::codes::ModuleState::Ready);
@@ -196,9 +197,10 @@ std::optional<Reason> data_path_reason(const PortSnapshot& p, const std::vector<
 std::optional<Reason> dark_reason(const PortSnapshot& p, const std::vector<int>& lanes,
                                   const std::vector<RaisedFlag>& flags) {
   std::vector<int> dark;
+  const std::string rx_los(cmis::flag_name(cmis::FlagId::RxLos));
   for (const auto& l : p.report->lanes) {
     if (!std::binary_search(lanes.begin(), lanes.end(), l.lane) || !detail::lane_live(*p.report, l)) continue;
-    const bool los = std::find(flags.begin(), flags.end(), RaisedFlag{l.lane, "rx_los"}) != flags.end();
+    const bool los = std::find(flags.begin(), flags.end(), RaisedFlag{l.lane, rx_los}) != flags.end();
     if (!los && !(l.rx_power_watts && *l.rx_power_watts <= 0)) return std::nullopt;
     dark.push_back(l.lane);
   }
@@ -267,7 +269,7 @@ PortView assess(const PortSnapshot& p, const HealthOptions& options) {
     }
     detail::add_condition_reasons(p, flags, reasons);
     const bool warm = std::any_of(reasons.begin(), reasons.end(), [](const Reason& r) {
-      return r.name == "temperature_high_warning" || r.name == "temperature_high_alarm";
+      return r.name == cmis::flag_name(cmis::FlagId::TempHighWarning) || r.name == cmis::flag_name(cmis::FlagId::TempHighAlarm);
     });
     if (!warm) {
       if (auto r = headroom_reason(v.temperature_headroom_celsius, options)) reasons.push_back(std::move(*r));

@@ -4,11 +4,11 @@
 // optical power, the margin in dB.
 #include <algorithm>
 #include <array>
-#include <cctype>
 #include <map>
 #include <set>
 
 #include "cmis/codes.hpp"
+#include "cmis/flags.hpp"
 #include "cmis/quantities.hpp"
 #include "cmis/vdm.hpp"
 #include "health/text.hpp"
@@ -22,20 +22,23 @@ using daemon::PortSnapshot;
 using Monitor = cmis::QuantitySpec;  // a monitored quantity judged against the module's thresholds
 
 // Threshold levels, in the order a value is checked against them (alarm before warning).
-enum Level { HighAlarm, HighWarning, LowAlarm, LowWarning };
-constexpr std::array<std::string_view, 4> kLevelNames = {"high_alarm", "high_warning", "low_alarm",
-                                                         "low_warning"};
-
-bool is_high(Level l) { return l == HighAlarm || l == HighWarning; }
+using Level = cmis::ThresholdLevel;
+constexpr std::array kLevels = {Level::HighAlarm, Level::HighWarning, Level::LowAlarm, Level::LowWarning};
+using cmis::is_high;
 
 const std::optional<double>& level_value(const cmis::Thresholds& t, Level l) {
   switch (l) {
-    case HighAlarm: return t.high_alarm;
-    case HighWarning: return t.high_warning;
-    case LowAlarm: return t.low_alarm;
-    case LowWarning: return t.low_warning;
+    case Level::HighAlarm: return t.high_alarm;
+    case Level::HighWarning: return t.high_warning;
+    case Level::LowAlarm: return t.low_alarm;
+    case Level::LowWarning: return t.low_warning;
   }
   return t.high_alarm;
+}
+
+// "rx_power_low_warning": the condition of a monitor past a level, named as its flag.
+std::string condition_name(const Monitor& m, Level level) {
+  return std::string(m.stem) + "_" + std::string(cmis::level_name(level));
 }
 
 // Thresholds usable for judging values: in order, and each low below its high (passive copper
@@ -52,7 +55,7 @@ bool usable(const cmis::Thresholds& t) {
 }
 
 std::optional<Level> crossing(double v, const cmis::Thresholds& t) {
-  for (Level l : {HighAlarm, HighWarning, LowAlarm, LowWarning}) {
+  for (Level l : kLevels) {
     const auto& th = level_value(t, l);
     if (th && (is_high(l) ? v > *th : v < *th)) return l;
   }
@@ -64,18 +67,11 @@ struct MonitorLevel {
   Level level;
 };
 
+// The monitor and level of a threshold condition, from its flag table row.
 std::optional<MonitorLevel> monitor_level(std::string_view condition) {
-  for (const Monitor& m : cmis::kQuantities) {
-    if (condition.size() <= m.stem.size() || !condition.starts_with(m.stem) ||
-        condition[m.stem.size()] != '_') {
-      continue;
-    }
-    const auto rest = condition.substr(m.stem.size() + 1);
-    for (std::size_t i = 0; i < kLevelNames.size(); ++i) {
-      if (rest == kLevelNames[i]) return MonitorLevel{&m, static_cast<Level>(i)};
-    }
-  }
-  return std::nullopt;
+  const cmis::FlagRow* row = cmis::find_flag(condition);
+  if (row == nullptr || !row->monitor || !row->level) return std::nullopt;
+  return MonitorLevel{&cmis::quantity(*row->monitor), *row->level};
 }
 
 struct Condition {
@@ -83,52 +79,29 @@ struct Condition {
   bool flagged = false;
 };
 
-std::string upper(std::string_view s) {
-  std::string out;
-  for (char c : s) out += c == '_' ? ' ' : static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-  return out;
-}
-
-std::string label_of(std::string_view flag, const std::optional<MonitorLevel>& ml) {
-  if (ml) return std::string(ml->monitor->cage_label) + (is_high(ml->level) ? " HI" : " LO");
-  static const std::map<std::string_view, std::string_view> kLabels = {
-      {"rx_los", "RX LOS"},        {"tx_los", "TX LOS"},        {"tx_fault", "TX FLT"},
-      {"rx_cdr_lol", "RX LOL"},    {"tx_cdr_lol", "TX LOL"},    {"tx_adaptive_eq_fault", "EQ FLT"},
-      {"module_firmware_error", "FW ERR"}, {"datapath_firmware_error", "FW ERR"},
-      {"data_not_ready", "NOT RDY"}};
-  if (const auto it = kLabels.find(flag); it != kLabels.end()) return std::string(it->second);
-  return upper(flag.substr(0, 7));
-}
-
 // A VDM flag ("vdm_<type>_<level>"): the observable's value on the worst flagged lane whose value
 // means something, against the module's own threshold of that level; pre-FEC BER also against
 // the FEC's limit. False when `r` names no VDM flag.
 bool add_vdm_numbers(const PortSnapshot& p, const Condition& c, Reason& r) {
   constexpr std::string_view kPrefix = "vdm_";
   if (!r.name.starts_with(kPrefix)) return false;
-  const std::string_view rest = std::string_view(r.name).substr(kPrefix.size());
-  std::optional<Level> level;
-  std::string_view type;
-  for (std::size_t i = 0; i < kLevelNames.size(); ++i) {
-    const std::string_view l = kLevelNames[i];
-    if (rest.size() > l.size() + 1 && rest.ends_with(l) && rest[rest.size() - l.size() - 1] == '_') {
-      level = static_cast<Level>(i);
-      type = rest.substr(0, rest.size() - l.size() - 1);
-    }
-  }
-  if (!level) return true;
-  const bool high = is_high(*level);
+  const cmis::FlagRow* row = cmis::find_flag(r.name);
+  if (row == nullptr || row->scope != cmis::FlagScope::VdmInstance || !row->level) return true;
+  const Level level = *row->level;
+  const std::string_view type =  // "vdm_<type>_<level>"
+      std::string_view(r.name).substr(kPrefix.size(), r.name.size() - kPrefix.size() - row->name.size() - 1);
+  const bool high = is_high(level);
   const cmis::VdmObservable* worst =
       worst_vdm(*p.report, high, [&](const cmis::VdmObservable& o) { return o.name == type && c.lanes.contains(o.lane); });
   if (!worst) return true;
   r.value = worst->value;
   r.unit = std::string(worst->unit);
   r.worst_lane = worst->lane;
-  if (worst->thresholds) r.threshold = level_value(*worst->thresholds, *level);
+  if (worst->thresholds) r.threshold = level_value(*worst->thresholds, level);
   r.text += ": " + monitor_text(r.unit, *r.value);
   if (r.lanes.size() > 1) r.text += " (lane " + std::to_string(worst->lane) + ")";
   if (r.threshold) {
-    std::string level_text(kLevelNames[*level]);
+    std::string level_text(cmis::level_name(level));
     std::replace(level_text.begin(), level_text.end(), '_', ' ');
     r.text += " against the " + level_text + " " + monitor_text(r.unit, *r.threshold);
     if (r.unit == "decibels") {
@@ -158,7 +131,7 @@ Reason make_reason(const PortSnapshot& p, const std::string& name, const Conditi
   for (int lane : c.lanes) {
     if (lane > 0) r.lanes.push_back(lane);
   }
-  r.label = label_of(name, ml);
+  r.label = cmis::cage_label(name);
   r.text = name;
   if (!c.flagged) r.text += " (by value; flag not raised)";
   if (!r.lanes.empty()) r.text += " on " + lanes_text(r.lanes);
@@ -179,7 +152,7 @@ Reason make_reason(const PortSnapshot& p, const std::string& name, const Conditi
   if (m.unit == "watts") r.margin_db = power_margin_db(*r.value, *r.threshold, high);
   r.text += ": " + monitor_text(m.unit, *r.value);
   if (r.worst_lane && r.lanes.size() > 1) r.text += " (lane " + std::to_string(*r.worst_lane) + ")";
-  std::string level(kLevelNames[ml->level]);
+  std::string level(cmis::level_name(ml->level));
   std::replace(level.begin(), level.end(), '_', ' ');
   r.text += " against the " + level + " " + monitor_text(m.unit, *r.threshold);
   if (r.margin_db) r.text += ", margin " + fixed(*r.margin_db, 2) + " dB";
@@ -194,13 +167,15 @@ bool lane_live(const cmis::ModuleReport& r, const cmis::LaneReport& l) {
 }
 
 Health flag_state(std::string_view f) {
-  if (f == "module_state_changed" || f == "data_path_state_changed") return Health::Ok;
-  if (f == "data_not_ready") return Health::Down;
-  if (f == "temperature_high_warning") return Health::Hot;
-  static const std::set<std::string_view> kAlarms = {
-      "rx_los",     "tx_los",       "tx_fault", "rx_cdr_lol", "tx_cdr_lol", "tx_adaptive_eq_fault",
-      "module_firmware_error", "datapath_firmware_error"};
-  if (f.ends_with("_alarm") || kAlarms.contains(f)) return Health::Alarm;
+  const cmis::FlagRow* row = cmis::find_flag(f);
+  if (row == nullptr) return Health::Warning;  // a name no row gives: never ok
+  switch (row->severity) {
+    case cmis::Severity::Alarm: return Health::Alarm;
+    case cmis::Severity::Warning: return Health::Warning;
+    case cmis::Severity::Hot: return Health::Hot;
+    case cmis::Severity::NotReady: return Health::Down;
+    case cmis::Severity::Event: return Health::Ok;
+  }
   return Health::Warning;
 }
 
@@ -225,29 +200,25 @@ void add_condition_reasons(const PortSnapshot& p, const std::vector<RaisedFlag>&
     for (int lane : m.per_lane() ? live_lanes : kModule) {
       const auto v = cmis::value_of(m, r, lane);
       const auto level = v ? crossing(*v, t->second) : std::nullopt;
-      if (level) conditions[std::string(m.stem) + "_" + std::string(kLevelNames[*level])].lanes.insert(lane);
+      if (level) conditions[condition_name(m, *level)].lanes.insert(lane);
     }
   }
   if (conditions.empty()) return;  // the common case: nothing below builds a name for nothing
   // The alarm of a direction covers its warning on the same lanes.
   for (const Monitor& m : cmis::kQuantities) {
-    for (auto [alarm, warning] : {std::pair{HighAlarm, HighWarning}, std::pair{LowAlarm, LowWarning}}) {
-      const auto a = conditions.find(std::string(m.stem) + "_" + std::string(kLevelNames[alarm]));
-      const auto w = conditions.find(std::string(m.stem) + "_" + std::string(kLevelNames[warning]));
+    for (auto [alarm, warning] : {std::pair{Level::HighAlarm, Level::HighWarning}, std::pair{Level::LowAlarm, Level::LowWarning}}) {
+      const auto a = conditions.find(condition_name(m, alarm));
+      const auto w = conditions.find(condition_name(m, warning));
       if (a == conditions.end() || w == conditions.end()) continue;
       for (int lane : a->second.lanes) w->second.lanes.erase(lane);
       if (w->second.lanes.empty()) conditions.erase(w);
     }
   }
-  // Within a state, the most telling cause first: light lost, then laser faults, lock, firmware,
-  // then thresholds (the emulated and real LOS also drops CDR lock: LOS is the news).
-  static const std::map<std::string_view, int> kFirst = {
-      {"rx_los", 0}, {"tx_los", 1}, {"tx_fault", 2}, {"rx_cdr_lol", 3}, {"tx_cdr_lol", 4},
-      {"tx_adaptive_eq_fault", 5}, {"module_firmware_error", 6}, {"datapath_firmware_error", 7}};
+  // Within a state, the most telling cause first: the flag table's cause ranks, then by name.
   std::vector<std::pair<int, const std::string*>> order;
   for (const auto& [name, c] : conditions) {
-    const auto it = kFirst.find(name);
-    order.push_back({it == kFirst.end() ? static_cast<int>(kFirst.size()) : it->second, &name});
+    const cmis::FlagRow* row = cmis::find_flag(name);
+    order.push_back({row != nullptr ? row->cause_rank : cmis::kUnrankedCause, &name});
   }
   std::stable_sort(order.begin(), order.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
   for (const auto& [rank, name] : order) out.push_back(make_reason(p, *name, conditions.at(*name)));

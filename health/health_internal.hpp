@@ -8,9 +8,8 @@
 
 namespace xcvr::health::detail {
 
-// The state a raised flag gives: alarm (alarm level, LOS, Tx fault, CDR LOL, firmware
-// errors), hot (temperature high warning), down (data_not_ready), ok (state-change
-// notifications), warning otherwise (any other flag, known or not: never ok).
+// The state a raised flag gives, from its flag table row's severity (cmis/flags.hpp): alarm,
+// warning, hot, down (not ready) or ok (events); warning for a name no row gives (never ok).
 Health flag_state(std::string_view flag);
 
 // Lane values mean something only on a lane that carries traffic: a CMIS module that is not

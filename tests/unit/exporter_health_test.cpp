@@ -10,6 +10,7 @@
 #include <string>
 
 #include "cmis/cmis_map.hpp"
+#include "cmis/flags.hpp"
 #include "cmis/sff8472_map.hpp"
 #include "cmis/sff8636_map.hpp"
 #include "health/health.hpp"
@@ -470,6 +471,33 @@ TEST(ExporterHealth, NoRaisedFlagOfAnyMemoryMapIsOk) {
     }
   }
   EXPECT_GT(checked, 60);
+}
+
+// The verdict of a raised flag is its flag table row's severity (cmis/flags.hpp), never a suffix
+// of its name: every row raised alone on a healthy module, VDM rows under an observable's name.
+TEST(ExporterHealth, EveryFlagTableRowGivesTheVerdictOfItsSeverity) {
+  const auto verdict = [](cmis::Severity s) {
+    switch (s) {
+      case cmis::Severity::Alarm: return Health::Alarm;
+      case cmis::Severity::Warning: return Health::Warning;
+      case cmis::Severity::Hot: return Health::Hot;
+      case cmis::Severity::NotReady: return Health::Down;
+      case cmis::Severity::Event: return Health::Ok;
+    }
+    return Health::Empty;
+  };
+  for (const cmis::FlagRow& row : cmis::kFlags) {
+    const bool vdm = row.scope == cmis::FlagScope::VdmInstance;
+    const std::string name = vdm ? "vdm_laser_temperature_" + std::string(row.name) : std::string(row.name);
+    PortSnapshot p = cmis_port();
+    flag(p, row.scope == cmis::FlagScope::Module ? 0 : 1, name);
+    EXPECT_EQ(assess(p).health, verdict(row.severity)) << name;
+  }
+  EXPECT_EQ(verdict(cmis::flag_row(cmis::FlagId::VdmLowAlarm).severity), Health::Alarm);
+  EXPECT_EQ(verdict(cmis::flag_row(cmis::FlagId::RxCdrLol).severity), Health::Alarm);
+  PortSnapshot p = cmis_port();
+  flag(p, 1, "some_unknown_alarm");  // no row: a warning (never ok), whatever its suffix
+  EXPECT_EQ(assess(p).health, Health::Warning);
 }
 
 TEST(ExporterHealth, Names) {

@@ -1,5 +1,6 @@
 #include "cmis/flags.hpp"
 
+#include <algorithm>
 #include <cctype>
 
 namespace xcvr::cmis {
@@ -38,7 +39,10 @@ constexpr bool crossings_cover_thresholds() {
   for (const QuantitySpec& q : kQuantities) {
     for (auto level : {ThresholdLevel::HighAlarm, ThresholdLevel::HighWarning, ThresholdLevel::LowAlarm,
                        ThresholdLevel::LowWarning}) {
-      if (q.has_thresholds() && threshold_flag(q.id, level) == nullptr) return false;
+      // Rows compared, not threshold_flag()'s pointer: GCC's UBSan build does not take a
+      // pointer into kFlags compared with nullptr as a constant expression.
+      const auto is_row = [&](const FlagRow& row) { return row.monitor == q.id && row.level == level; };
+      if (q.has_thresholds() && std::none_of(kFlags.begin(), kFlags.end(), is_row)) return false;
     }
   }
   return true;

@@ -36,7 +36,7 @@ struct PollConfig {
 };
 
 // The [web] table (docs/configuration.md): the exporter-toolkit web settings plus limits, with
-// every default in this one place. The HTTP server's config (exporters/http_server.hpp) is this
+// every default in this one place. The HTTP server's config (exporters/http/server.hpp) is this
 // plus limits no key sets. Defaults are safe for a switch: all addresses, plain HTTP, no auth.
 struct WebConfig {
   // ":10458" = every IPv4 and IPv6 address; also "127.0.0.1:10458", "[::1]:10458", "host:port";

@@ -14,11 +14,6 @@
 namespace xcvr::dumpfile::detail {
 namespace {
 
-using cmis::kDeviceA0;
-using cmis::kDeviceA2;
-using cmis::kLowerPage;
-using cmis::PageKey;
-
 constexpr uint32_t kByteMax = 255;
 constexpr std::size_t kMinCArray = 16;  // shorter lists of numbers are not module memory
 constexpr std::string_view kBytearrayCall = "bytearray(";

@@ -11,11 +11,6 @@
 
 namespace xcvr::dumpfile::detail {
 
-using cmis::kDeviceA0;
-using cmis::kDeviceA2;
-using cmis::kLowerPage;
-using cmis::PageKey;
-
 // ---- Small text helpers --------------------------------------------------------------------
 
 void fail(std::string message) { throw Failure{std::move(message), 0, 0}; }

@@ -19,6 +19,12 @@
 
 namespace xcvr::dumpfile::detail {
 
+// The page vocabulary every format reader speaks.
+using cmis::kDeviceA0;
+using cmis::kDeviceA2;
+using cmis::kLowerPage;
+using cmis::PageKey;
+
 // Thrown by the readers; parse() turns it into a ParseError. Never escapes parse().
 struct Failure {
   std::string message;

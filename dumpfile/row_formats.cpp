@@ -19,11 +19,6 @@
 namespace xcvr::dumpfile::detail {
 namespace {
 
-using cmis::kDeviceA0;
-using cmis::kDeviceA2;
-using cmis::kLowerPage;
-using cmis::PageKey;
-
 constexpr std::size_t kRowMax = 16;
 constexpr std::size_t kRowAlign = 16;
 

@@ -8,6 +8,7 @@
 #include "base/spelling.hpp"
 #include "cmis/codes.hpp"
 #include "cmis/flags.hpp"
+#include "health/values.hpp"
 
 namespace xcvr::cli {
 
@@ -122,7 +123,7 @@ namespace {
 bool settled(const cmis::ModuleReport& r) {
   const auto& flags = r.module_flags;
   if (std::find(flags.begin(), flags.end(), cmis::flag_name(cmis::FlagId::DataNotReady)) != flags.end()) return false;
-  if (r.module_state && r.module_state->code != cmis::codes::code_of(cmis::codes::ModuleState::Ready)) return false;
+  if (!health::module_ready(r)) return false;
   return std::all_of(r.lanes.begin(), r.lanes.end(), [](const cmis::LaneReport& l) {
     return !l.data_path_state || *l.data_path_state == "DPActivated" || *l.data_path_state == "DPDeactivated";
   });

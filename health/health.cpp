@@ -61,8 +61,11 @@ bool vdm_measures(const cmis::ModuleReport& r, int lane) {
     if (!detail::lane_live(r, l)) return false;
     return std::find(l.flags.begin(), l.flags.end(), cmis::flag_name(cmis::FlagId::RxLos)) == l.flags.end();
   }
-  return r.module_state == std::nullopt ||
-         r.module_state->code == cmis::codes::code_of(cmis::codes::ModuleState::Ready);
+  return module_ready(r);
+}
+
+bool module_ready(const cmis::ModuleReport& r) {
+  return !r.module_state || r.module_state->code == cmis::codes::code_of(cmis::codes::ModuleState::Ready);
 }
 
 std::vector<RaisedFlag> raised_flags(const daemon::PortSnapshot& port) {
@@ -151,7 +154,7 @@ std::vector<int> in_service_lanes(const PortSnapshot& p) {
 // A CMIS module that is not ModuleReady cannot carry traffic (SFF-8636 and SFF-8472 have no
 // module state; their "not ready" is the data_not_ready flag).
 std::optional<Reason> module_state_reason(const cmis::ModuleReport& r) {
-  if (!r.module_state || r.module_state->code == cmis::codes::code_of(cmis::codes::ModuleState::Ready)) return std::nullopt;
+  if (module_ready(r)) return std::nullopt;
   const std::string state(r.module_state->name);
   Reason out;
   out.state = Health::Down;

@@ -162,7 +162,7 @@ Reason make_reason(const PortSnapshot& p, const std::string& name, const Conditi
 }  // namespace
 
 bool lane_live(const cmis::ModuleReport& r, const cmis::LaneReport& l) {
-  if (r.module_state && r.module_state->code != cmis::codes::code_of(cmis::codes::ModuleState::Ready)) return false;
+  if (!module_ready(r)) return false;
   return !l.data_path_state || *l.data_path_state == "DPActivated";
 }
 

@@ -25,6 +25,10 @@ bool lane_in_service(const daemon::PortSnapshot& port, int lane);
 // value), which must not look like a clean link: /metrics withholds it, the pages show "—".
 bool vdm_measures(const cmis::ModuleReport& report, int lane);
 
+// True unless a CMIS module reports a state other than ModuleReady (SFF-8636 and SFF-8472 have
+// no module state: their "not ready" is the data_not_ready flag).
+bool module_ready(const cmis::ModuleReport& report);
+
 // The observable `keep` selects whose value is worst (the highest when `highest`, else the
 // lowest) among the real-time ones of lanes that measure (vdm_measures); nullptr when none.
 template <typename Keep>

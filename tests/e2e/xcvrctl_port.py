@@ -38,6 +38,10 @@ def daemon_port(http, port):
     return next((m for m in modules["modules"] if m["port"] == port and m.get("module")), None)
 
 
+def vendor_name(entry):
+    return ((entry.get("module") or {}).get("vendor") or {}).get("name", "").upper()
+
+
 def daemon_problems(entry):
     return {(c["check"], c["severity"]) for c in entry["coding"] if c["check"] not in FLEET_CHECKS}
 
@@ -114,8 +118,13 @@ def main():
         wait_for("the daemon to load the replacing catalog",
                  lambda: any("REPLACED-CATALOG" in c["message"] for c in (daemon_port(http, MISCODED) or {}).get("coding", [])),
                  30)
-        modules = json_get(f"http://127.0.0.1:{http}/api/v1/modules")["modules"]
-        nvidia = [m for m in modules if m.get("module") and m["module"]["vendor"].get("name", "").upper() == "NVIDIA"]
+        # Every demo port read (a slow machine may still be on its first pass): NVIDIA's optics all there.
+        def all_read():
+            modules = json_get(f"http://127.0.0.1:{http}/api/v1/modules")["modules"]
+            return modules if all(m["state"] not in ("unknown", "settling", "reading") for m in modules) and \
+                sum(1 for m in modules if vendor_name(m) == "NVIDIA") >= 30 else None
+        modules = wait_for("the daemon to read every demo port", all_read, 60)
+        nvidia = [m for m in modules if vendor_name(m) == "NVIDIA"]
         # (The miscoded optic's zero OUI stays a warning: it cannot confirm any vendor.)
         failing = [m["port"] for m in nvidia
                    if any(c["check"] == "vendor_oui" and c["severity"] == "fail" for c in m["coding"])]

@@ -154,6 +154,7 @@ std::vector<LaneAging> AgingStore::observe(const cmis::ModuleReport& report, dou
   const std::string serial = aging_text(report.id.serial);
   std::lock_guard lock(mutex_);
   last_wall_ = wall;
+  loss_logged_ = false;
   auto it = by_serial_.find(serial);
   if (it == by_serial_.end()) {
     AgingBaseline b;
@@ -199,7 +200,8 @@ std::optional<std::string> AgingStore::recorded_identity_mismatch(const cmis::Mo
 
 void AgingStore::flush(double wall) {
   std::lock_guard lock(mutex_);
-  if (!path_.empty() && (dirty_ || touched_)) save_locked(wall);
+  // (Not again when the shutdown's flush failed and the destructor flushes: said once.)
+  if (!path_.empty() && (dirty_ || touched_) && !loss_logged_) save_locked(wall, true);
 }
 
 void AgingStore::maybe_save_locked(double wall) {
@@ -210,10 +212,10 @@ void AgingStore::maybe_save_locked(double wall) {
   }
 }
 
-void AgingStore::save_locked(double wall) {
+void AgingStore::save_locked(double wall, bool last) {
   last_attempt_ = wall;
   if (!refuse_writes_.empty()) {
-    note_write_failure_locked("not writing " + path_ + ": " + refuse_writes_, wall);
+    note_write_failure_locked("not writing " + path_ + ": " + refuse_writes_, wall, last);
     return;
   }
   AgingWriter w;
@@ -221,7 +223,7 @@ void AgingStore::save_locked(double wall) {
   files::FileError e = files::make_directories(dir_.empty() ? "." : dir_, 0750, sys_);  // recreated if removed
   if (e.ok()) e = files::write_file_atomic(path_, w.finish(), 0640, sys_);
   if (!e.ok()) {
-    note_write_failure_locked(e.message, wall);
+    note_write_failure_locked(e.message, wall, last);
     return;
   }
   if (failures_in_row_ > 0) {
@@ -233,9 +235,20 @@ void AgingStore::save_locked(double wall) {
   dirty_ = touched_ = false;
 }
 
-void AgingStore::note_write_failure_locked(const std::string& what, double wall) {
+void AgingStore::note_write_failure_locked(const std::string& what, double wall, bool last) {
   write_failures_.fetch_add(1, std::memory_order_relaxed);
   ++failures_in_row_;
+  if (last) {
+    const std::string saved = last_success_ < -1e299 ? std::string("never saved")
+                                                      : fmt::format("last saved {:.0f} s ago", wall - last_success_);
+    spdlog::error("cannot save aging baselines at shutdown: {}; what was learned since the last save is lost ({} serials "
+                  "known, {}; {} failures in a row, {} of them not logged)",
+                  what, by_serial_.size(), saved, failures_in_row_, unlogged_failures_);
+    unlogged_failures_ = 0;
+    last_failure_log_ = wall;
+    loss_logged_ = true;
+    return;
+  }
   if (wall - last_failure_log_ < limits_.log_interval_s) {
     ++unlogged_failures_;
     return;

@@ -4,8 +4,8 @@
 // coding is a sign of re-coding.
 //
 // State that survives (docs/configuration.md, "State directory"): the file is replaced
-// atomically and durably; a failed write is logged (rate-limited) and counted, the baselines stay
-// in memory and the write is retried; one bad entry drops only that entry; a file that cannot be
+// atomically and durably; a failed write is logged (rate-limited, but the last one at shutdown
+// always) and counted, the baselines stay in memory and the write is retried; one bad entry drops only that entry; a file that cannot be
 // used is moved aside, never overwritten; the number of serials is bounded (least recently seen
 // evicted first); unsaved changes are written at shutdown and when the directory changes.
 #pragma once
@@ -52,7 +52,8 @@ class AgingStore : public coding::IdentityHistory {
   // merged set is written there. The same directory again changes nothing.
   void set_directory(const std::string& dir, double wall);
 
-  // Writes unsaved changes now (clean shutdown). A failure is logged and counted as any other.
+  // Writes unsaved changes now (clean shutdown, destruction). A failure is counted as any other
+  // and logged whatever the rate limit: it is the last chance, and the line says what is lost.
   void flush(double wall);
 
   // Drift per lane for this module; records a baseline the first time a serial is seen with
@@ -78,8 +79,9 @@ class AgingStore : public coding::IdentityHistory {
   void evict_locked();
   void touch_locked(std::map<std::string, Entry>::iterator it);
   void maybe_save_locked(double wall);
-  void save_locked(double wall);
-  void note_write_failure_locked(const std::string& what, double wall);
+  // `last`: no retry follows (shutdown), so a failure is always logged as a loss.
+  void save_locked(double wall, bool last = false);
+  void note_write_failure_locked(const std::string& what, double wall, bool last);
 
   AgingLimits limits_;
   files::FileSyscalls& sys_;
@@ -91,6 +93,7 @@ class AgingStore : public coding::IdentityHistory {
   std::list<const std::string*> lru_;
   bool dirty_ = false;    // baselines or serials not yet on disk
   bool touched_ = false;  // only last-seen times not yet on disk
+  bool loss_logged_ = false;  // a flush failed and said so; nothing observed since
   double last_attempt_ = -1e300, last_success_ = -1e300, last_wall_ = 0;
   double last_failure_log_ = -1e300;
   uint64_t failures_in_row_ = 0, unlogged_failures_ = 0;

@@ -108,6 +108,35 @@ TEST(HostileState, ReadOnlyDirectoryIsLoggedAndCountedNotSilent) {
   EXPECT_FALSE(fs::exists(dir.path / "state"));
 }
 
+// #39 item 4: the save at shutdown is the last chance. Its failure is logged even when the rate
+// limit hid the failures before it, it says the unsaved baselines are lost (not "kept and
+// retried"), it is counted, and the destructor's flush after it does not say it twice.
+TEST(HostileState, FailedSaveAtShutdownIsLoggedWhateverTheThrottleAndCounted) {
+  TempDir dir;
+  FaultyFiles sys;
+  CapturedLog log;
+  {
+    AgingStore store("", {}, sys);
+    store.set_directory(dir.path.string(), kT0);
+    sys.write_errno = EROFS;
+    store.observe(module("LOST-1"), kT0 + 20);  // fails: logged (the first in 300 s)
+    store.observe(module("LOST-2"), kT0 + 40);  // fails: within the rate limit, not logged
+    ASSERT_EQ(store.write_failures(), 2u);
+    ASSERT_EQ(log.matching("cannot save aging baselines").size(), 1u) << log.all();
+    store.flush(kT0 + 45);  // shutdown, 25 s after the logged failure
+    EXPECT_EQ(store.write_failures(), 3u) << "counted";
+    const auto last = log.matching("at shutdown");
+    ASSERT_EQ(last.size(), 1u) << log.all();
+    EXPECT_EQ(last[0].rfind("error ", 0), 0u) << last[0];
+    EXPECT_NE(last[0].find("EROFS"), std::string::npos) << last[0];
+    EXPECT_NE(last[0].find("is lost"), std::string::npos) << last[0];
+    EXPECT_NE(last[0].find("3 failures in a row, 1 of them not logged"), std::string::npos) << last[0];
+    EXPECT_EQ(last[0].find("retried"), std::string::npos) << "nothing is retried after shutdown: " << last[0];
+  }  // the destructor flushes again: nothing new was observed, so no second line
+  EXPECT_EQ(log.matching("at shutdown").size(), 1u) << log.all();
+  EXPECT_EQ(slurp(dir.path / "aging.json").find("LOST-1"), std::string::npos);
+}
+
 // A mount made by this test in a fresh directory, undone at the end.
 struct TestMount {
   fs::path at;

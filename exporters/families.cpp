@@ -22,128 +22,129 @@ constexpr MetricType H = MetricType::Histogram;
 // HELP texts say "(cached ...)" where values come from the background poller, as the
 // exporter guidelines ask for cached metrics.
 constexpr FamilySpec kFixedSpecs[] = {
-    {Fam::ModulePresent, "transceiver_module_present", G,
+    {Fam::ModulePresent, "transceiver_module_present", G, "", "port",
      "1 if a module is seated in the cage, 0 if the cage is empty."},
-    {Fam::ModuleInfo, "transceiver_module_info", G,
+    {Fam::ModuleInfo, "transceiver_module_info", G, "",
+     "port, identifier, spec, spec_revision, vendor, vendor_oui, part_number, revision, serial, date_code, "
+     "media_type, media_interface, host_interface, firmware, inactive_firmware",
      "Identity of the seated module as labels (value always 1); vendor strings appear only here."},
-    {Fam::ModuleState, "transceiver_module_state", G,
+    {Fam::ModuleState, "transceiver_module_state", G, "", "port, state",
      "1 for the current CMIS module state (low_power, power_up, ready, power_down, fault)."},
-    {Fam::ModuleStale, "transceiver_module_stale", G,
+    {Fam::ModuleStale, "transceiver_module_stale", G, "", "port",
      "1 if the module is present but has not been read successfully recently; monitor series are "
      "withheld while stale."},
-    {Fam::PortLifecycleState, "transceiver_port_lifecycle_state", G,
+    {Fam::PortLifecycleState, "transceiver_port_lifecycle_state", G, "", "port, state",
      "1 for the exporter's lifecycle state of the port (empty, settling, reading, ok, failing, "
      "stale, misconfigured)."},
-    {Fam::PortMisconfigured, "transceiver_port_misconfigured", G,
+    {Fam::PortMisconfigured, "transceiver_port_misconfigured", G, "", "port, reason",
      "1 while the port's configuration names what this host lacks (a netdev, an i2c bus, an optoe or "
      "presence file); `reason` says what. Sparse."},
-    {Fam::PortHealth, "transceiver_port_health", G,
+    {Fam::PortHealth, "transceiver_port_health", G, "", "port, health",
      "1 for the port's health verdict (ok, warning, alarm, down, hot, miscoded, misconfigured, stale, empty, "
      "unused): one series per port, the landing page's verdict."},
-    {Fam::ModuleFaultCause, "transceiver_module_fault_cause", G,
+    {Fam::ModuleFaultCause, "transceiver_module_fault_cause", G, "", "port, cause",
      "1 with the cause a CMIS module in ModuleFault gives (absent while it is not in fault)."},
-    {Fam::ModuleLowPower, "transceiver_module_low_power", G,
+    {Fam::ModuleLowPower, "transceiver_module_low_power", G, "", "port",
      "1 while the module is in low power mode (CMIS ModuleLowPwr, SFF-8636 host low power), else 0."},
-    {Fam::LaneDataPathState, "transceiver_lane_data_path_state", G,
+    {Fam::LaneDataPathState, "transceiver_lane_data_path_state", G, "", "port, lane, [data_path], state",
      "1 for the current CMIS data path state of the lane (activated, deactivated, init, ...)."},
-    {Fam::TemperatureHeadroom, "transceiver_temperature_headroom_celsius", G,
+    {Fam::TemperatureHeadroom, "transceiver_temperature_headroom_celsius", G, "celsius", "port",
      "Module's high-warning temperature threshold minus its temperature."},
-    {Fam::LaneTxBiasDrift, "transceiver_lane_tx_bias_drift_ratio", G,
+    {Fam::LaneTxBiasDrift, "transceiver_lane_tx_bias_drift_ratio", G, "ratio", "port, lane, [data_path]",
      "Laser bias now divided by the first value seen for this module serial (laser aging)."},
-    {Fam::LaneTxPowerDrift, "transceiver_lane_tx_power_drift_ratio", G,
+    {Fam::LaneTxPowerDrift, "transceiver_lane_tx_power_drift_ratio", G, "ratio", "port, lane, [data_path]",
      "Tx power now divided by the first value seen for this module serial (laser aging)."},
-    {Fam::Flag, "transceiver_flag", G,
+    {Fam::Flag, "transceiver_flag", G, "", "port, [lane], [data_path], flag",
      "1 while a module or lane flag is raised (only raised flags are exported)."},
-    {Fam::FlagRaisedTotal, "transceiver_flag_raised_total", C,
+    {Fam::FlagRaisedTotal, "transceiver_flag_raised_total", C, "", "port, [lane], flag",
      "Times a flag was raised (rising edges: a persisting condition counts once); appears when a flag is first raised."},
-    {Fam::MaxPower, "transceiver_max_power_watts", G,
+    {Fam::MaxPower, "transceiver_max_power_watts", G, "watts", "port",
      "Maximum power consumption the module advertises."},
-    {Fam::PowerOverAllowance, "transceiver_power_over_allowance", G,
+    {Fam::PowerOverAllowance, "transceiver_power_over_allowance", G, "", "port",
      "1 if the module's advertised maximum power exceeds its group's per-port allowance."},
-    {Fam::CodingCheckFailed, "transceiver_coding_check_failed", G,
+    {Fam::CodingCheckFailed, "transceiver_coding_check_failed", G, "", "port, check",
      "1 per coding check the module's EEPROM fails (only failing checks are exported)."},
-    {Fam::CodingCheckWarning, "transceiver_coding_check_warning", G,
+    {Fam::CodingCheckWarning, "transceiver_coding_check_warning", G, "", "port, check",
      "1 per coding check the module's EEPROM only passes with a warning (sparse)."},
-    {Fam::InsertionsTotal, "transceiver_insertions_total", C,
+    {Fam::InsertionsTotal, "transceiver_insertions_total", C, "", "port",
      "Module insertions seen in this cage since the exporter started."},
-    {Fam::ReadErrorsTotal, "transceiver_read_errors_total", C,
+    {Fam::ReadErrorsTotal, "transceiver_read_errors_total", C, "", "port, kind",
      "Failed module reads, by error kind."},
-    {Fam::LastReadTimestamp, "transceiver_last_read_timestamp_seconds", G,
+    {Fam::LastReadTimestamp, "transceiver_last_read_timestamp_seconds", G, "seconds", "port",
      "Unix time of the last good read of the module."},
     // link health beside the optic (issue 18): one contiguous block
-    {Fam::LinkFecCorrectedBlocks, "transceiver_link_fec_corrected_blocks_total", C,
+    {Fam::LinkFecCorrectedBlocks, "transceiver_link_fec_corrected_blocks_total", C, "", "port, link, [lane]",
      "FEC codewords corrected on the port's link (ethtool FEC statistics, cached; per lane where the driver gives them)."},
-    {Fam::LinkFecUncorrectableBlocks, "transceiver_link_fec_uncorrectable_blocks_total", C,
+    {Fam::LinkFecUncorrectableBlocks, "transceiver_link_fec_uncorrectable_blocks_total", C, "", "port, link, [lane]",
      "FEC codewords that could not be corrected on the port's link (ethtool FEC statistics, cached)."},
-    {Fam::LinkFecCorrectedBits, "transceiver_link_fec_bit_corrections_total", C,
+    {Fam::LinkFecCorrectedBits, "transceiver_link_fec_bit_corrections_total", C, "", "port, link, [lane]",
      "Bits corrected by FEC on the port's link (ethtool FEC statistics, cached)."},
-    {Fam::LinkSymbolErrors, "transceiver_link_symbol_errors_total", C,
+    {Fam::LinkSymbolErrors, "transceiver_link_symbol_errors_total", C, "", "port, link",
      "Minor link errors on a physical lane of the link (PMA SymbolErrorCounter, cached)."},
-    {Fam::LinkErrorRecovery, "transceiver_link_error_recovery_total", C,
+    {Fam::LinkErrorRecovery, "transceiver_link_error_recovery_total", C, "", "port, link",
      "Times the link error recovery process completed (PMA LinkErrorRecoveryCounter, cached)."},
-    {Fam::LinkDowned, "transceiver_link_downed_total", C,
+    {Fam::LinkDowned, "transceiver_link_downed_total", C, "", "port, link",
      "Times the link went down (PMA LinkDownedCounter or ethtool link-down events, cached)."},
-    {Fam::LinkRcvErrors, "transceiver_link_rcv_errors_total", C,
+    {Fam::LinkRcvErrors, "transceiver_link_rcv_errors_total", C, "", "port, link",
      "Packets with errors received on the link (PMA PortRcvErrors, cached)."},
-    {Fam::LinkLocalIntegrityErrors, "transceiver_link_local_integrity_errors_total", C,
+    {Fam::LinkLocalIntegrityErrors, "transceiver_link_local_integrity_errors_total", C, "", "port, link",
      "Times local physical errors exceeded the link's threshold (PMA LocalLinkIntegrityErrors, cached)."},
-    {Fam::LinkBufferOverrunErrors, "transceiver_link_buffer_overrun_errors_total", C,
+    {Fam::LinkBufferOverrunErrors, "transceiver_link_buffer_overrun_errors_total", C, "", "port, link",
      "Consecutive flow-control update periods with buffer overrun (PMA ExcessiveBufferOverrunErrors, cached)."},
-    {Fam::LinkRawBer, "transceiver_link_raw_ber_ratio", G,
+    {Fam::LinkRawBer, "transceiver_link_raw_ber_ratio", G, "ratio", "port, link",
      "The device's own bit error ratio of the link before FEC since its counters were last cleared (PPCNT raw BER, as mlxlink shows it)."},
-    {Fam::LinkEffectiveBer, "transceiver_link_effective_ber_ratio", G,
+    {Fam::LinkEffectiveBer, "transceiver_link_effective_ber_ratio", G, "ratio", "port, link",
      "The device's own bit error ratio of the link after FEC since its counters were last cleared (PPCNT effective BER)."},
-    {Fam::LinkCounterSaturated, "transceiver_link_saturated", G,
+    {Fam::LinkCounterSaturated, "transceiver_link_saturated", G, "", "port, link, [lane], counter",
      "1 for a link counter stuck at its device maximum (it no longer increases; sparse)."},
-    {Fam::LinkReadErrorsTotal, "transceiver_link_read_errors_total", C,
+    {Fam::LinkReadErrorsTotal, "transceiver_link_read_errors_total", C, "", "port, kind",
      "Failed link-counter reads, by error kind."},
-    {Fam::LinkLastReadTimestamp, "transceiver_link_last_read_timestamp_seconds", G,
+    {Fam::LinkLastReadTimestamp, "transceiver_link_last_read_timestamp_seconds", G, "seconds", "port",
      "Unix time of the last good read of the port's link counters."},
-    {Fam::PowerBudget, "transceiver_power_budget_watts", G,
+    {Fam::PowerBudget, "transceiver_power_budget_watts", G, "watts", "group",
      "Configured power budget of the port group."},
-    {Fam::PowerAllocated, "transceiver_power_allocated_watts", G,
+    {Fam::PowerAllocated, "transceiver_power_allocated_watts", G, "watts", "group",
      "Sum of the advertised maximum power of the modules present in the group."},
-    {Fam::PowerProjected, "transceiver_power_projected_watts", G,
+    {Fam::PowerProjected, "transceiver_power_projected_watts", G, "watts", "group",
      "Allocated power plus every empty cage of the group filled at the per-port allowance."},
-    {Fam::PowerPortAllowance, "transceiver_power_port_allowance_watts", G,
+    {Fam::PowerPortAllowance, "transceiver_power_port_allowance_watts", G, "watts", "group",
      "Configured per-port power allowance of the group."},
-    {Fam::PowerGroupCages, "transceiver_power_group_cages", G,
+    {Fam::PowerGroupCages, "transceiver_power_group_cages", G, "", "group",
      "Number of cages in the port group."},
-    {Fam::PowerGroupModules, "transceiver_power_group_modules", G,
+    {Fam::PowerGroupModules, "transceiver_power_group_modules", G, "", "group",
      "Number of modules present in the port group."},
-    {Fam::BuildInfo, "transceiver_exporter_build_info", G,
+    {Fam::BuildInfo, "transceiver_exporter_build_info", G, "", "version, revision, build_date",
      "Version, git revision and build date (UTC) of the exporter (value always 1)."},
-    {Fam::PollCycleDuration, "transceiver_exporter_poll_cycle_duration_seconds", H,
+    {Fam::PollCycleDuration, "transceiver_exporter_poll_cycle_duration_seconds", H, "seconds", "domain",
      "Duration of poll cycles per serialization domain (bus, NIC, IB target)."},
-    {Fam::PollCycleLastDuration, "transceiver_exporter_poll_cycle_last_duration_seconds", G,
+    {Fam::PollCycleLastDuration, "transceiver_exporter_poll_cycle_last_duration_seconds", G, "seconds", "domain",
      "Duration of the last poll cycle per serialization domain."},
-    {Fam::BusBytesTotal, "transceiver_exporter_bus_bytes_total", C,
+    {Fam::BusBytesTotal, "transceiver_exporter_bus_bytes_total", C, "bytes", "domain",
      "Bytes read from modules per serialization domain."},
-    {Fam::BusTransactionsTotal, "transceiver_exporter_bus_transactions_total", C,
+    {Fam::BusTransactionsTotal, "transceiver_exporter_bus_transactions_total", C, "", "domain",
      "Read transactions per serialization domain."},
-    {Fam::ConfigReloadsTotal, "transceiver_exporter_config_reloads_total", C,
+    {Fam::ConfigReloadsTotal, "transceiver_exporter_config_reloads_total", C, "", "",
      "Configuration reloads attempted."},
-    {Fam::ConfigReloadFailuresTotal, "transceiver_exporter_config_reload_failures_total", C,
+    {Fam::ConfigReloadFailuresTotal, "transceiver_exporter_config_reload_failures_total", C, "", "",
      "Configuration reloads that failed (the previous configuration stays active)."},
-    {Fam::ConfigLastReloadSuccessful, "transceiver_exporter_config_last_reload_successful", G,
+    {Fam::ConfigLastReloadSuccessful, "transceiver_exporter_config_last_reload_successful", G, "", "",
      "1 if the last configuration reload succeeded."},
-    {Fam::ConfigLastReloadTimestamp, "transceiver_exporter_config_last_reload_timestamp_seconds",
-     G, "Unix time of the last configuration reload."},
-    {Fam::SnapshotTimestamp, "transceiver_exporter_snapshot_timestamp_seconds", G,
+    {Fam::ConfigLastReloadTimestamp, "transceiver_exporter_config_last_reload_timestamp_seconds", G, "seconds", "", "Unix time of the last configuration reload."},
+    {Fam::SnapshotTimestamp, "transceiver_exporter_snapshot_timestamp_seconds", G, "seconds", "",
      "Unix time the poller published the snapshot being served."},
-    {Fam::ScrapeDuration, "transceiver_exporter_scrape_duration_seconds", G,
+    {Fam::ScrapeDuration, "transceiver_exporter_scrape_duration_seconds", G, "seconds", "",
      "Time the exporter took to render /metrics for the previous snapshot (one render per snapshot)."},
-    {Fam::RenderErrorsTotal, "transceiver_exporter_render_errors_total", C,
+    {Fam::RenderErrorsTotal, "transceiver_exporter_render_errors_total", C, "", "",
      "Metric renders that failed or samples dropped for an invalid name or value."},
-    {Fam::StateWriteFailuresTotal, "transceiver_exporter_state_write_failures_total", C,
+    {Fam::StateWriteFailuresTotal, "transceiver_exporter_state_write_failures_total", C, "", "",
      "Writes of the state directory (aging baselines) that failed; the state is kept in memory and retried."},
-    {Fam::ProcessCpuSeconds, "process_cpu_seconds_total", C, "Total user and system CPU time spent in seconds."},
-    {Fam::ProcessResidentMemory, "process_resident_memory_bytes", G, "Resident memory size in bytes."},
-    {Fam::ProcessVirtualMemory, "process_virtual_memory_bytes", G, "Virtual memory size in bytes."},
-    {Fam::ProcessStartTime, "process_start_time_seconds", G,
+    {Fam::ProcessCpuSeconds, "process_cpu_seconds_total", C, "seconds", "", "Total user and system CPU time spent in seconds."},
+    {Fam::ProcessResidentMemory, "process_resident_memory_bytes", G, "bytes", "", "Resident memory size in bytes."},
+    {Fam::ProcessVirtualMemory, "process_virtual_memory_bytes", G, "bytes", "", "Virtual memory size in bytes."},
+    {Fam::ProcessStartTime, "process_start_time_seconds", G, "seconds", "",
      "Start time of the process since unix epoch in seconds."},
-    {Fam::ProcessOpenFds, "process_open_fds", G, "Number of open file descriptors."},
-    {Fam::ProcessMaxFds, "process_max_fds", G, "Maximum number of open file descriptors."},
+    {Fam::ProcessOpenFds, "process_open_fds", G, "", "", "Number of open file descriptors."},
+    {Fam::ProcessMaxFds, "process_max_fds", G, "", "", "Maximum number of open file descriptors."},
 };
 
 constexpr std::size_t kFamilyCount = static_cast<std::size_t>(Fam::Count_);
@@ -153,15 +154,23 @@ constexpr std::size_t slot(Fam id) { return static_cast<std::size_t>(id); }
 // thresholds'), each exported cmis::kVdmQuantities row's two families.
 template <typename Visit>
 constexpr void for_each_row(Visit visit) {
+  constexpr FamilyLabels kModule = "port";
+  constexpr FamilyLabels kLane = "port, lane, [data_path]";
+  constexpr FamilyLabels kThreshold = "port, level";
   for (const FamilySpec& fixed : kFixedSpecs) visit(fixed);
   for (const cmis::QuantitySpec& q : cmis::kQuantities) {
-    visit(FamilySpec{quantity_family(q.id), q.metric, G, q.help});
-    if (q.has_thresholds()) visit(FamilySpec{quantity_threshold_family(q.id), q.threshold_metric, G, q.threshold_help});
+    visit(FamilySpec{quantity_family(q.id), q.metric, G, q.unit, q.per_lane() ? kLane : kModule, q.help});
+    if (q.has_thresholds()) {
+      visit(FamilySpec{quantity_threshold_family(q.id), q.threshold_metric, G, q.unit, kThreshold, q.threshold_help});
+    }
   }
   for (std::size_t row = 0; row < cmis::kVdmExportedCount; ++row) {
     const cmis::VdmQuantitySpec& v = cmis::kVdmQuantities[row];
-    visit(FamilySpec{vdm_family(row), v.metric, G, v.help});
-    visit(FamilySpec{vdm_threshold_family(row), v.threshold_metric, G, v.threshold_help});
+    // The qualifier ("side", "rail", ...) is on every series of a quantity that has one.
+    const FamilyLabels own = (v.per_lane ? kLane : kModule).plus(v.qualifier_label);
+    visit(FamilySpec{vdm_family(row), v.metric, G, v.unit, own, v.help});
+    visit(FamilySpec{vdm_threshold_family(row), v.threshold_metric, G, v.unit,
+                     kModule.plus(v.qualifier_label).plus("level"), v.threshold_help});
   }
 }
 
@@ -199,6 +208,19 @@ constexpr bool name_valid(const FamilySpec& f) {
   if (!std::all_of(f.name.begin(), f.name.end(), name_char)) return false;
   return f.name.ends_with("_total") == (f.type == C);
 }
+// The units a name may end in (OpenMetrics: the unit is the name's suffix, before _total).
+constexpr std::string_view kUnits[] = {"amperes", "bytes",   "celsius",            "decibels",          "hertz",
+                                       "ratio",   "seconds", "radians_per_second", "seconds_per_meter", "seconds_squared",
+                                       "volts",   "watts"};
+// A row's unit is one of those and its name's suffix; a row without one ends in none of them.
+constexpr bool unit_valid(const FamilySpec& f) {
+  const std::string_view stem = f.type == C ? f.name.substr(0, f.name.size() - std::string_view("_total").size()) : f.name;
+  const auto suffix = [&](std::string_view unit) {
+    return stem.size() > unit.size() && stem.ends_with(unit) && stem[stem.size() - unit.size() - 1] == '_';
+  };
+  if (f.unit.empty()) return std::none_of(std::begin(kUnits), std::end(kUnits), suffix);
+  return std::find(std::begin(kUnits), std::end(kUnits), f.unit) != std::end(kUnits) && suffix(f.unit);
+}
 // HELP: one line of printable ASCII without a backslash (prometheus-cpp writes it raw).
 constexpr bool help_valid(const FamilySpec& f) {
   return !f.help.empty() &&
@@ -206,6 +228,10 @@ constexpr bool help_valid(const FamilySpec& f) {
 }
 static_assert(std::all_of(kSpecs.begin(), kSpecs.end(), [](const FamilySpec& f) { return name_valid(f) && help_valid(f); }),
               "a family name or HELP breaks the exposition rules");
+static_assert(std::all_of(kSpecs.begin(), kSpecs.end(), unit_valid),
+              "a family's unit is not one of kUnits or not its name's suffix (or a unitless name ends in a unit)");
+static_assert(std::all_of(kSpecs.begin(), kSpecs.end(), [](const FamilySpec& f) { return f.labels.ok(); }),
+              "a family's label list breaks the label-name rule or names a label twice");
 static_assert([] {
   for (std::size_t i = 0; i < kSpecs.size(); ++i) {
     for (std::size_t j = 0; j < i; ++j) {
@@ -301,11 +327,40 @@ FamilySet::FamilySet(const std::vector<std::size_t>* family_bytes) {
 
 FamilySet::FamilySet(FamilySink& sink) : sink_(&sink) {}
 
+namespace {
+[[noreturn]] void wrong_labels(const FamilySpec& spec, std::string_view what, std::string_view label) {
+  throw std::logic_error(std::string(spec.name) + ": " + std::string(what) + " label '" + std::string(label) +
+                         "' (exporters/families.cpp lists its labels)");
+}
+}  // namespace
+
+// A debug build's check that a series carries its family's labels: every required one, no other
+// (the suite runs the renderers under it; the release render does not pay for it).
+void FamilySet::check_labels(const FamilySpec& spec, const Labels& labels, const LabelView* last) {
+  const auto carries = [&](std::string_view name) {
+    return std::any_of(labels.begin(), labels.end(), [&](const LabelView& l) { return l.name == name; }) ||
+           (last != nullptr && last->name == name);
+  };
+  const auto listed = [&](const LabelView& l) {
+    if (spec.labels.find(l.name) == nullptr && !(l.name == "node" && spec.labels.find("port") != nullptr)) {
+      wrong_labels(spec, "unlisted", l.name);
+    }
+  };
+  std::for_each(labels.begin(), labels.end(), listed);
+  if (last != nullptr) listed(*last);
+  for (const FamilyLabels::Name& n : spec.labels) {
+    if (!n.optional && !carries(n.name)) wrong_labels(spec, "missing", n.name);
+  }
+}
+
 // `last`: a label after `labels`, or nullptr. `histogram`: the metric of a histogram series (its
 // labels are added here); nullptr for a gauge or counter, whose value is `value`.
 void FamilySet::add(Fam id, const Labels& labels, const LabelView* last, prometheus::ClientMetric* histogram,
                     double value) {
   const std::size_t i = static_cast<std::size_t>(id);
+#ifndef NDEBUG
+  check_labels(kSpecs[i], labels, last);
+#endif
   // The text output of a plain gauge or counter skips the labels already rendered.
   const bool skip_rendered = sink_ == nullptr && histogram == nullptr;
   if (skip_rendered && !labels.rendered_valid_) {

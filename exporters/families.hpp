@@ -1,10 +1,11 @@
-// The metric families this exporter can emit: one descriptor row per family (name, type, help),
-// the fixed ones in exporters/families.cpp, the monitored quantities' from cmis::kQuantities and
-// the VDM quantities' from cmis::kVdmQuantities; the Fam slots of the latter two are numbered from
-// those tables, and families.cpp checks at compile time that every slot has exactly one row, in
-// order, with a valid name and HELP. Every series is added through FamilySet, so a family that is
-// not in this table cannot be rendered, and docs/metrics.md is checked against what is rendered
-// (exporter_docs_test).
+// The metric families this exporter can emit: one descriptor row per family (name, type, unit,
+// labels, help), the fixed ones in exporters/families.cpp, the monitored quantities' from
+// cmis::kQuantities and the VDM quantities' from cmis::kVdmQuantities; the Fam slots of the
+// latter two are numbered from those tables, and families.cpp checks at compile time that every
+// slot has exactly one row, in order, with a valid name, unit suffix, label list and HELP. Every
+// series is added through FamilySet, so a family that is not in this table cannot be rendered; a
+// debug build refuses a series whose labels are not its family's, and docs/metrics.md is checked
+// against the table and against what is rendered (exporter_docs_test).
 #pragma once
 
 #include <algorithm>
@@ -100,10 +101,72 @@ enum class Fam : std::size_t {
   Count_,  // number of families, not a family
 };
 
+// A family's label names, written as docs/metrics.md writes them: "port, lane, [data_path]", a
+// name in brackets carried by only some series. Parsed at compile time (ok() is false for a list
+// that breaks the label-name rule or names a label twice); `node` may join any family with a
+// `port` (ports read over an InfiniBand fabric), and histograms add `le`.
+class FamilyLabels {
+ public:
+  static constexpr std::size_t kMax = 16;  // transceiver_module_info has 15
+  struct Name {
+    std::string_view name;
+    bool optional = false;
+  };
+
+  constexpr FamilyLabels() = default;
+  constexpr FamilyLabels(const char* list) { add(list); }  // NOLINT: rows write the list as text
+  // These labels and then those of `list`.
+  constexpr FamilyLabels plus(std::string_view list) const {
+    FamilyLabels out = *this;
+    out.add(list);
+    return out;
+  }
+  constexpr const Name* begin() const { return names_.data(); }
+  constexpr const Name* end() const { return names_.data() + count_; }
+  constexpr std::size_t size() const { return count_; }
+  constexpr bool ok() const { return ok_; }
+  // The label `name`, or nullptr when the family has none of that name.
+  constexpr const Name* find(std::string_view name) const {
+    for (const Name& n : *this) {
+      if (n.name == name) return &n;
+    }
+    return nullptr;
+  }
+
+ private:
+  constexpr void add(std::string_view list) {
+    while (!list.empty()) {
+      const std::size_t comma = list.find(',');
+      std::string_view item = list.substr(0, comma);
+      list = comma == std::string_view::npos ? std::string_view() : list.substr(comma + 1);
+      while (item.starts_with(' ')) item.remove_prefix(1);
+      while (item.ends_with(' ')) item.remove_suffix(1);
+      Name n{item};
+      if (item.size() > 2 && item.front() == '[' && item.back() == ']') n = {item.substr(1, item.size() - 2), true};
+      if (count_ == kMax || !name_ok(n.name) || find(n.name) != nullptr) {
+        ok_ = false;
+        return;
+      }
+      names_[count_++] = n;
+    }
+  }
+  static constexpr bool name_ok(std::string_view name) {
+    const auto letter = [](char c) { return (c >= 'a' && c <= 'z') || c == '_'; };
+    return !name.empty() && !name.starts_with("__") && letter(name[0]) &&
+           std::all_of(name.begin(), name.end(), [&](char c) { return letter(c) || (c >= '0' && c <= '9'); });
+  }
+
+  std::array<Name, kMax> names_{};
+  std::size_t count_ = 0;
+  bool ok_ = true;
+};
+
 struct FamilySpec {
   Fam id;
   std::string_view name;
   prometheus::MetricType type;
+  std::string_view unit;  // the name's unit suffix ("watts", "seconds", ...); "" for a count or a 0/1
+  FamilyLabels labels;
   std::string_view help;  // one line, no backslash (prometheus-cpp writes HELP raw)
 };
 
@@ -221,6 +284,7 @@ class FamilySet {
 
   FamilySink* sink_ = nullptr;
   void begin_family_text(std::size_t i);
+  static void check_labels(const FamilySpec& spec, const Labels& labels, const LabelView* last);
   TextBuffer body_;                                 // Text: the body, each family in a window of it
   std::vector<TextBuffer> text_;                    // Text: each family's header and sample lines
   std::vector<std::size_t> text_samples_;           // Text: samples per family

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cctype>
 #include <map>
+#include <string>
+#include <vector>
 
 #include "coding/coding.hpp"
 
@@ -19,6 +21,25 @@ bool blank(const std::string& s) {
   return std::all_of(s.begin(), s.end(), [](char c) { return c == ' ' || c == '?' || c == 0; });
 }
 
+// The other ports of a duplicate group, the first kNamed of them by name and then a count:
+// each port's message stays short however many modules share a serial (counterfeit batches do),
+// so a fleet of them costs memory linear in its ports, not quadratic.
+std::string other_ports(const std::vector<const FleetPort*>& group, const FleetPort* self) {
+  constexpr std::size_t kNamed = 3;
+  std::string out;
+  std::size_t named = 0;
+  for (const FleetPort* q : group) {
+    if (q == self) continue;
+    if (named == kNamed) {
+      return out + " and " + std::to_string(group.size() - 1 - kNamed) + " more (" + std::to_string(group.size()) +
+             " ports in all)";
+    }
+    if (named++ != 0) out += ", ";
+    out += q->port;
+  }
+  return out;
+}
+
 }  // namespace
 
 std::vector<FleetFinding> verify_fleet(std::span<const FleetPort> ports, const IdentityHistory* aging) {
@@ -31,15 +52,9 @@ std::vector<FleetFinding> verify_fleet(std::span<const FleetPort> ports, const I
   for (const auto& [key, group] : by_serial) {
     if (group.size() < 2) continue;
     for (const FleetPort* p : group) {
-      std::string others;
-      for (const FleetPort* q : group) {
-        if (q == p) continue;
-        if (!others.empty()) others += ", ";
-        others += q->port;
-      }
       out.push_back({p->port, {std::string(check_id(Check::SerialDuplicate)), CheckStatus::Fail,
                                "serial \"" + p->report->id.serial + "\" of vendor \"" + p->report->id.vendor_name +
-                                   "\" (serial_number, vendor_name) is also in " + others +
+                                   "\" (serial_number, vendor_name) is also in " + other_ports(group, p) +
                                    ": a serial is unique per module, so one of them is a copy"}});
     }
   }

@@ -309,6 +309,30 @@ TEST(CodingEmulator, SerialInTwoCagesIsAFleetFinding) {
   EXPECT_TRUE(coding::verify_fleet(ports, nullptr).empty());
 }
 
+// #39: counterfeit batches share one serial. Each port's finding names three others and counts
+// the rest, so 10,000 ports of one serial cost findings linear in the ports (the full list on
+// every port made 10,000 such ports hold ~3 GB and a landing page of hundreds of MB).
+TEST(HostileCoding, TenThousandPortsOfOneSerialGiveFindingsLinearInThePorts) {
+  const auto report = std::make_shared<cmis::ModuleReport>(Rig(*emulator::find_model("qsfpdd-400g-dr4")).read().report);
+  const auto findings_bytes = [&](std::size_t n) {
+    std::vector<coding::FleetPort> ports;
+    for (std::size_t i = 0; i < n; ++i) ports.push_back({"spine-01/swp" + std::to_string(i + 1), report});
+    const auto f = coding::verify_fleet(ports, nullptr);
+    EXPECT_EQ(f.size(), n);
+    std::size_t bytes = 0;
+    for (const auto& x : f) bytes += x.finding.message.size();
+    return std::make_pair(bytes, f);
+  };
+  const auto [small_bytes, small] = findings_bytes(100);
+  const auto [big_bytes, big] = findings_bytes(10'000);
+  // Per port, 10,000 ports cost what 100 do, within the longer port names and counts.
+  EXPECT_LT(static_cast<double>(big_bytes) / 10'000, 1.1 * static_cast<double>(small_bytes) / 100);
+  const std::string& m = big.front().finding.message;
+  EXPECT_NE(m.find("also in spine-01/swp2, spine-01/swp3, spine-01/swp4 and 9996 more (10000 ports in all)"),
+            std::string::npos) << m;
+  EXPECT_NE(big.back().finding.message.find("also in spine-01/swp1, "), std::string::npos);
+}
+
 TEST(CodingEmulator, SerialRecodedAcrossRunsIsAFleetFinding) {
   const Module m = Rig(*emulator::find_model("osfp-400g-sr4-flat")).read();
   daemon::AgingStore aging("");  // in memory: what the state directory would remember

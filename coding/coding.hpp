@@ -183,6 +183,9 @@ struct FleetFinding {
   std::string port;
   CodingFinding finding;
 };
+// What makes two modules one serial_duplicate: vendor name (any case) and serial; "" for a
+// blank serial, which identifies nothing.
+std::string serial_key(const cmis::ModuleReport& report);
 // `history` remembers each serial's first vendor/part number across runs (nullptr: skip that).
 std::vector<FleetFinding> verify_fleet(std::span<const FleetPort> ports, const IdentityHistory* history);
 

@@ -11,12 +11,6 @@
 namespace xcvr::coding {
 namespace {
 
-std::string key_of(const cmis::ModuleReport& r) {
-  std::string vendor;
-  for (char c : r.id.vendor_name) vendor += static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-  return vendor + '\n' + r.id.serial;
-}
-
 bool blank(const std::string& s) {
   return std::all_of(s.begin(), s.end(), [](char c) { return c == ' ' || c == '?' || c == 0; });
 }
@@ -42,12 +36,19 @@ std::string other_ports(const std::vector<const FleetPort*>& group, const FleetP
 
 }  // namespace
 
+std::string serial_key(const cmis::ModuleReport& r) {
+  if (blank(r.id.serial)) return "";
+  std::string vendor;
+  for (char c : r.id.vendor_name) vendor += static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  return vendor + '\n' + r.id.serial;
+}
+
 std::vector<FleetFinding> verify_fleet(std::span<const FleetPort> ports, const IdentityHistory* aging) {
   std::vector<FleetFinding> out;
   std::map<std::string, std::vector<const FleetPort*>> by_serial;
   for (const FleetPort& p : ports) {
     if (!p.report || blank(p.report->id.serial)) continue;
-    by_serial[key_of(*p.report)].push_back(&p);
+    by_serial[serial_key(*p.report)].push_back(&p);
   }
   for (const auto& [key, group] : by_serial) {
     if (group.size() < 2) continue;

@@ -4,6 +4,7 @@
 #include <limits>
 #include <map>
 
+#include "coding/coding.hpp"
 #include "daemon/budget.hpp"
 #include "daemon/build_info.hpp"
 #include "daemon/coding_setup.hpp"
@@ -115,9 +116,17 @@ void PollEngine::publish() {
     snap->ports.insert(snap->ports.end(), d->published.begin(), d->published.end());
     snap->domains.push_back(d->stats);
   }
-  // Aging drift and re-coding memory need the module's serial: one store for all domains.
+  // Aging drift and re-coding memory need the module's serial: one store for all domains. A
+  // serial in two cages (serial_duplicate) identifies neither module: no baseline is learned or
+  // borrowed for it, so a copy never shows drift against the original's laser.
+  std::map<std::string, int> holders;
+  for (const PortSnapshot& p : snap->ports) {
+    if (p.report) ++holders[coding::serial_key(*p.report)];
+  }
   for (PortSnapshot& p : snap->ports) {
     if (!p.report || p.stale) continue;
+    const std::string key = coding::serial_key(*p.report);
+    if (!key.empty() && holders[key] > 1) continue;
     p.aging = aging_.observe(*p.report, snap->taken_unix);
   }
   if (coding_) add_fleet_findings(snap->ports, &aging_);  // after observe(): first sightings recorded

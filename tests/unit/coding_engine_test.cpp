@@ -168,10 +168,16 @@ TEST(CodingEngine, SameSerialInTwoCagesIsFlaggedOnBoth) {
   EXPECT_NE(f.port("sw/b0c0").coding.at(0).message.find("also in sw/b1c1"), std::string::npos)
       << f.port("sw/b0c0").coding.at(0).message;
   EXPECT_NE(f.port("sw/b1c1").coding.at(0).message.find("also in sw/b0c0"), std::string::npos);
+  // The shared serial identifies neither laser: no drift on either (a copy would show drift
+  // against the original's baseline); the module with its own serial has its drift.
+  EXPECT_TRUE(f.port("sw/b0c0").aging.empty());
+  EXPECT_TRUE(f.port("sw/b1c1").aging.empty());
+  EXPECT_FALSE(f.port("sw/b0c1").aging.empty());
   // The copy leaves: the original is clean again.
   f.buses[1]->remove(1);
   f.run_for(2.0);
   EXPECT_TRUE(failed_series(*f.store.current()).empty());
+  EXPECT_FALSE(f.port("sw/b0c0").aging.empty());
 }
 
 // One daemon "run": a cage holding `module`, the engine's aging store at `state_file`.

@@ -13,6 +13,7 @@ struct ConnectionStats {
   std::size_t evicted = 0;         // closed over max_connections (from the heaviest address)
   std::size_t timed_out = 0;       // handshake, request head or keep-alive deadline passed
   std::size_t framing_errors = 0;  // answered 4xx/5xx by the request framer, then closed
+  std::size_t deferred = 0;        // complete requests held while their address had its share of workers
 };
 
 }  // namespace xcvr::exporters

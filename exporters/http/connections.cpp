@@ -46,6 +46,8 @@ struct ConnectionReactor::Conn {
   bool want_write = false; // TLS needs POLLOUT to go on
   bool recheck = false;    // handed back with buffered bytes: frame them before polling
   bool admitted = true;    // false: arrived while its address held its share (see admit())
+  bool answering = false;  // at a worker, counted in answering_ until the reactor has it back
+  bool deferred = false;   // a complete request waits for its address's share of workers
   SSL_CTX* tls = nullptr;  // handshake first (not owned)
   Clock::time_point since = Clock::now();
   Clock::time_point deadline;
@@ -250,9 +252,32 @@ void ConnectionReactor::advance(const ConnPtr& c) {
     begin_linger(*c);
     return;
   }
+  std::size_t& answering = answering_[c->source];
+  if (answering >= std::max<std::size_t>(1, limits_.max_answering_per_source)) {
+    if (!c->deferred) {
+      c->deferred = true;
+      std::lock_guard lock(mutex_);
+      ++stats_.deferred;
+    }
+    return;  // answered() goes on with it
+  }
+  ++answering;
+  c->deferred = false;
+  c->answering = true;
   c->where = Conn::Where::Worker;
   std::erase(conns_, c);  // a worker owns it now; give_back() returns it
   pool_.submit([this, c, request = std::move(f)] { work(c, request); });
+}
+
+void ConnectionReactor::answered(const Conn& c) {
+  if (auto it = answering_.find(c.source); it != answering_.end() && --it->second == 0) answering_.erase(it);
+  for (const ConnPtr& waiting : conns_) {
+    if (waiting->deferred && waiting->where == Conn::Where::Reactor && waiting->source == c.source) {
+      const ConnPtr next = waiting;  // advance() takes it out of conns_
+      advance(next);                 // dispatched (its request is complete): the share is full again
+      return;
+    }
+  }
 }
 
 // On a worker: answer the request, then hand the connection back for the next one (or to close).
@@ -332,6 +357,10 @@ void ConnectionReactor::run() {
       arrived.swap(incoming_);
     }
     for (auto& c : arrived) {
+      if (c->answering) {  // back from a worker (open or closed)
+        c->answering = false;
+        answered(*c);
+      }
       if (c->fd < 0 || (!c->admitted && !admit(*c))) continue;
       conns_.push_back(c);
       if (c->recheck) {
@@ -356,6 +385,7 @@ void ConnectionReactor::run() {
         continue;
       }
       next = std::min(next, c->deadline);
+      if (c->deferred) continue;  // read nothing more until it is answered (no spin on a full buffer)
       fds.push_back(pollfd{c->fd, static_cast<short>(c->want_write ? POLLOUT : POLLIN), 0});
       polled.push_back(c);
     }

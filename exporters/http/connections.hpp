@@ -4,8 +4,11 @@
 // time between requests), answers framing errors itself, and hands only complete requests to
 // the WorkerPool. So an idle, slowloris or stalled-TLS client costs one fd and a small buffer,
 // never a worker. Admission: at most max_connections_per_source from one address (beyond:
-// closed, once that address's connections its client already closed are reaped) and max_connections in all (beyond: a connection that is not being
-// answered is closed, taken from the address that holds the most; done or idle ones first).
+// closed, once that address's connections its client already closed are reaped) and
+// max_connections in all (beyond: a connection that is not being answered is closed, taken from
+// the address that holds the most; done or idle ones first). Workers: at most
+// max_answering_per_source requests of one address at once; its next complete request is
+// deferred (not polled, still under its deadline) until one of its answers ends.
 #pragma once
 
 #include <openssl/ssl.h>
@@ -50,6 +53,7 @@ class ConnectionReactor final : public SocketTaker {
   void advance(const ConnPtr& c);
   void work(const ConnPtr& c, const Framed& request);
   void give_back(const ConnPtr& c);
+  void answered(const Conn& c);  // reactor thread: c's answer ended; a deferred one of its address goes on
   void begin_linger(Conn& c);
   void close_conn(Conn& c);
   bool start_tls(Conn& c);  // false: failed, closed
@@ -69,6 +73,7 @@ class ConnectionReactor final : public SocketTaker {
   bool stopped_ = false;
 
   std::vector<ConnPtr> conns_;  // reactor thread only
+  std::map<std::string, std::size_t> answering_;  // reactor thread only: per address, at a worker
   int wake_fd_ = -1;
   std::thread thread_;
 };

@@ -47,6 +47,7 @@ detail::TransportLimits limits_of(const WebConfig& c) {
   l.max_connections_per_source = c.max_connections_per_source != 0
                                      ? c.max_connections_per_source
                                      : std::min(l.max_connections, std::max<std::size_t>(16, l.max_connections / 2));
+  l.max_answering_per_source = std::max<std::size_t>(1, c.max_threads / 4);  // the rest for other addresses
   return l;
 }
 

@@ -43,6 +43,10 @@ struct TransportLimits {
   std::size_t keep_alive_max_requests = 100;
   std::size_t max_connections = 256;          // open at once (idle ones are evicted first)
   std::size_t max_connections_per_source = 128;  // per client address; beyond: refused
+  // Requests of one client address answered at once; its further complete requests wait in
+  // the reactor (never a worker) until one of its answers ends. So clients that never read
+  // their responses hold this many workers for write_timeout, not all of them.
+  std::size_t max_answering_per_source = 2;
 };
 
 class GuardedServer;

@@ -16,8 +16,11 @@
 namespace xcvr::testing {
 
 // A TCP connection to 127.0.0.1:port from `source` (any 127.x.y.z); -1 on failure.
-inline int connect_from(int port, const std::string& source) {
+// `receive_buffer` > 0: that SO_RCVBUF, set before connecting (a small window: a client that does
+// not read then stalls the sender within a few KiB).
+inline int connect_from(int port, const std::string& source, int receive_buffer = 0) {
   const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+  if (receive_buffer > 0) ::setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &receive_buffer, sizeof receive_buffer);
   sockaddr_in local{};
   local.sin_family = AF_INET;
   ::inet_pton(AF_INET, source.c_str(), &local.sin_addr);

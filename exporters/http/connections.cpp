@@ -256,6 +256,9 @@ void ConnectionReactor::advance(const ConnPtr& c) {
   if (answering >= std::max<std::size_t>(1, limits_.max_answering_per_source)) {
     if (!c->deferred) {
       c->deferred = true;
+      // Its head arrived in time: it waits for its turn however long its address's answers take
+      // (the admission caps bound how many wait).
+      c->deadline = Clock::time_point::max();
       std::lock_guard lock(mutex_);
       ++stats_.deferred;
     }

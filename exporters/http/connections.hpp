@@ -8,7 +8,7 @@
 // max_connections in all (beyond: a connection that is not being answered is closed, taken from
 // the address that holds the most; done or idle ones first). Workers: at most
 // max_answering_per_source requests of one address at once; its next complete request is
-// deferred (not polled, still under its deadline) until one of its answers ends.
+// deferred (not polled; its head came in time, so no deadline) until one of its answers ends.
 #pragma once
 
 #include <openssl/ssl.h>

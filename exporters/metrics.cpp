@@ -124,23 +124,21 @@ SelfStats SnapshotCollector::self_stats() const {
 std::shared_ptr<const RenderedMetrics> SnapshotCollector::render() const {
   const auto snapshot = store_.current_for_scrape();
   if (!snapshot) return nullptr;
-  std::lock_guard lock(render_mutex_);
-  if (rendered_ && rendered_for_ == snapshot) return rendered_;
-  const auto start = std::chrono::steady_clock::now();
   try {
-    auto out = std::make_shared<RenderedMetrics>();
-    out->body = render_body(*health::shared_views(snapshot), self_stats(), &family_bytes_);
-    out->text = out->body.view();
-    out->gzip = gzip_compress(out->text).value_or("");
-    rendered_ = std::move(out);
-    rendered_for_ = snapshot;
+    return rendered_.get(snapshot, [&] {
+      const auto start = std::chrono::steady_clock::now();
+      auto out = std::make_shared<RenderedMetrics>();
+      out->body = render_body(*health::shared_views(snapshot), self_stats(), &family_bytes_);
+      out->text = out->body.view();
+      out->gzip = gzip_compress(out->text).value_or("");
+      const std::chrono::duration<double> took = std::chrono::steady_clock::now() - start;
+      last_render_seconds_.store(took.count());
+      return std::shared_ptr<const RenderedMetrics>(std::move(out));
+    });
   } catch (...) {
     render_errors_.fetch_add(1);
     return nullptr;
   }
-  const std::chrono::duration<double> took = std::chrono::steady_clock::now() - start;
-  last_render_seconds_.store(took.count());
-  return rendered_;
 }
 
 }  // namespace xcvr::exporters

@@ -14,6 +14,7 @@
 
 #include "daemon/snapshot.hpp"
 #include "drivers/process_stats.hpp"
+#include "exporters/per_snapshot.hpp"
 #include "exporters/text_exposition.hpp"
 #include "health/fleet_view.hpp"
 
@@ -69,10 +70,8 @@ class SnapshotCollector {
   const daemon::SnapshotStore& store_;
   mutable std::atomic<double> last_render_seconds_{-1};
   mutable std::atomic<uint64_t> render_errors_{0};
-  mutable std::mutex render_mutex_;  // one render at a time; others wait and share it
-  mutable std::shared_ptr<const daemon::Snapshot> rendered_for_;
-  mutable std::shared_ptr<const RenderedMetrics> rendered_;
-  mutable std::vector<std::size_t> family_bytes_;  // of the last render (render_body)
+  PerSnapshot<RenderedMetrics> rendered_;
+  mutable std::vector<std::size_t> family_bytes_;  // of the last render (render_body; under rendered_'s lock)
 };
 
 }  // namespace xcvr::exporters

@@ -115,6 +115,25 @@ void send(const Request& req, Response& res, Bytes identity, Bytes gzipped, cons
   });
 }
 
+// A whole-fleet page (the JSON API, the landing page) of one snapshot, with its gzip: made once
+// per snapshot (PerSnapshot) and sent as it is.
+struct FleetBody {
+  std::string text;
+  std::string gzip;  // empty: compression failed, or the body is too small to gain from it
+};
+
+std::shared_ptr<const FleetBody> fleet_body(std::string text) {
+  auto out = std::make_shared<FleetBody>();
+  out->text = std::move(text);
+  if (out->text.size() >= kGzipMinBytes) out->gzip = gzip_compress(out->text).value_or("");
+  return out;
+}
+
+void send_fleet_body(const Request& req, Response& res, const std::shared_ptr<const FleetBody>& body,
+                     const std::string& type) {
+  send(req, res, Bytes{body, body->text}, body->gzip.empty() ? Bytes{} : Bytes{body, body->gzip}, type);
+}
+
 // Moves what a handler put in res.body into send().
 void send_body(const Request& req, Response& res) {
   const std::string type = res.get_header_value("Content-Type");
@@ -158,6 +177,8 @@ struct HttpServer::Impl {
   WebConfig config;
   const daemon::SnapshotStore& store;
   SnapshotCollector collector;
+  PerSnapshot<FleetBody> landing_body;  // "/"
+  PerSnapshot<FleetBody> modules_body;  // "/api/v1/modules"
   BasicAuth auth;
   LandingOptions landing;
   detail::TransportLimits limits;
@@ -223,13 +244,19 @@ void HttpServer::Impl::install_routes(httplib::Server& server) const {
       res.set_header("Connection", "keep-alive");
     }
   });
-  server.Get("/", sent([this](const Request&, Response& res) {
-    res.set_content(landing_page_html(*health::shared_views(store.current()), landing), kHtml);
-  }));
+  server.Get("/", [this](const Request& req, Response& res) {
+    const auto snapshot = store.current();
+    send_fleet_body(req, res, landing_body.get(snapshot, [&] {
+      return fleet_body(landing_page_html(*health::shared_views(snapshot), landing));
+    }), kHtml);
+  });
   server.Get("/metrics", [this](const Request& req, Response& res) { serve_metrics(req, res); });
-  server.Get("/api/v1/modules", sent([this](const Request&, Response& res) {
-    res.set_content(dump(modules_json(*health::shared_views(store.current()))), kJson);
-  }));
+  server.Get("/api/v1/modules", [this](const Request& req, Response& res) {
+    const auto snapshot = store.current();
+    send_fleet_body(req, res, modules_body.get(snapshot, [&] {
+      return fleet_body(dump(modules_json(*health::shared_views(snapshot))));
+    }), kJson);
+  });
   server.Get(R"(/api/v1/modules/(.+))", sent([this](const Request& req, Response& res) {
     const auto views = health::shared_views(store.current());
     const auto* port = find_port(views->snapshot(), req.matches[1].str());

@@ -99,7 +99,7 @@ int run(const Options& o) {
   // The level is in force before the first line: --log-level's now, else the config's as soon
   // as it is parsed (Service::start), and a reload's after it succeeded — unless --log-level.
   if (!o.log_level.empty()) daemon::logging::set_command_line_level(daemon::logging::parse_level(o.log_level));
-  drivers::SteadyClock clock;
+  base::SteadyClock clock;
   daemon::SnapshotStore store;
   daemon::Service service(clock, store);
   if (const std::string err = service.start(o.config); !err.empty()) {

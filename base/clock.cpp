@@ -2,7 +2,7 @@
 
 #include <thread>
 
-namespace xcvr::drivers {
+namespace xcvr::base {
 
 int64_t SteadyClock::now_ns() const {
   return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - origin_).count();
@@ -16,4 +16,4 @@ void SteadyClock::spend(int64_t ns) {
   if (ns > 0 && sleep_) std::this_thread::sleep_for(std::chrono::nanoseconds(ns));
 }
 
-}  // namespace xcvr::drivers
+}  // namespace xcvr::base

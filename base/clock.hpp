@@ -8,7 +8,7 @@
 #include <chrono>
 #include <cstdint>
 
-namespace xcvr::drivers {
+namespace xcvr::base {
 
 inline constexpr int64_t kMicrosecond = 1'000;
 inline constexpr int64_t kMillisecond = 1'000'000;
@@ -61,4 +61,4 @@ class SteadyClock final : public Clock {
   bool sleep_;
 };
 
-}  // namespace xcvr::drivers
+}  // namespace xcvr::base

@@ -9,7 +9,7 @@
 #include <cerrno>
 #include <cstring>
 
-namespace xcvr::drivers {
+namespace xcvr::base {
 namespace {
 
 std::string mib(std::size_t bytes) {
@@ -139,4 +139,4 @@ bool read_regular_file_lines(const std::string& path, InputKind kind,
   return true;
 }
 
-}  // namespace xcvr::drivers
+}  // namespace xcvr::base

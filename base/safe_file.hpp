@@ -11,7 +11,7 @@
 #include <string>
 #include <string_view>
 
-namespace xcvr::drivers {
+namespace xcvr::base {
 
 // What a caller reads, as the caller defines it (daemon::kConfigInput, dumpfile::kDumpInput, ...):
 // its name in messages and its size cap (documented in docs/configuration.md, "Limits").
@@ -37,4 +37,4 @@ std::optional<std::string> read_stream_fd(int fd, const std::string& name, Input
 bool read_regular_file_lines(const std::string& path, InputKind kind,
                              const std::function<void(std::string_view)>& line, std::string& error);
 
-}  // namespace xcvr::drivers
+}  // namespace xcvr::base

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cctype>
 
-namespace xcvr::drivers {
+namespace xcvr::base {
 
 std::size_t edit_distance(std::string_view a, std::string_view b) {
   const auto same = [](char x, char y) {
@@ -46,4 +46,4 @@ std::string did_you_mean(std::string_view word, const std::vector<std::string_vi
   return n ? " (did you mean '" + std::string(*n) + "'?)" : std::string();
 }
 
-}  // namespace xcvr::drivers
+}  // namespace xcvr::base

@@ -7,7 +7,7 @@
 #include <string_view>
 #include <vector>
 
-namespace xcvr::drivers {
+namespace xcvr::base {
 
 // Optimal string alignment distance (insertions, deletions, substitutions and transpositions
 // of neighbours), ignoring ASCII case.
@@ -20,4 +20,4 @@ std::optional<std::string_view> nearest(std::string_view word, const std::vector
 // " (did you mean 'x'?)", or "" when nothing is near.
 std::string did_you_mean(std::string_view word, const std::vector<std::string_view>& candidates);
 
-}  // namespace xcvr::drivers
+}  // namespace xcvr::base

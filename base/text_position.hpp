@@ -7,7 +7,7 @@
 #include <string>
 #include <string_view>
 
-namespace xcvr::drivers {
+namespace xcvr::base {
 
 // An error in a text file an operator wrote (config, catalog): where and what. Line 0: the file
 // as a whole (it cannot be read).
@@ -41,4 +41,4 @@ class TextPositions {
   std::size_t at_ = 0, line_ = 1, line_start_ = 0;
 };
 
-}  // namespace xcvr::drivers
+}  // namespace xcvr::base

@@ -10,7 +10,7 @@
 
 #include "base/spelling.hpp"
 
-namespace xcvr::drivers {
+namespace xcvr::base {
 namespace {
 
 // Just enough of TOML's lexical structure to know, for every key, how deep it nests: strings
@@ -402,4 +402,4 @@ void TomlTable::finish() const {
   }
 }
 
-}  // namespace xcvr::drivers
+}  // namespace xcvr::base

@@ -20,7 +20,7 @@
 
 #include "base/text_position.hpp"
 
-namespace xcvr::drivers {
+namespace xcvr::base {
 
 // Tables, dotted-key parts, inline tables and arrays together, from the document root.
 inline constexpr int kMaxTomlDepth = 64;
@@ -90,4 +90,4 @@ class TomlTable {
   std::set<std::string, std::less<>> seen_;
 };
 
-}  // namespace xcvr::drivers
+}  // namespace xcvr::base

@@ -103,7 +103,7 @@ int run_emulate(const EmulateOptions& o) {
     std::cerr << "xcvrctl emulate: --seconds must be between 0 and one year\n";
     return kExitUnreadable;
   }
-  const auto elapsed = static_cast<int64_t>(o.seconds * static_cast<double>(drivers::kSecond));
+  const auto elapsed = static_cast<int64_t>(o.seconds * static_cast<double>(base::kSecond));
   if (!o.fleet.empty()) {
     emulator::FleetLoad load = emulator::load_fleet_file(o.fleet, emulator::ClockMode::Virtual);
     if (!load.fleet) {
@@ -129,7 +129,7 @@ int run_emulate(const EmulateOptions& o) {
     std::cerr << "xcvrctl emulate: unknown model '" << o.model << "' (xcvrctl emulate --list)\n";
     return kExitUnreadable;
   }
-  drivers::VirtualClock clock;
+  base::VirtualClock clock;
   emulator::BusConfig bus_config;
   bus_config.name = "emulated";
   bus_config.mux_address = std::nullopt;

@@ -36,7 +36,7 @@ std::vector<std::string> close_matches(const std::string& wanted, const std::vec
     } else if (n.find(wanted) != std::string::npos || wanted.find(n) != std::string::npos) {
       rank = 1;
     } else {
-      const std::size_t d = std::min(drivers::edit_distance(wanted, n), drivers::edit_distance(leaf(wanted), leaf(n)));
+      const std::size_t d = std::min(base::edit_distance(wanted, n), base::edit_distance(leaf(wanted), leaf(n)));
       if (d > tolerance) continue;
       rank = 1 + d;
     }

@@ -18,16 +18,16 @@
 namespace xcvr::coding {
 namespace {
 
-constexpr drivers::InputKind kCatalogInput{"catalog", std::size_t{1} << 20};
+constexpr base::InputKind kCatalogInput{"catalog", std::size_t{1} << 20};
 
 namespace fs = std::filesystem;
 
 
-using Invalid = drivers::TomlInvalid;
-using Table = drivers::TomlTable;
+using Invalid = base::TomlInvalid;
+using Table = base::TomlTable;
 
 std::string location_of(const toml::source_region& r, const std::string& origin) {
-  return drivers::toml_location(r, origin);
+  return base::toml_location(r, origin);
 }
 
 std::string upper(std::string_view s) {
@@ -287,10 +287,10 @@ std::optional<CatalogError> parse_catalog_into(Catalog& catalog, std::string_vie
   // Parse into a copy: a bad file leaves the catalog as it was.
   Catalog work = catalog;
   try {
-    const toml::table root = drivers::parse_toml(text, origin);
+    const toml::table root = base::parse_toml(text, origin);
     parse_root(work, root, origin);
   } catch (...) {
-    return drivers::toml_error(origin);
+    return base::toml_error(origin);
   }
   work.add_file(origin);
   catalog = std::move(work);
@@ -305,7 +305,7 @@ CatalogResult load_catalog(const std::vector<std::string>& paths) {
     if (error) return *error;
     for (const std::string& f : files) {
       std::string why;
-      const auto text = drivers::read_regular_file(f, kCatalogInput, why);
+      const auto text = base::read_regular_file(f, kCatalogInput, why);
       if (!text) return CatalogError{f, 0, 0, why.substr(std::min(why.size(), f.size() + 2))};
       if (auto err = parse_catalog_into(catalog, *text, f)) return *err;
     }

@@ -117,7 +117,7 @@ class Catalog {
   std::vector<std::string> files_;
 };
 
-using CatalogError = drivers::TextError;
+using CatalogError = base::TextError;
 
 using CatalogResult = std::variant<Catalog, CatalogError>;
 

@@ -13,9 +13,9 @@
 namespace xcvr::coding {
 namespace {
 
-constexpr drivers::InputKind kRegistryInput{"OUI registry", std::size_t{64} << 20};
+constexpr base::InputKind kRegistryInput{"OUI registry", std::size_t{64} << 20};
 // Debian's download date beside the registry files (.lastupdate).
-constexpr drivers::InputKind kStampInput{"date stamp", std::size_t{4} << 10};
+constexpr base::InputKind kStampInput{"date stamp", std::size_t{4} << 10};
 
 std::optional<uint32_t> hex24(std::string_view text) {
   uint32_t v = 0;
@@ -137,7 +137,7 @@ OuiRegistry OuiRegistry::load(const std::string& path) {
     // Line by line: the file (3 MB) is never held whole.
     std::size_t added = 0;
     std::string why;
-    const bool read = drivers::read_regular_file_lines(
+    const bool read = base::read_regular_file_lines(
         file, kRegistryInput, [&](std::string_view line) { added += r.add_line(line) ? 1 : 0; },
         why);
     r.finish();
@@ -151,8 +151,8 @@ OuiRegistry OuiRegistry::load(const std::string& path) {
     }
     r.source_ = file;
     // Debian records the download date beside the files.
-    const auto stamp = drivers::read_regular_file((fs::path(file).parent_path() / ".lastupdate").string(),
-                                                  kStampInput, why);
+    const auto stamp = base::read_regular_file((fs::path(file).parent_path() / ".lastupdate").string(),
+                                               kStampInput, why);
     std::string date = stamp ? trim(stamp->substr(0, stamp->find('\n'))) : "";
     if (!date.empty()) {
       // ieee-data writes seconds since the epoch; show the day.

@@ -99,7 +99,7 @@ std::string aging_text(std::string_view s) {
 
 ParsedAging parse_aging(const std::string& path, std::string_view text) {
   ParsedAging r;
-  drivers::TextPositions where(path, text);
+  base::TextPositions where(path, text);
   const char* pos = text.data();
   std::string top_key, serial, serial_at;
   bool modules_seen = false;

@@ -21,10 +21,10 @@
 namespace xcvr::daemon {
 namespace {
 
-using Invalid = drivers::TomlInvalid;  // thrown inside this file only, turned into ConfigError at the boundary
-using Table = drivers::TomlTable;
+using Invalid = base::TomlInvalid;  // thrown inside this file only, turned into ConfigError at the boundary
+using Table = base::TomlTable;
 
-std::string location(const toml::source_region& r) { return drivers::toml_location(r); }
+std::string location(const toml::source_region& r) { return base::toml_location(r); }
 
 void require(bool ok, const toml::source_region& where, const std::string& message) {
   if (!ok) throw Invalid{where, message};
@@ -169,7 +169,7 @@ PortConfig read_port(Table& t, bool lists_devices) {
       }
       // A nearer slip first ("QSFPDD"), then the whole list.
       throw Invalid{t.node("cage")->source(), t.name() + ".cage: '" + p.cage + "' is not a cage kind" +
-                                                    drivers::did_you_mean(p.cage, names) + "; known: " + list};
+                                                    base::did_you_mean(p.cage, names) + "; known: " + list};
     }
     p.cage = std::string(kind->name);  // one spelling for the pages and metrics
   }
@@ -275,7 +275,7 @@ Config read_root(const toml::table& root, const std::string& file, std::vector<C
     try {
       read();
     } catch (...) {
-      errors.push_back(drivers::toml_error(file));
+      errors.push_back(base::toml_error(file));
     }
   };
   Config c;
@@ -366,11 +366,11 @@ bool glob_match(std::string_view pattern, std::string_view text) {
 ConfigResult parse_config(std::string_view text, const std::string& origin) {
   std::vector<ConfigError> errors;
   try {
-    const toml::table root = drivers::parse_toml(text, origin);
+    const toml::table root = base::parse_toml(text, origin);
     Config c = read_root(root, origin, errors);
     if (errors.empty()) return c;
   } catch (...) {
-    return drivers::toml_error(origin);  // TOML syntax: nothing after it can be read
+    return base::toml_error(origin);  // TOML syntax: nothing after it can be read
   }
   // The first error's place, and every other error on a line of its own after its message.
   ConfigError first = errors.front();
@@ -380,7 +380,7 @@ ConfigResult parse_config(std::string_view text, const std::string& origin) {
 
 ConfigResult load_config_file(const std::string& path) {
   std::string error;
-  const auto text = drivers::read_regular_file(path, kConfigInput, error);
+  const auto text = base::read_regular_file(path, kConfigInput, error);
   if (!text) return ConfigError{path, 0, 0, error.substr(std::min(error.size(), path.size() + 2))};
   return parse_config(*text, path);
 }

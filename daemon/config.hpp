@@ -18,7 +18,7 @@
 namespace xcvr::daemon {
 
 // The config file, for base/safe_file: its name in messages and its size cap.
-inline constexpr drivers::InputKind kConfigInput{"config file", std::size_t{1} << 20};
+inline constexpr base::InputKind kConfigInput{"config file", std::size_t{1} << 20};
 
 struct PollConfig {
   double dynamic_interval_s = 5;      // monitors, flags, states
@@ -152,7 +152,7 @@ struct Config {
   std::vector<CageStyleConfig> cage_styles;
 };
 
-using ConfigError = drivers::TextError;  // "file:line:col: message"
+using ConfigError = base::TextError;  // "file:line:col: message"
 
 using ConfigResult = std::variant<Config, ConfigError>;
 

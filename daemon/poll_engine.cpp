@@ -22,12 +22,12 @@ std::vector<std::unique_ptr<PortPoller>> make_pollers(std::vector<PortSpec> port
 }
 }  // namespace
 
-PollEngine::PollEngine(const Config& config, std::vector<PortSpec> ports, const drivers::Clock& clock,
+PollEngine::PollEngine(const Config& config, std::vector<PortSpec> ports, const base::Clock& clock,
                        SnapshotStore& store, AgingStore& aging, std::shared_ptr<const CodingSetup> coding)
     : PollEngine(config, make_pollers(std::move(ports), config.poll, coding), clock, store, aging, coding) {}
 
 PollEngine::PollEngine(const Config& config, std::vector<std::unique_ptr<PortPoller>> pollers,
-                       const drivers::Clock& clock, SnapshotStore& store, AgingStore& aging,
+                       const base::Clock& clock, SnapshotStore& store, AgingStore& aging,
                        std::shared_ptr<const CodingSetup> coding)
     : config_(config), clock_(clock), store_(store), aging_(aging), coding_(std::move(coding)) {
   // A scrape sees data at most this much older than the last poll: small beside the interval.

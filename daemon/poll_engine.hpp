@@ -30,10 +30,10 @@ class PollEngine {
  public:
   // `coding` (nullptr: none) verifies each module's coding after its static reads, and the
   // fleet checks (duplicate and re-coded serials) run on every published snapshot.
-  PollEngine(const Config& config, std::vector<PortSpec> ports, const drivers::Clock& clock,
+  PollEngine(const Config& config, std::vector<PortSpec> ports, const base::Clock& clock,
              SnapshotStore& store, AgingStore& aging, std::shared_ptr<const CodingSetup> coding = nullptr);
   // From pollers already made (a reload passes the ones it keeps, in port order).
-  PollEngine(const Config& config, std::vector<std::unique_ptr<PortPoller>> pollers, const drivers::Clock& clock,
+  PollEngine(const Config& config, std::vector<std::unique_ptr<PortPoller>> pollers, const base::Clock& clock,
              SnapshotStore& store, AgingStore& aging, std::shared_ptr<const CodingSetup> coding);
   ~PollEngine();
 
@@ -83,7 +83,7 @@ class PollEngine {
   void publisher();
 
   Config config_;
-  const drivers::Clock& clock_;
+  const base::Clock& clock_;
   SnapshotStore& store_;
   AgingStore& aging_;
   std::shared_ptr<const CodingSetup> coding_;

@@ -40,7 +40,7 @@ class Service {
   // "" when they took effect, else the error (then nothing of the reload is applied).
   using WebApply = std::function<std::string(const WebConfig&)>;
 
-  Service(const drivers::Clock& clock, SnapshotStore& store) : clock_(clock), store_(store) {}
+  Service(const base::Clock& clock, SnapshotStore& store) : clock_(clock), store_(store) {}
   ~Service() { stop(); }
 
   // Loads `path` and builds its engine (not yet running). Returns the error (file:line:col) or "".
@@ -71,7 +71,7 @@ class Service {
   // `kept`: how many of them are running pollers taken over.
   std::vector<std::unique_ptr<PortPoller>> pollers_for(PreparedConfig& prepared, std::size_t& kept);
 
-  const drivers::Clock& clock_;
+  const base::Clock& clock_;
   SnapshotStore& store_;
   std::string path_;
   Config config_;

@@ -16,9 +16,9 @@ std::string error_hint(const SourceKind& kind, const Error& e, bool opening) {
   }
 }
 
-std::string file_fingerprint(const std::string& path, InputKind kind) {
+std::string file_fingerprint(const std::string& path, base::InputKind kind) {
   std::string error;
-  const auto text = read_regular_file(path, kind, error);
+  const auto text = base::read_regular_file(path, kind, error);
   return "\n" + path + " " +
          (text ? std::to_string(std::hash<std::string>{}(*text)) + ":" + std::to_string(text->size()) : "unreadable " + error);
 }
@@ -28,7 +28,7 @@ std::string resolve_path(const std::string& config_dir, const std::string& path)
   return (std::filesystem::path(config_dir) / path).lexically_normal().string();
 }
 
-Discovery Discovery::read(TomlTable& t, bool ports_listed) {
+Discovery Discovery::read(base::TomlTable& t, bool ports_listed) {
   Discovery d;
   d.discover = t.boolean("discover").value_or(!ports_listed);
   for (auto [key, out] : {std::pair{"include", &d.include}, std::pair{"exclude", &d.exclude}}) {

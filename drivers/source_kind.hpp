@@ -27,8 +27,8 @@ namespace xcvr::drivers {
 // `table` still holds the type's own.
 struct ListedPort {
   std::string name;
-  std::string location;  // "file:line:col" of its table
-  TomlTable* table;      // valid while the kind's parse runs
+  std::string location;    // "file:line:col" of its table
+  base::TomlTable* table;  // valid while the kind's parse runs
 };
 
 // One port a source made.
@@ -119,9 +119,9 @@ struct SourceKind {
   // source finds its own ports and a listed entry carries only service settings.
   bool lists_devices = true;
   bool can_discover = false;  // has `discover`, `include`, `exclude` (drivers::Discovery)
-  // Reads the type's keys of the [[source]] table and of each listed port; throws TomlInvalid at
-  // the offending key. Relative paths resolve against `config_dir`.
-  std::unique_ptr<const SourceSettings> (*parse)(TomlTable& source, std::span<const ListedPort> ports,
+  // Reads the type's keys of the [[source]] table and of each listed port; throws
+  // base::TomlInvalid at the offending key. Relative paths resolve against `config_dir`.
+  std::unique_ptr<const SourceSettings> (*parse)(base::TomlTable& source, std::span<const ListedPort> ports,
                                                  const std::string& config_dir) = nullptr;
   // xcvrctl: options[0] names the source (its value is the device); the rest tune it.
   std::span<const CliOption> options;
@@ -156,7 +156,7 @@ std::string error_hint(const SourceKind& kind, const Error& e, bool opening);
 
 // "path <hash>:<size>" (or "path unreadable <why>") of a file a source reads once, for its
 // fingerprint: an edited fleet or dump file rebuilds its source on a reload.
-std::string file_fingerprint(const std::string& path, InputKind kind);
+std::string file_fingerprint(const std::string& path, base::InputKind kind);
 
 // A path from the config: relative ones resolve against the config file's directory.
 std::string resolve_path(const std::string& config_dir, const std::string& path);
@@ -167,7 +167,7 @@ struct Discovery {
   bool discover = false;
   std::string include;  // ECMAScript regex a found port's name must match ("" = every one)
   std::string exclude;  // regex of names to leave out
-  static Discovery read(TomlTable& source, bool ports_listed);
+  static Discovery read(base::TomlTable& source, bool ports_listed);
   bool selects(const std::string& name) const;
 };
 

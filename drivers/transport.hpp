@@ -17,7 +17,7 @@ namespace xcvr::drivers {
 
 // A sysfs attribute or a platform's one-line file (a presence file, an sx_core or SONiC
 // attribute), read through base/safe_file.
-inline constexpr InputKind kAttributeInput{"attribute file (sysfs)", std::size_t{4} << 10};
+inline constexpr base::InputKind kAttributeInput{"attribute file (sysfs)", std::size_t{4} << 10};
 
 enum class ErrorKind {
   Absent,       // no module in the cage (ENXIO, EREMOTEIO, NACK from an empty cage)

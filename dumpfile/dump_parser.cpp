@@ -195,8 +195,8 @@ ParseResult parse_file(const std::string& path, Format format) {
   std::string why;
   const bool stdin_ = path == "-";
   const std::string name = stdin_ ? "standard input" : path;
-  const auto text = stdin_ ? drivers::read_stream_fd(STDIN_FILENO, name, kDumpInput, why)
-                           : drivers::read_regular_file(path, kDumpInput, why);
+  const auto text = stdin_ ? base::read_stream_fd(STDIN_FILENO, name, kDumpInput, why)
+                           : base::read_regular_file(path, kDumpInput, why);
   if (!text) return ParseError{why, 0, 0};
   ParseResult result = parse(std::string_view(*text), format);
   if (auto* error = std::get_if<ParseError>(&result)) error->message = name + ": " + error->message;

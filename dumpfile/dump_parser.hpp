@@ -52,7 +52,7 @@ std::optional<Format> parse_format_name(std::string_view name);
 // Inputs larger than this are refused (dumps are at most ~260 KiB).
 inline constexpr std::size_t kMaxInputBytes = std::size_t{4} << 20;
 // A dump file, for base/safe_file: its name in messages and that cap.
-inline constexpr drivers::InputKind kDumpInput{"module dump", kMaxInputBytes};
+inline constexpr base::InputKind kDumpInput{"module dump", kMaxInputBytes};
 
 struct ParseError {
   std::string message;  // names line and column where there is one: "line 12, column 9: ..."

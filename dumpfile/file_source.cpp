@@ -26,12 +26,12 @@ std::vector<std::string> FileSource::claims() const {
 
 namespace {
 
-std::unique_ptr<const drivers::SourceSettings> parse(drivers::TomlTable&, std::span<const drivers::ListedPort> listed,
+std::unique_ptr<const drivers::SourceSettings> parse(base::TomlTable&, std::span<const drivers::ListedPort> listed,
                                                      const std::string& config_dir) {
   auto s = std::make_unique<FileSource>();
   for (const drivers::ListedPort& p : listed) {
     const std::string path = drivers::resolve_path(config_dir, p.table->str("path").value_or(""));
-    if (path.empty()) drivers::toml_fail(p.table->raw(), p.table->name() + ": '" + p.name + "' needs path");
+    if (path.empty()) base::toml_fail(p.table->raw(), p.table->name() + ": '" + p.name + "' needs path");
     s->ports.push_back({p.name, path, p.location});
   }
   return s;

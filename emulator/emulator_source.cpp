@@ -9,7 +9,7 @@
 namespace xcvr::emulator {
 namespace {
 
-constexpr drivers::InputKind kScenarioInput{"scenario file", std::size_t{4} << 20};
+constexpr base::InputKind kScenarioInput{"scenario file", std::size_t{4} << 20};
 
 // The fleet, and the thread that runs its fault timeline, for as long as its ports are polled.
 class RunningFleet {
@@ -37,14 +37,14 @@ class RunningFleet {
   std::thread timeline_;
 };
 
-std::unique_ptr<const drivers::SourceSettings> parse(drivers::TomlTable& t, std::span<const drivers::ListedPort>,
+std::unique_ptr<const drivers::SourceSettings> parse(base::TomlTable& t, std::span<const drivers::ListedPort>,
                                                      const std::string& config_dir) {
   auto s = std::make_unique<EmulatorSource>();
   s->fleet = drivers::resolve_path(config_dir, t.str("fleet").value_or(""));
-  if (s->fleet.empty()) drivers::toml_fail(t.raw(), t.name() + ": an emulator source needs 'fleet' (a fleet TOML file)");
+  if (s->fleet.empty()) base::toml_fail(t.raw(), t.name() + ": an emulator source needs 'fleet' (a fleet TOML file)");
   const std::string clock = t.str("clock").value_or("realtime");
   if (clock != "realtime" && clock != "wallclock") {
-    drivers::toml_fail(t.raw(), t.name() + ".clock: must be \"realtime\" (bus time is slept) or \"wallclock\" (accounted, not slept)");
+    base::toml_fail(t.raw(), t.name() + ".clock: must be \"realtime\" (bus time is slept) or \"wallclock\" (accounted, not slept)");
   }
   s->clock = clock == "wallclock" ? ClockMode::Wallclock : ClockMode::Realtime;
   for (const std::string& path : t.strings("scenarios")) s->scenarios.push_back(drivers::resolve_path(config_dir, path));
@@ -58,7 +58,7 @@ std::optional<std::string> EmulatorSource::build(const drivers::BuildContext& ct
   if (!loaded.fleet) return ctx.location + ": fleet: " + loaded.error;
   for (const std::string& path : scenarios) {
     std::string error;
-    const auto text = drivers::read_regular_file(path, kScenarioInput, error);
+    const auto text = base::read_regular_file(path, kScenarioInput, error);
     if (!text) return ctx.location + ": scenario " + error;
     if (auto err = loaded.fleet->add_scenario(*text, path)) return *err;
   }

@@ -22,10 +22,10 @@ namespace toml_support {
 
 namespace {
 
-using drivers::toml_fail;
+using base::toml_fail;
 
 // Seconds, or a duration string, in ns: at most 9e18 (an int64; the sum of two is checked).
-std::optional<int64_t> duration_ns(drivers::TomlTable& t, std::string_view key) {
+std::optional<int64_t> duration_ns(base::TomlTable& t, std::string_view key) {
   const auto s = t.duration(key);
   if (!s) return std::nullopt;
   const auto ns = seconds_to_ns(*s);
@@ -59,11 +59,11 @@ void check_value(FaultKind kind, double v, const toml::node& node) {
 }
 
 ParsedFault parse_fault(const toml::table& table) {
-  drivers::TomlTable t(table, "fault");
+  base::TomlTable t(table, "fault");
   t.allow({"at", "duration", "bus", "port", "cage", "kind", "lane", "value", "model", "page", "bank", "offset"});
   ParsedFault p;
   TimedFault& e = p.event;
-  e.where = drivers::toml_location(table.source());
+  e.where = base::toml_location(table.source());
   const auto kind = t.str("kind");
   if (!kind) toml_fail(table, "fault needs a 'kind'");
   const auto parsed = parse_fault_kind(*kind);
@@ -94,27 +94,27 @@ ParsedFault parse_fault(const toml::table& table) {
 }  // namespace toml_support
 
 std::optional<int64_t> parse_duration_ns(std::string_view text) {
-  const auto seconds = drivers::parse_duration(text);
+  const auto seconds = base::parse_duration(text);
   return seconds ? seconds_to_ns(*seconds) : std::nullopt;
 }
 
 TimelineParse FaultTimeline::parse(std::string_view toml_text, std::string_view source_name) {
   TimelineParse result;
   try {
-    const toml::table doc = drivers::parse_toml(toml_text, source_name);
-    drivers::TomlTable root(doc, "timeline");
+    const toml::table doc = base::parse_toml(toml_text, source_name);
+    base::TomlTable root(doc, "timeline");
     root.allow({"fault"});
     const toml::array* list = root.tables("fault");
     if (list == nullptr) return result;
     for (const toml::node& item : *list) {
       toml_support::ParsedFault p = toml_support::parse_fault(*item.as_table());
       if (p.event.bus.empty() && p.event.port.empty()) {
-        drivers::toml_fail(item, "fault needs a 'bus' (and 'cage') or a 'port'");
+        base::toml_fail(item, "fault needs a 'bus' (and 'cage') or a 'port'");
       }
       result.timeline.add(std::move(p.event), p.duration_ns);
     }
   } catch (...) {
-    result.error = drivers::toml_error_text(source_name);  // rethrows what is not a TOML error
+    result.error = base::toml_error_text(source_name);  // rethrows what is not a TOML error
   }
   return result;
 }

@@ -10,8 +10,8 @@
 
 namespace xcvr::emulator {
 
-using drivers::toml_fail;
-using Table = drivers::TomlTable;
+using base::toml_fail;
+using Table = base::TomlTable;
 
 namespace {
 
@@ -243,7 +243,7 @@ FleetLoad load_fleet(std::string_view toml_text, std::string_view source_name,
   FleetLoad result;
   auto fleet = std::unique_ptr<Fleet>(new Fleet());
   try {
-    const toml::table doc = drivers::parse_toml(toml_text, source_name);
+    const toml::table doc = base::parse_toml(toml_text, source_name);
     Table root(doc, "fleet");
     root.allow({"emulator", "system", "fault"});
     FleetBuilder b{*fleet, 1, 30.0, clock_override};
@@ -256,7 +256,7 @@ FleetLoad load_fleet(std::string_view toml_text, std::string_view source_name,
     for (const toml::node& s : *systems) b.system(*s.as_table());
     b.timeline(root);
   } catch (...) {
-    result.error = drivers::toml_error_text(source_name);  // rethrows what is not a TOML error
+    result.error = base::toml_error_text(source_name);  // rethrows what is not a TOML error
     return result;
   }
   result.fleet = std::move(fleet);
@@ -265,7 +265,7 @@ FleetLoad load_fleet(std::string_view toml_text, std::string_view source_name,
 
 FleetLoad load_fleet_file(const std::string& path, std::optional<ClockMode> clock_override) {
   std::string error;
-  const auto text = drivers::read_regular_file(path, kFleetInput, error);
+  const auto text = base::read_regular_file(path, kFleetInput, error);
   if (!text) return {nullptr, error};
   return load_fleet(*text, path, clock_override);
 }

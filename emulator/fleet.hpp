@@ -87,7 +87,7 @@ FleetLoad load_fleet(std::string_view toml_text, std::string_view source_name,
                      std::optional<ClockMode> clock_override = std::nullopt);
 
 // A fleet file, for base/safe_file: its name in messages and its size cap.
-inline constexpr drivers::InputKind kFleetInput{"fleet file", std::size_t{4} << 20};
+inline constexpr base::InputKind kFleetInput{"fleet file", std::size_t{4} << 20};
 
 FleetLoad load_fleet_file(const std::string& path, std::optional<ClockMode> clock_override = std::nullopt);
 

@@ -39,13 +39,13 @@
 
 namespace xcvr::emulator {
 
-// The emulator's time is drivers' (base/clock.hpp), shared with the MAD channel.
-using drivers::Clock;
-using drivers::kMicrosecond;
-using drivers::kMillisecond;
-using drivers::kSecond;
-using drivers::SteadyClock;
-using drivers::VirtualClock;
+// The emulator's time is base::Clock (base/clock.hpp), shared with the MAD channel.
+using base::Clock;
+using base::kMicrosecond;
+using base::kMillisecond;
+using base::kSecond;
+using base::SteadyClock;
+using base::VirtualClock;
 
 inline constexpr int kMaxLanes = 32;
 

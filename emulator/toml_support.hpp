@@ -1,5 +1,5 @@
 // Internal to emulator: the [[fault]] table reader shared by the fault timeline and the
-// fleet loaders. Tables are read through drivers::TomlTable (base/toml_input.hpp).
+// fleet loaders. Tables are read through base::TomlTable (base/toml_input.hpp).
 #pragma once
 
 #include <cstdint>
@@ -15,6 +15,6 @@ struct ParsedFault {
   TimedFault event;
   int64_t duration_ns = 0;
 };
-ParsedFault parse_fault(const toml::table& t);  // throws drivers::TomlInvalid
+ParsedFault parse_fault(const toml::table& t);  // throws base::TomlInvalid
 
 }  // namespace xcvr::emulator::toml_support

@@ -102,7 +102,7 @@ std::string I2cDevTransport::where(uint8_t device, uint8_t bank, uint8_t page,
 drivers::Presence I2cDevTransport::presence() {
   if (config_.presence_file.empty()) return drivers::Presence::Unknown;
   std::string error;  // a presence file that is not a regular (sysfs) file says nothing
-  const auto text = drivers::read_regular_file(config_.presence_file, drivers::kAttributeInput, error);
+  const auto text = base::read_regular_file(config_.presence_file, drivers::kAttributeInput, error);
   long value = 0;
   if (!text || std::sscanf(text->c_str(), "%ld", &value) != 1) return drivers::Presence::Unknown;
   const bool asserted = value != 0;

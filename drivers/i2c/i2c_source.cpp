@@ -18,15 +18,15 @@ namespace {
 // A 7-bit address other than the reserved ones (0x00-0x02, 0x78-0x7F).
 constexpr int64_t kFirstAddress = 0x03, kLastAddress = 0x77;
 
-std::unique_ptr<const drivers::SourceSettings> parse(drivers::TomlTable&, std::span<const drivers::ListedPort> listed,
+std::unique_ptr<const drivers::SourceSettings> parse(base::TomlTable&, std::span<const drivers::ListedPort> listed,
                                                      const std::string& config_dir) {
   auto s = std::make_unique<I2cSource>();
   for (const drivers::ListedPort& p : listed) {
-    drivers::TomlTable& t = *p.table;
+    base::TomlTable& t = *p.table;
     I2cPortConfig c;
     c.port = p.name;
     c.device = drivers::resolve_path(config_dir, t.str("bus").value_or(""));
-    if (c.device.empty()) drivers::toml_fail(t.raw(), t.name() + ": '" + p.name + "' needs bus");
+    if (c.device.empty()) base::toml_fail(t.raw(), t.name() + ": '" + p.name + "' needs bus");
     c.address = static_cast<uint8_t>(t.integer("address", kFirstAddress, kLastAddress).value_or(c.address));
     c.presence_file = t.str("presence_file").value_or("");
     c.presence_active_low = t.boolean("presence_active_low").value_or(false);

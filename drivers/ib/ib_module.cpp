@@ -10,7 +10,7 @@ namespace {
 // A transport that owns the clock, device and target behind it.
 class OwnedIbTransport final : public drivers::Transport {
  public:
-  OwnedIbTransport(std::shared_ptr<drivers::Clock> clock, std::unique_ptr<IbTransport> t)
+  OwnedIbTransport(std::shared_ptr<base::Clock> clock, std::unique_ptr<IbTransport> t)
       : clock_(std::move(clock)), t_(std::move(t)) {}
   ~OwnedIbTransport() override { t_.reset(); }  // before the clock goes
   std::string domain() const override { return t_->domain(); }
@@ -22,7 +22,7 @@ class OwnedIbTransport final : public drivers::Transport {
   drivers::BusCounters counters() const override { return t_->counters(); }
 
  private:
-  std::shared_ptr<drivers::Clock> clock_;
+  std::shared_ptr<base::Clock> clock_;
   std::unique_ptr<IbTransport> t_;
 };
 
@@ -44,13 +44,13 @@ std::optional<std::pair<std::string, int>> parse_ca_port(const std::string& text
 std::variant<std::unique_ptr<drivers::Transport>, drivers::Error> open_ib_module_transport(const std::string& ca_port,
                                                                                           int lid, int module,
                                                                                           DeviceOpener opener,
-                                                                                          std::shared_ptr<drivers::Clock> clock) {
+                                                                                          std::shared_ptr<base::Clock> clock) {
   const auto cp = parse_ca_port(ca_port);
   if (!cp) return drivers::Error{drivers::ErrorKind::Unsupported, "'" + ca_port + "' is not CA:PORT (e.g. mlx5_0:1)"};
   if (lid < 0 || lid >= 0xC000) return drivers::Error{drivers::ErrorKind::Unsupported, "LID " + std::to_string(lid) + " is not a unicast LID"};
   if (module < 0 || module > 255) return drivers::Error{drivers::ErrorKind::Unsupported, "module must be 0-255"};
   if (!opener) opener = open_umad_device;
-  if (!clock) clock = std::make_shared<drivers::SteadyClock>(true);
+  if (!clock) clock = std::make_shared<base::SteadyClock>(true);
   auto dev = opener(cp->first, cp->second, true);
   if (auto* e = std::get_if<drivers::Error>(&dev)) return *e;
   auto device = std::move(std::get<std::unique_ptr<UmadDevice>>(dev));

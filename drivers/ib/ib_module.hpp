@@ -23,6 +23,6 @@ std::optional<std::pair<std::string, int>> parse_ca_port(const std::string& text
 // no real time).
 std::variant<std::unique_ptr<drivers::Transport>, drivers::Error> open_ib_module_transport(
     const std::string& ca_port, int lid, int module, DeviceOpener opener = {},
-    std::shared_ptr<drivers::Clock> clock = {});
+    std::shared_ptr<base::Clock> clock = {});
 
 }  // namespace xcvr::ib

@@ -55,7 +55,7 @@ int shard_owner(uint64_t key, int count) {
 bool in_shard(uint64_t key, const Shard& shard) { return shard_owner(key, shard.count) == shard.index; }
 
 std::variant<IbPorts, drivers::Error> build_ib_ports(std::vector<TargetSpec> targets, const DeviceFactory& factory,
-                                                     drivers::Clock& clock, const IbPortsOptions& options) {
+                                                     base::Clock& clock, const IbPortsOptions& options) {
   IbPorts out;
   out.limiter = std::make_shared<RateLimiter>(options.rate_per_second, options.burst, clock);
   const int lanes = std::max(1, options.lanes_per_target);

@@ -62,6 +62,6 @@ struct IbPorts {
 // GUID, MCIA size, module count) and builds its ports. A target that does not answer its
 // probe is skipped with a warning unless its modules are listed; a factory error is fatal.
 std::variant<IbPorts, drivers::Error> build_ib_ports(std::vector<TargetSpec> targets, const DeviceFactory& factory,
-                                                     drivers::Clock& clock, const IbPortsOptions& options);
+                                                     base::Clock& clock, const IbPortsOptions& options);
 
 }  // namespace xcvr::ib

@@ -25,7 +25,7 @@ std::string joined(const std::vector<std::string>& items) {
 
 std::optional<std::string> add_ib_ports(const IbSourceSettings& settings, const drivers::BuildContext& ctx,
                                         drivers::SourceBuild& out, DeviceOpener opener,
-                                        std::shared_ptr<drivers::Clock> clock) {
+                                        std::shared_ptr<base::Clock> clock) {
   auto opened = open_ib_source(settings, std::move(opener), std::move(clock));
   if (auto* e = std::get_if<drivers::Error>(&opened)) {
     // Without InfiniBand hardware this is where a config with an `ib` source stops: say which
@@ -51,7 +51,7 @@ std::optional<std::string> add_ib_ports(const IbSourceSettings& settings, const 
 }
 
 void add_every_ca(const IbSourceSettings& settings, const drivers::BuildContext& ctx, drivers::SourceBuild& out,
-                  const std::vector<LocalPort>& host_ports, DeviceOpener opener, std::shared_ptr<drivers::Clock> clock) {
+                  const std::vector<LocalPort>& host_ports, DeviceOpener opener, std::shared_ptr<base::Clock> clock) {
   std::vector<std::string> found, skipped, refused;
   for (const LocalPort& p : host_ports) {
     const std::string name = p.ca + (p.port == 1 ? "" : "-p" + std::to_string(p.port));
@@ -108,7 +108,7 @@ namespace {
 
 // A 64-bit key or GUID: a non-negative integer, or a string ("0x0002c90300a1b2c3") because
 // TOML integers are signed 64-bit and many GUIDs do not fit.
-std::optional<uint64_t> u64(drivers::TomlTable& t, const std::string& key) {
+std::optional<uint64_t> u64(base::TomlTable& t, const std::string& key) {
   const toml::node* n = t.node(key);
   if (n == nullptr) return std::nullopt;
   if (auto i = n->value_exact<int64_t>(); i && *i >= 0) return static_cast<uint64_t>(*i);
@@ -123,19 +123,19 @@ std::optional<uint64_t> u64(drivers::TomlTable& t, const std::string& key) {
   t.fail(n, key, "expected a 64-bit value (an integer or a string like \"0x0002c903000a1b2c\")");
 }
 
-void printable_name(drivers::TomlTable& t, const std::string& name) {
+void printable_name(base::TomlTable& t, const std::string& name) {
   for (char c : name) {
     if (c < 0x20 || c >= 0x7F || c == '"' || c == '\\') {
-      drivers::toml_fail(t.raw(), t.name() + ".name: must be printable ASCII without quotes or backslashes");
+      base::toml_fail(t.raw(), t.name() + ".name: must be printable ASCII without quotes or backslashes");
     }
   }
 }
 
-IbTargetSetting read_target(drivers::TomlTable t) {
+IbTargetSetting read_target(base::TomlTable t) {
   IbTargetSetting out;
   out.lid = static_cast<uint16_t>(t.integer("lid", 1, 0xBFFF).value_or(0));
   out.guid = u64(t, "guid").value_or(0);
-  if (out.lid == 0 && out.guid == 0) drivers::toml_fail(t.raw(), t.name() + ": needs lid, guid or both");
+  if (out.lid == 0 && out.guid == 0) base::toml_fail(t.raw(), t.name() + ": needs lid, guid or both");
   out.name = t.str("name").value_or("");
   printable_name(t, out.name);
   const std::string range = "front-panel cage numbers " + cage_range();
@@ -159,17 +159,17 @@ IbTargetSetting read_target(drivers::TomlTable t) {
 constexpr double kMaxMadRate = 1e6;
 
 template <typename T>
-void read_int(drivers::TomlTable& t, const char* key, T& out, int64_t lo, int64_t hi) {
+void read_int(base::TomlTable& t, const char* key, T& out, int64_t lo, int64_t hi) {
   if (auto v = t.integer(key, lo, hi)) out = static_cast<T>(*v);
 }
 
-void read_duration(drivers::TomlTable& t, const char* key, double& out, double lo, double hi) {
+void read_duration(base::TomlTable& t, const char* key, double& out, double lo, double hi) {
   if (auto v = t.duration_in(key, lo, hi)) out = *v;
 }
 
 // ib::validate's findings ("shard: ...") point at their key when it is present, else at the
 // source table.
-std::unique_ptr<const drivers::SourceSettings> parse(drivers::TomlTable& t, std::span<const drivers::ListedPort>,
+std::unique_ptr<const drivers::SourceSettings> parse(base::TomlTable& t, std::span<const drivers::ListedPort>,
                                                      const std::string&) {
   auto config = std::make_unique<IbSourceConfig>();
   IbSourceSettings& s = config->ib;
@@ -196,7 +196,7 @@ std::unique_ptr<const drivers::SourceSettings> parse(drivers::TomlTable& t, std:
   if (const toml::array* targets = t.tables("target")) {
     int i = 0;
     for (const toml::node& n : *targets) {
-      s.targets.push_back(read_target(drivers::TomlTable(*n.as_table(), t.name() + ".target[" + std::to_string(i++) + "]")));
+      s.targets.push_back(read_target(base::TomlTable(*n.as_table(), t.name() + ".target[" + std::to_string(i++) + "]")));
     }
   }
   if (auto bad = validate(s)) {
@@ -204,7 +204,7 @@ std::unique_ptr<const drivers::SourceSettings> parse(drivers::TomlTable& t, std:
                                                 "backoff", "dead_after", "probe_interval", "access", "mcia_bytes"};
     const std::string key = bad->substr(0, bad->find(':'));
     const toml::node* at = kKeys.count(key) != 0 ? t.node(key) : nullptr;
-    throw drivers::TomlInvalid{at != nullptr ? at->source() : t.where(), t.name() + (at != nullptr ? "." : ": ") + *bad};
+    throw base::TomlInvalid{at != nullptr ? at->source() : t.where(), t.name() + (at != nullptr ? "." : ": ") + *bad};
   }
   return config;
 }

@@ -25,14 +25,14 @@ struct IbSourceConfig final : drivers::SourceSettings {
 // The ports of one CA port's source. `opener` empty = libibumad (tests pass an emulated fabric).
 std::optional<std::string> add_ib_ports(const IbSourceSettings& settings, const drivers::BuildContext& ctx,
                                         drivers::SourceBuild& out, DeviceOpener opener = {},
-                                        std::shared_ptr<drivers::Clock> clock = {});
+                                        std::shared_ptr<base::Clock> clock = {});
 
 // `ca = "*"`: each active InfiniBand port of `host_ports` as its own source of its own modules,
 // named by the CA ("mlx5_0", "mlx5_0-p2" for a second port). A host without such a port, or a
 // port the service may not open, is a note — not an error, not a port.
 void add_every_ca(const IbSourceSettings& settings, const drivers::BuildContext& ctx, drivers::SourceBuild& out,
                   const std::vector<LocalPort>& host_ports, DeviceOpener opener = {},
-                  std::shared_ptr<drivers::Clock> clock = {});
+                  std::shared_ptr<base::Clock> clock = {});
 
 extern const drivers::SourceKind kIbSource;
 

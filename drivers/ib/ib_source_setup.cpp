@@ -68,10 +68,10 @@ std::optional<std::string> validate(const IbSourceSettings& s) {
 }
 
 std::variant<IbSource, drivers::Error> open_ib_source(const IbSourceSettings& settings, DeviceOpener opener,
-                                                      std::shared_ptr<drivers::Clock> clock) {
+                                                      std::shared_ptr<base::Clock> clock) {
   if (auto bad = validate(settings)) return drivers::Error{drivers::ErrorKind::Unsupported, *bad};
   if (!opener) opener = open_umad_device;
-  if (!clock) clock = std::make_shared<drivers::SteadyClock>(true);
+  if (!clock) clock = std::make_shared<base::SteadyClock>(true);
   std::string ca = settings.ca;
   int port = settings.port;
   if (ca.empty()) {

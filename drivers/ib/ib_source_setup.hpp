@@ -22,13 +22,13 @@ using DeviceOpener =
 
 struct IbSource {
   IbPorts ports;
-  std::shared_ptr<drivers::Clock> clock;  // outlives the transports (they refer to it)
+  std::shared_ptr<base::Clock> clock;  // outlives the transports (they refer to it)
   std::vector<DiscoveredNode> discovered;
   std::string device;                      // "mlx5_0:1 (LID 12)"
 };
 
 // Opens the source. `opener` defaults to libibumad (open_umad_device); `clock` to a SteadyClock.
 std::variant<IbSource, drivers::Error> open_ib_source(const IbSourceSettings& settings, DeviceOpener opener = {},
-                                                      std::shared_ptr<drivers::Clock> clock = {});
+                                                      std::shared_ptr<base::Clock> clock = {});
 
 }  // namespace xcvr::ib

@@ -13,7 +13,7 @@ std::optional<AccessPreference> parse_access_preference(std::string_view text) {
   return std::nullopt;
 }
 
-IbTarget::IbTarget(TargetOptions options, drivers::Clock& clock)
+IbTarget::IbTarget(TargetOptions options, base::Clock& clock)
     : options_(std::move(options)), clock_(clock), name_(options_.name), guid_(options_.guid) {
   if (options_.access == AccessPreference::Gmp) method_ = AccessMethod::Gmp;
   if (options_.access == AccessPreference::Smp) method_ = AccessMethod::Smp;

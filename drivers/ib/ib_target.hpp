@@ -53,7 +53,7 @@ struct TargetStats {
 
 class IbTarget {
  public:
-  IbTarget(TargetOptions options, drivers::Clock& clock);
+  IbTarget(TargetOptions options, base::Clock& clock);
 
   // Learns the device through `ch`: NodeInfo/NodeDescription (when SMPs are allowed and the
   // name or GUID is unknown), MCAM (MCIA size), MGPIR (module count; for an HCA without MGPIR,
@@ -104,7 +104,7 @@ class IbTarget {
   std::vector<AccessMethod> methods_to_try(std::size_t register_size, uint8_t reg_method) const;
 
   TargetOptions options_;
-  drivers::Clock& clock_;
+  base::Clock& clock_;
   mutable std::mutex mutex_;
   AccessMethod method_ = AccessMethod::ClassA;
   std::optional<bool> gmp_advertised_;

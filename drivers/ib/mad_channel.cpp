@@ -6,7 +6,7 @@
 
 namespace xcvr::ib {
 
-RateLimiter::RateLimiter(double per_second, double burst, drivers::Clock& clock)
+RateLimiter::RateLimiter(double per_second, double burst, base::Clock& clock)
     : rate_(per_second), burst_(std::max(1.0, burst)), clock_(clock), tokens_(std::max(1.0, burst)),
       last_ns_(clock.now_ns()) {}
 
@@ -30,7 +30,7 @@ void RateLimiter::acquire() {
   }
 }
 
-MadChannel::MadChannel(std::unique_ptr<UmadDevice> device, drivers::Clock& clock,
+MadChannel::MadChannel(std::unique_ptr<UmadDevice> device, base::Clock& clock,
                        std::shared_ptr<RateLimiter> limiter, MadPolicy policy, std::string name)
     : device_(std::move(device)), clock_(clock), limiter_(std::move(limiter)), policy_(policy), name_(std::move(name)) {
   // Start the TID space somewhere this process's other lanes are not (lanes are numbered by
@@ -71,12 +71,12 @@ std::variant<Mad, drivers::Error> MadChannel::transact(Mad request, const MadAdd
       std::lock_guard lock(counters_mutex_);
       ++counters_.sent;
     }
-    const int64_t deadline = clock_.now_ns() + static_cast<int64_t>(policy_.timeout_ms) * drivers::kMillisecond;
+    const int64_t deadline = clock_.now_ns() + static_cast<int64_t>(policy_.timeout_ms) * base::kMillisecond;
     bool timed_out = false;
     while (!timed_out) {
       const int64_t left_ns = deadline - clock_.now_ns();
       // A real umad device gets a little slack: the kernel reports the timeout itself.
-      const int left_ms = static_cast<int>(std::max<int64_t>(0, (left_ns + drivers::kMillisecond - 1) / drivers::kMillisecond)) +
+      const int left_ms = static_cast<int>(std::max<int64_t>(0, (left_ns + base::kMillisecond - 1) / base::kMillisecond)) +
                           (clock_.is_virtual() ? 0 : 50);
       bool unanswered = false;
       const int n = device_->recv(reply, left_ms, unanswered);

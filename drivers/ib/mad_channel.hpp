@@ -1,7 +1,7 @@
 // MadChannel: request/response over one UmadDevice (one lane), with the politeness every MAD
 // obeys — the subnet's rate limit before each send, a response timeout, re-sends after a
 // timeout with exponential backoff — and TID matching (stale replies of earlier attempts are
-// dropped). Time is an drivers::Clock: SteadyClock sleeps for real, VirtualClock (tests) and
+// dropped). Time is a base::Clock: SteadyClock sleeps for real, VirtualClock (tests) and
 // DesClock (benchmarks) let time pass without waiting.
 #pragma once
 
@@ -21,8 +21,8 @@ namespace xcvr::ib {
 struct MadPolicy {
   int timeout_ms = 100;                                      // response timeout per attempt
   int retries = 2;                                           // re-sends after a timeout
-  int64_t backoff_ns = 20 * drivers::kMillisecond;          // before a re-send; doubles
-  int64_t backoff_max_ns = 1000 * drivers::kMillisecond;
+  int64_t backoff_ns = 20 * base::kMillisecond;              // before a re-send; doubles
+  int64_t backoff_max_ns = 1000 * base::kMillisecond;
 };
 
 // A token bucket shared by every lane of one subnet: at most `per_second` MADs on average,
@@ -30,7 +30,7 @@ struct MadPolicy {
 // waiting is FIFO-fair and never holds a lock. per_second <= 0: unlimited.
 class RateLimiter {
  public:
-  RateLimiter(double per_second, double burst, drivers::Clock& clock);
+  RateLimiter(double per_second, double burst, base::Clock& clock);
   void acquire();
   double per_second() const { return rate_; }
   uint64_t granted() const { return granted_.load(); }
@@ -39,7 +39,7 @@ class RateLimiter {
  private:
   double rate_;
   double burst_;
-  drivers::Clock& clock_;
+  base::Clock& clock_;
   std::mutex mutex_;
   double tokens_;
   int64_t last_ns_;
@@ -57,7 +57,7 @@ struct ChannelCounters {
 
 class MadChannel {
  public:
-  MadChannel(std::unique_ptr<UmadDevice> device, drivers::Clock& clock, std::shared_ptr<RateLimiter> limiter,
+  MadChannel(std::unique_ptr<UmadDevice> device, base::Clock& clock, std::shared_ptr<RateLimiter> limiter,
              MadPolicy policy, std::string name);
 
   // Sends `request` (its TID replaced by a fresh one) and returns the response carrying that TID.
@@ -68,14 +68,14 @@ class MadChannel {
   uint64_t last_tid() const { return tid_; }
 
   const std::string& name() const { return name_; }
-  drivers::Clock& clock() const { return clock_; }
+  base::Clock& clock() const { return clock_; }
   const MadPolicy& policy() const { return policy_; }
   UmadDevice& device() { return *device_; }
   ChannelCounters counters() const;
 
  private:
   std::unique_ptr<UmadDevice> device_;
-  drivers::Clock& clock_;
+  base::Clock& clock_;
   std::shared_ptr<RateLimiter> limiter_;
   MadPolicy policy_;
   std::string name_;

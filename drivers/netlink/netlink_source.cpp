@@ -40,7 +40,7 @@ std::vector<std::string> NetlinkSource::claims() const {
 
 namespace {
 
-std::unique_ptr<const drivers::SourceSettings> parse(drivers::TomlTable& t, std::span<const drivers::ListedPort> listed,
+std::unique_ptr<const drivers::SourceSettings> parse(base::TomlTable& t, std::span<const drivers::ListedPort> listed,
                                                      const std::string&) {
   auto s = std::make_unique<NetlinkSource>();
   s->discovery = drivers::Discovery::read(t, !listed.empty());

@@ -62,7 +62,7 @@ bool driver_name(const std::string& d) {
   });
 }
 
-std::unique_ptr<const drivers::SourceSettings> parse(drivers::TomlTable& t, std::span<const drivers::ListedPort> listed,
+std::unique_ptr<const drivers::SourceSettings> parse(base::TomlTable& t, std::span<const drivers::ListedPort> listed,
                                                      const std::string& config_dir) {
   auto s = std::make_unique<OptoeSource>();
   s->discovery = drivers::Discovery::read(t, !listed.empty());
@@ -78,7 +78,7 @@ std::unique_ptr<const drivers::SourceSettings> parse(drivers::TomlTable& t, std:
     OptoePortConfig c;
     c.port = p.name;
     c.path = drivers::resolve_path(config_dir, p.table->str("path").value_or(""));
-    if (c.path.empty()) drivers::toml_fail(p.table->raw(), p.table->name() + ": '" + p.name + "' needs path");
+    if (c.path.empty()) base::toml_fail(p.table->raw(), p.table->name() + ": '" + p.name + "' needs path");
     c.domain = p.table->str("domain").value_or("");
     s->ports.push_back(std::move(c));
   }

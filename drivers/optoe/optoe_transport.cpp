@@ -33,7 +33,7 @@ std::string parent_of(const std::string& path) {
 
 std::optional<long> read_number(const std::string& file) {
   std::string error;
-  const auto text = drivers::read_regular_file(file, drivers::kAttributeInput, error);
+  const auto text = base::read_regular_file(file, drivers::kAttributeInput, error);
   long v = 0;
   if (!text || std::sscanf(text->c_str(), "%ld", &v) != 1) return std::nullopt;
   return v;
@@ -303,7 +303,7 @@ std::optional<ClientAddress> client_address(const std::string& entry) {
 
 std::string trimmed_attribute(const std::string& file) {
   std::string error;
-  auto text = drivers::read_regular_file(file, drivers::kAttributeInput, error).value_or("");
+  auto text = base::read_regular_file(file, drivers::kAttributeInput, error).value_or("");
   while (!text.empty() && std::isspace(static_cast<unsigned char>(text.back()))) text.pop_back();
   return text;
 }

@@ -16,7 +16,7 @@
 namespace xcvr::optoe {
 namespace {
 
-constexpr drivers::InputKind kPortMapInput{"SONiC port map", std::size_t{1} << 20};
+constexpr base::InputKind kPortMapInput{"SONiC port map", std::size_t{1} << 20};
 
 std::optional<int> to_int(std::string_view s) {
   int v = 0;
@@ -134,7 +134,7 @@ std::variant<SonicPortMap, SonicMapError> parse_platform_json(std::string_view t
     std::string what = e.what();
     if (const auto p = what.find("parse error"); p != std::string::npos) what = what.substr(p);
     // e.byte is 1-based and points at the offending character.
-    return SonicMapError{drivers::TextPositions(source, text).at(e.byte > 0 ? e.byte - 1 : 0) + ": not JSON: " + what};
+    return SonicMapError{base::TextPositions(source, text).at(e.byte > 0 ? e.byte - 1 : 0) + ": not JSON: " + what};
   } catch (const nlohmann::json::exception& e) {  // e.g. out_of_range: a number past double (1E99999)
     return SonicMapError{source + ": not usable JSON: " + e.what()};
   }
@@ -163,7 +163,7 @@ std::variant<SonicPortMap, SonicMapError> parse_platform_json(std::string_view t
 
 std::variant<SonicPortMap, SonicMapError> load_sonic_port_map(const std::string& path) {
   std::string error;
-  const auto text = drivers::read_regular_file(path, kPortMapInput, error);
+  const auto text = base::read_regular_file(path, kPortMapInput, error);
   if (!text) return SonicMapError{error};
   const bool json = path.size() >= 5 && path.compare(path.size() - 5, 5, ".json") == 0;
   return json ? parse_platform_json(*text, path) : parse_port_config_ini(*text, path);
@@ -173,7 +173,7 @@ std::vector<std::string> sonic_port_map_candidates(const std::string& root) {
   std::vector<std::string> out = {root + "/usr/share/sonic/hwsku/port_config.ini",
                                   root + "/usr/share/sonic/platform/platform.json"};
   std::string error;
-  const auto machine = drivers::read_regular_file(root + "/host/machine.conf", drivers::kAttributeInput, error);
+  const auto machine = base::read_regular_file(root + "/host/machine.conf", drivers::kAttributeInput, error);
   if (!machine) return out;
   std::istringstream lines(*machine);
   std::string platform;
@@ -182,7 +182,7 @@ std::vector<std::string> sonic_port_map_candidates(const std::string& root) {
   }
   if (platform.empty() || platform.find('/') != std::string::npos || platform.find("..") != std::string::npos) return out;
   const std::string device = root + "/usr/share/sonic/device/" + platform;
-  const auto sku_file = drivers::read_regular_file(device + "/default_sku", drivers::kAttributeInput, error);
+  const auto sku_file = base::read_regular_file(device + "/default_sku", drivers::kAttributeInput, error);
   std::string sku;
   if (sku_file) std::istringstream(*sku_file) >> sku;
   if (!sku.empty() && sku.find('/') == std::string::npos && sku != "..") out.push_back(device + "/" + sku + "/port_config.ini");

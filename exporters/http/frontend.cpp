@@ -19,7 +19,7 @@ namespace xcvr::exporters {
 
 namespace {
 
-constexpr drivers::InputKind kTlsInput{"PEM file", std::size_t{1} << 20};
+constexpr base::InputKind kTlsInput{"PEM file", std::size_t{1} << 20};
 
 // Two listen addresses that cannot both be bound: same port (not 0) on the same host, or either
 // on every address.
@@ -119,7 +119,7 @@ std::string check_web(const daemon::WebConfig& web, BindCheck bind, std::string*
   std::string digest;
   for (const auto& [key, path] : {std::pair{"tls_cert_file", web.tls_cert_file}, std::pair{"tls_key_file", web.tls_key_file}}) {
     std::string error;
-    const auto bytes = drivers::read_regular_file(path, kTlsInput, error);
+    const auto bytes = base::read_regular_file(path, kTlsInput, error);
     if (!bytes) return web.location_of(key) + ": web." + key + ": " + error;
     digest += std::to_string(std::hash<std::string>{}(*bytes)) + ":" + std::to_string(bytes->size()) + ";";
   }

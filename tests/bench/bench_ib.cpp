@@ -20,8 +20,8 @@
 namespace xcvr::ib {
 namespace {
 
-using drivers::kMicrosecond;
-using drivers::kSecond;
+using base::kMicrosecond;
+using base::kSecond;
 
 struct FabricRig {
   DesClock clock{1000 * kSecond};

@@ -33,7 +33,7 @@ using namespace xcvr;
 
 
 struct Rig {
-  std::unique_ptr<drivers::Clock> clock;
+  std::unique_ptr<base::Clock> clock;
   std::vector<std::unique_ptr<emulator::EmulatedBus>> buses;
   daemon::Config config;
   daemon::SnapshotStore store;
@@ -43,7 +43,7 @@ struct Rig {
   std::vector<daemon::PortSpec> ports;
 
   Rig(int bus_count, int cages, bool sleep_wire_time, double interval, bool start_engine = true) {
-    clock = std::make_unique<drivers::SteadyClock>(sleep_wire_time);
+    clock = std::make_unique<base::SteadyClock>(sleep_wire_time);
     config.poll.dynamic_interval_s = interval;
     config.poll.settle_delay_s = 0;
     const emulator::ModuleModel* model = emulator::find_model("qsfpdd-400g-sr8");

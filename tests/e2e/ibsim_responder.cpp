@@ -28,7 +28,7 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "usage: %s NAME GUID LID PORTS CAGES MODEL\n", argv[0]);
     return 2;
   }
-  drivers::SteadyClock clock(false);
+  base::SteadyClock clock(false);
   ib::FakeNodeConfig c;
   c.description = argv[1];
   c.guid = std::strtoull(argv[2], nullptr, 0);

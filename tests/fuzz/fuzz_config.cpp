@@ -132,7 +132,7 @@ void check_scenario(std::string_view text) {
   std::sort(times.begin(), times.end());
   times.erase(std::unique(times.begin(), times.end()), times.end());
   if (times.size() > 64) times.resize(64);
-  xcvr::drivers::VirtualClock& clock = *fleet.virtual_clock();
+  xcvr::base::VirtualClock& clock = *fleet.virtual_clock();
   for (int64_t at : times) {
     if (at > INT64_MAX / 2) break;  // beyond any run; keeps the clock arithmetic defined
     clock.advance(fleet.started_at_ns() + at - clock.now_ns());
@@ -148,7 +148,7 @@ struct ReloadRig {
   std::string dir = "/tmp/xcvr-fuzz-reload";
   std::string path = dir + "/config.toml";
   std::string base = "[daemon]\nstate_directory = \"" + dir + "/state\"\ncatalog = []\noui_registry = \"" + dir + "\"\n";
-  xcvr::drivers::VirtualClock clock{1000 * xcvr::drivers::kSecond};
+  xcvr::base::VirtualClock clock{1000 * xcvr::base::kSecond};
   xcvr::daemon::SnapshotStore store;
   std::unique_ptr<xcvr::daemon::Service> service;
 

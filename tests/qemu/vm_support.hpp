@@ -48,10 +48,10 @@ inline std::optional<drivers::Error> read_static(drivers::Transport& t, cmis::Mo
 
 // A catalog module (emulator/catalog.hpp), powered up for 10 s, as the daemon reads it.
 inline cmis::ModuleImage source_image(const char* model) {
-  drivers::VirtualClock clock;
+  base::VirtualClock clock;
   emulator::EmulatedBus bus({"src", emulator::kFastModeHz, 1, std::nullopt, 0}, clock);
   bus.insert(0, std::make_shared<emulator::EmulatedModule>(*emulator::find_model(model), clock));
-  clock.advance(10 * drivers::kSecond);
+  clock.advance(10 * base::kSecond);
   emulator::EmulatorTransport t(bus, 0);
   cmis::ModuleImage image;
   if (auto e = read_static(t, image)) std::printf("source read failed: %s\n", e->message.c_str());

@@ -21,12 +21,12 @@
 
 namespace xcvr::daemon::testing_support {
 
-using drivers::kSecond;
+using base::kSecond;
 
 // Runs one poller in virtual time until `until` seconds after `epoch_ns`: each due poll at its
 // time, the emulator's clock moved along so bus time and module dynamics follow. `now` carries
 // the last poll time between calls.
-inline void run_poller(PortPoller& poller, drivers::VirtualClock& clock, double& now, double until,
+inline void run_poller(PortPoller& poller, base::VirtualClock& clock, double& now, double until,
                        int64_t epoch_ns = 1000 * kSecond) {
   while (poller.next_due() <= until) {
     now = std::max(now, poller.next_due());
@@ -36,7 +36,7 @@ inline void run_poller(PortPoller& poller, drivers::VirtualClock& clock, double&
   }
 }
 
-inline std::shared_ptr<emulator::EmulatedModule> make_module(const char* key, const drivers::Clock& clock,
+inline std::shared_ptr<emulator::EmulatedModule> make_module(const char* key, const base::Clock& clock,
                                                       uint64_t seed = 1) {
   const emulator::ModuleModel* model = emulator::find_model(key);
   EXPECT_NE(model, nullptr) << key;
@@ -61,7 +61,7 @@ inline void pulse_tx_fault(emulator::EmulatedModule& m, int lane) {
 enum class TransportPath { Emulator, I2cDev };
 
 struct Fleet {
-  drivers::VirtualClock clock{1000 * kSecond};
+  base::VirtualClock clock{1000 * kSecond};
   std::vector<std::unique_ptr<emulator::EmulatedBus>> buses;
   Config config;
   SnapshotStore store;

@@ -182,7 +182,7 @@ double last_seen_in(const fs::path& file) {
 // A service on a file source whose config names `state`; time moves only when stepped.
 struct ServiceRun {
   TempDir dir;
-  drivers::VirtualClock clock{1000 * drivers::kSecond};
+  base::VirtualClock clock{1000 * base::kSecond};
   SnapshotStore store;
   Service svc{clock, store};
   std::string start(const fs::path& state) {
@@ -194,7 +194,7 @@ struct ServiceRun {
     for (int i = 0; i < 3; ++i) {
       svc.engine()->step();
       if (store.current()->ports.size() == 1 && store.current()->ports[0].report) return true;
-      clock.advance(drivers::kSecond);
+      clock.advance(base::kSecond);
     }
     return false;
   }
@@ -207,7 +207,7 @@ TEST(HostileState, ServiceSavesStateAtShutdown) {
   const fs::path file = run.dir.path / "state" / "aging.json";
   const double first = last_seen_in(file);
   ASSERT_GT(first, 0) << slurp(file);
-  run.clock.advance(5 * drivers::kSecond);
+  run.clock.advance(5 * base::kSecond);
   run.svc.engine()->step();
   const double seen = run.store.current()->taken_unix;
   EXPECT_EQ(last_seen_in(file), first) << "last-seen alone is not written every poll";
@@ -220,14 +220,14 @@ TEST(HostileState, ReloadHonoursAChangedStateDirectory) {
   const fs::path one = run.dir.path / "one", two = run.dir.path / "two";
   ASSERT_EQ(run.start(one), "");
   ASSERT_TRUE(run.step_until_read());
-  run.clock.advance(drivers::kSecond);
+  run.clock.advance(base::kSecond);
   run.svc.engine()->step();
   ASSERT_TRUE(fs::exists(one / "aging.json"));
   spit(run.dir.path / "config.toml", config_with_state(two));
   ASSERT_EQ(run.svc.reload(), "");
   ASSERT_TRUE(fs::exists(two / "aging.json")) << "written to the new directory at the reload";
   const double in_one = last_seen_in(one / "aging.json");
-  run.clock.advance(drivers::kSecond);
+  run.clock.advance(base::kSecond);
   ASSERT_TRUE(run.step_until_read());
   run.svc.stop();
   EXPECT_EQ(last_seen_in(one / "aging.json"), in_one) << "the old directory is left alone";

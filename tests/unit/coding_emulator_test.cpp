@@ -61,10 +61,10 @@ class Rig {
  public:
   explicit Rig(const emulator::ModuleModel& model)
       : model_(model),
-        bus_(emulator::BusConfig{"bus0", emulator::kFastModeHz, 1, std::nullopt, 25 * drivers::kMillisecond}, clock_),
+        bus_(emulator::BusConfig{"bus0", emulator::kFastModeHz, 1, std::nullopt, 25 * base::kMillisecond}, clock_),
         injector_(bus_) {
     bus_.insert(0, std::make_shared<emulator::EmulatedModule>(model, clock_));
-    clock_.advance(2 * drivers::kSecond);  // past power-up and data-path init
+    clock_.advance(2 * base::kSecond);  // past power-up and data-path init
   }
   Module read(bool expect_clean = true) {
     emulator::EmulatorTransport t(bus_, 0);
@@ -85,7 +85,7 @@ class Rig {
 
  private:
   emulator::ModuleModel model_;
-  drivers::VirtualClock clock_;
+  base::VirtualClock clock_;
   emulator::EmulatedBus bus_;
   emulator::FaultInjector injector_;
 };

@@ -182,7 +182,7 @@ TEST(CodingEngine, SameSerialInTwoCagesIsFlaggedOnBoth) {
 
 // One daemon "run": a cage holding `module`, the engine's aging store at `state_file`.
 PortSnapshot run_once(const std::string& state_file, const emulator::ModuleModel& module) {
-  drivers::VirtualClock clock{1000 * drivers::kSecond};
+  base::VirtualClock clock{1000 * base::kSecond};
   emulator::BusConfig bc;
   bc.cages = 1;
   emulator::EmulatedBus bus(bc, clock);
@@ -197,7 +197,7 @@ PortSnapshot run_once(const std::string& state_file, const emulator::ModuleModel
   PollEngine engine(config, std::move(ports), clock, store, aging, coding_setup());
   while (clock.monotonic() < 1004) {
     engine.step();
-    clock.advance(drivers::kSecond / 2);
+    clock.advance(base::kSecond / 2);
   }
   return store.current()->ports.at(0);
 }
@@ -242,14 +242,14 @@ TEST(CodingEngine, DemoFleetWithTheCatalogFindsOnlyWhatItWasBuiltWith) {
     ports.push_back({PortIdentity{p.name, "", "emulator", p.cage_form, {}, {}},
                      std::make_unique<emulator::EmulatorTransport>(*p.bus, p.cage, p.name)});
   }
-  drivers::VirtualClock& clock = *fleet.fleet->virtual_clock();
+  base::VirtualClock& clock = *fleet.fleet->virtual_clock();
   SnapshotStore store;
   AgingStore aging("");
   PollEngine engine(config, std::move(ports), clock, store, aging, setup);
   const double end = clock.monotonic() + 8;
   while (clock.monotonic() < end) {
     engine.step();
-    clock.advance(drivers::kSecond / 4);
+    clock.advance(base::kSecond / 4);
   }
   const auto snap = store.current();
   int verified = 0;
@@ -300,7 +300,7 @@ TEST(CodingService, CatalogErrorsStopTheStartAndKeepTheRunningConfigOnReload) {
   TempDir dir;
   dir.write("site/50-site.toml", "[part.\"X1\"]\nidentifier = 0x11\n");
   const std::string config = dir.write("config.toml", config_text(dir, "catalog = [\"site\"]\noui_registry = \"no-registry\"\n"));
-  drivers::VirtualClock clock{1000 * drivers::kSecond};
+  base::VirtualClock clock{1000 * base::kSecond};
   SnapshotStore store;
   Service svc(clock, store);
   ASSERT_EQ(svc.start(config), "");
@@ -313,7 +313,7 @@ TEST(CodingService, CatalogErrorsStopTheStartAndKeepTheRunningConfigOnReload) {
   EXPECT_NE(svc.coding()->warnings[0].find("OUI registry unavailable"), std::string::npos) << svc.coding()->warnings[0];
   ASSERT_EQ(svc.coding()->cage_styles.size(), 1u);
   svc.engine()->step();  // insertion
-  clock.advance(drivers::kSecond);
+  clock.advance(base::kSecond);
   svc.engine()->step();  // static read
   const PortSnapshot& a = store.current()->ports.at(0);
   ASSERT_NE(a.report, nullptr);

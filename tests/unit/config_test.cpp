@@ -279,19 +279,19 @@ guid = "0xe41d2d0300a1b2c3"
 }
 
 TEST(Config, Durations) {
-  EXPECT_EQ(drivers::parse_duration("500ms"), 0.5);
-  EXPECT_EQ(drivers::parse_duration("5s"), 5);
-  EXPECT_EQ(drivers::parse_duration("2m"), 120);
-  EXPECT_EQ(drivers::parse_duration("1h"), 3600);
-  EXPECT_EQ(drivers::parse_duration("7"), 7);
-  EXPECT_FALSE(drivers::parse_duration("s"));
-  EXPECT_FALSE(drivers::parse_duration("5 s"));
-  EXPECT_FALSE(drivers::parse_duration("5d"));
-  EXPECT_FALSE(drivers::parse_duration(""));
+  EXPECT_EQ(base::parse_duration("500ms"), 0.5);
+  EXPECT_EQ(base::parse_duration("5s"), 5);
+  EXPECT_EQ(base::parse_duration("2m"), 120);
+  EXPECT_EQ(base::parse_duration("1h"), 3600);
+  EXPECT_EQ(base::parse_duration("7"), 7);
+  EXPECT_FALSE(base::parse_duration("s"));
+  EXPECT_FALSE(base::parse_duration("5 s"));
+  EXPECT_FALSE(base::parse_duration("5d"));
+  EXPECT_FALSE(base::parse_duration(""));
   // The same grammar as the emulator's fault timelines: ns and us too.
-  EXPECT_DOUBLE_EQ(drivers::parse_duration("250us").value_or(-1), 250e-6);
-  EXPECT_DOUBLE_EQ(drivers::parse_duration("40ns").value_or(-1), 40e-9);
-  EXPECT_FALSE(drivers::parse_duration("."));
+  EXPECT_DOUBLE_EQ(base::parse_duration("250us").value_or(-1), 250e-6);
+  EXPECT_DOUBLE_EQ(base::parse_duration("40ns").value_or(-1), 40e-9);
+  EXPECT_FALSE(base::parse_duration("."));
 }
 
 TEST(Config, NetlinkDiscovery) {
@@ -420,12 +420,12 @@ TEST(Config, CageKindsAreDocumented) {
 
 TEST(Spelling, NearestWordIsASlipNotAGuess) {
   const std::vector<std::string_view> words = {"dynamic_interval", "thermal_interval", "vdm_interval"};
-  EXPECT_EQ(drivers::nearest("dynamic_intervall", words), "dynamic_interval");
-  EXPECT_EQ(drivers::nearest("dyanmic_interval", words), "dynamic_interval");  // a transposition
-  EXPECT_EQ(drivers::nearest("vdm_intreval", words), "vdm_interval");
-  EXPECT_EQ(drivers::nearest("colour", words), std::nullopt);
-  EXPECT_EQ(drivers::edit_distance("QSFP-DD", "qsfp-dd"), 0u);
-  EXPECT_EQ(drivers::did_you_mean("thermal", words), "");
+  EXPECT_EQ(base::nearest("dynamic_intervall", words), "dynamic_interval");
+  EXPECT_EQ(base::nearest("dyanmic_interval", words), "dynamic_interval");  // a transposition
+  EXPECT_EQ(base::nearest("vdm_intreval", words), "vdm_interval");
+  EXPECT_EQ(base::nearest("colour", words), std::nullopt);
+  EXPECT_EQ(base::edit_distance("QSFP-DD", "qsfp-dd"), 0u);
+  EXPECT_EQ(base::did_you_mean("thermal", words), "");
 }
 
 #define FILE_PORT "[[source]]\ntype = \"file\"\n[[source.port]]\nname = \"a\"\npath = \"p\"\n"

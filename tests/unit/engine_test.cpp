@@ -10,7 +10,7 @@
 namespace xcvr::daemon {
 namespace {
 
-using drivers::kSecond;
+using base::kSecond;
 using testing_support::Fleet;
 using testing_support::make_module;
 
@@ -171,7 +171,7 @@ class UnplugAfter final : public drivers::Transport {
 };
 
 TEST(Engine, UnplugMidReadServesNothingStaleAsFresh) {
-  drivers::VirtualClock clock{1000 * kSecond};
+  base::VirtualClock clock{1000 * kSecond};
   emulator::BusConfig bc;
   bc.cages = 1;
   emulator::EmulatedBus bus(bc, clock);

@@ -83,7 +83,7 @@ TEST(FuzzRegression, CatalogRangesRejectNaN) {
 }
 
 TEST(FuzzRegression, EmulatorWriteLogIsBounded) {
-  drivers::VirtualClock clock;
+  base::VirtualClock clock;
   const emulator::ModuleModel* model = emulator::find_model("qsfpdd-400g-sr8");
   ASSERT_NE(model, nullptr);
   emulator::EmulatedModule m(*model, clock);

@@ -88,13 +88,13 @@ TEST(HostileToml, DepthCountsDottedKeysInsideInlineTablesAndArrays) {
   std::string text = "x = ";
   for (int i = 0; i < 20; ++i) text += "{a.b.c.d = ";
   text += "1" + std::string(20, '}') + "\n";
-  EXPECT_THROW(drivers::parse_toml(text, "t.toml"), toml::parse_error);
+  EXPECT_THROW(base::parse_toml(text, "t.toml"), toml::parse_error);
   // Strings and comments hide brackets and dots: not counted.
   const std::string quoted = "k = \"" + std::string(500, '[') + "a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a\"  # [[[[ a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a\n"
                              "m = '''\n" + std::string(300, '{') + "'''\n\"q.q.q.q.q.q.q.q.q.q.q.q.q.q.q.q.q.q\" = 2\n";
-  EXPECT_NO_THROW(drivers::parse_toml(quoted, "q.toml"));
+  EXPECT_NO_THROW(base::parse_toml(quoted, "q.toml"));
   // Ordinary nesting stays fine.
-  EXPECT_NO_THROW(drivers::parse_toml("[a.b.c]\nd.e.f = { g = [[1, 2], [3]], h.i = 'x' }\n[[a.list]]\nz = 1\n", "ok.toml"));
+  EXPECT_NO_THROW(base::parse_toml("[a.b.c]\nd.e.f = { g = [[1, 2], [3]], h.i = 'x' }\n[[a.list]]\nz = 1\n", "ok.toml"));
 }
 
 TEST(HostileToml, ShippedConfigsStillParse) {
@@ -114,10 +114,10 @@ TEST(HostileFiles, DirectoryFifoDeviceAndOversizedFilesAreRefusedByName) {
       {d.path.string(), "a directory"}, {fifo, "a FIFO"}, {"/dev/zero", "a character device"}, {big, "larger than 1 MiB"}};
   for (const auto& [path, why] : cases) {
     std::string error;
-    EXPECT_FALSE(drivers::read_regular_file(path, daemon::kConfigInput, error)) << path;
+    EXPECT_FALSE(base::read_regular_file(path, daemon::kConfigInput, error)) << path;
     EXPECT_NE(error.find(path), std::string::npos) << error;
     EXPECT_NE(error.find(why), std::string::npos) << error;
-    EXPECT_FALSE(drivers::read_regular_file_lines(path, daemon::kConfigInput, [](std::string_view) {}, error));
+    EXPECT_FALSE(base::read_regular_file_lines(path, daemon::kConfigInput, [](std::string_view) {}, error));
   }
   // Each reader says so, with the path: config, fleet, dump, catalog.
   for (const auto& [path, why] : cases) {
@@ -137,7 +137,7 @@ TEST(HostileFiles, DirectoryFifoDeviceAndOversizedFilesAreRefusedByName) {
 struct Daemon {
   TempDir dir;
   std::string config;
-  drivers::VirtualClock clock{1000 * drivers::kSecond};
+  base::VirtualClock clock{1000 * base::kSecond};
   daemon::SnapshotStore store;
   daemon::Service svc{clock, store};
 
@@ -152,7 +152,7 @@ struct Daemon {
   void cycle() {
     for (int i = 0; i < 3; ++i) {
       svc.engine()->step();
-      clock.advance(drivers::kSecond);
+      clock.advance(base::kSecond);
     }
   }
   std::string reload_to(const std::string& text) {

@@ -21,8 +21,8 @@
 namespace xcvr::ib {
 namespace {
 
-using drivers::kMicrosecond;
-using drivers::kSecond;
+using base::kMicrosecond;
+using base::kSecond;
 
 
 std::string leaf(int i) {
@@ -34,8 +34,8 @@ std::string leaf(int i) {
 // The production path above the umad seam: a config file's `ib` source (daemon::parse_config)
 // opened by ib::open_ib_source (as daemon/ib_source.cpp does) into the daemon's PollEngine.
 struct Subnet {
-  std::shared_ptr<drivers::VirtualClock> clock_ptr = std::make_shared<drivers::VirtualClock>(1000 * kSecond);
-  drivers::VirtualClock& clock = *clock_ptr;
+  std::shared_ptr<base::VirtualClock> clock_ptr = std::make_shared<base::VirtualClock>(1000 * kSecond);
+  base::VirtualClock& clock = *clock_ptr;
   FakeFabric fabric{clock, 200 * kMicrosecond};
   FakeNode* hca = nullptr;
   std::vector<FakeNode*> switches;

@@ -14,10 +14,10 @@ namespace xcvr::ib {
 namespace {
 
 using drivers::LinkCounterId;
-using drivers::kSecond;
+using base::kSecond;
 
 struct LinkRig {
-  drivers::VirtualClock clock{1000 * kSecond};
+  base::VirtualClock clock{1000 * kSecond};
   FakeFabric fabric{clock};
   FakeNode* hca = nullptr;
   FakeNode* sw = nullptr;

@@ -22,7 +22,7 @@
 namespace xcvr::ib {
 namespace {
 
-using drivers::kSecond;
+using base::kSecond;
 
 drivers::BuildContext context(const std::string& location) {
   drivers::BuildContext ctx;
@@ -40,7 +40,7 @@ std::vector<daemon::PortSpec> specs(drivers::SourceBuild& built) {
 
 // host HCA -- leaf-00..leaf-(n-1), every leaf linked to spine-00 and spine-01.
 struct Topology {
-  std::shared_ptr<drivers::VirtualClock> clock = std::make_shared<drivers::VirtualClock>(1000 * kSecond);
+  std::shared_ptr<base::VirtualClock> clock = std::make_shared<base::VirtualClock>(1000 * kSecond);
   FakeFabric fabric{*clock};
   FakeNode* hca = nullptr;
   std::vector<FakeNode*> leaves, spines;

@@ -10,11 +10,11 @@ namespace xcvr::ib {
 namespace {
 
 using drivers::ErrorKind;
-using drivers::kMillisecond;
-using drivers::kSecond;
+using base::kMillisecond;
+using base::kSecond;
 
 struct Rig {
-  drivers::VirtualClock clock{1000 * kSecond};
+  base::VirtualClock clock{1000 * kSecond};
   FakeFabric fabric{clock};
   FakeNode* hca = nullptr;
   FakeNode* sw = nullptr;
@@ -301,7 +301,7 @@ TEST(IbTransport, PagesTheModuleLacksAreUnsupported) {
 }
 
 TEST(IbTransport, ConnectX7ModuleThroughItsOwnLid) {
-  drivers::VirtualClock clock{kSecond};
+  base::VirtualClock clock{kSecond};
   FakeFabric fabric(clock);
   FakeNode& hca = fabric.add_connectx7(7, 0x0002C90300000701ULL, "gpu-07 mlx5_0");
   TargetOptions o;
@@ -318,7 +318,7 @@ TEST(IbTransport, ConnectX7ModuleThroughItsOwnLid) {
 }
 
 TEST(IbTransport, HcaWithoutMgpirMapsItsPortWithPmlp) {
-  drivers::VirtualClock clock{kSecond};
+  base::VirtualClock clock{kSecond};
   FakeFabric fabric(clock);
   FakeNodeConfig c;
   c.description = "gpu-08 mlx5_1";
@@ -350,12 +350,12 @@ TEST(IbTransport, RealUmadWithoutThatDeviceIsAClearError) {
 }
 
 TEST(IbTransport, RateLimiterSpacesMadsOnTheClock) {
-  drivers::VirtualClock clock{0};
+  base::VirtualClock clock{0};
   RateLimiter limiter(1000, 10, clock);
   for (int i = 0; i < 10; ++i) limiter.acquire();  // the burst
   EXPECT_EQ(clock.now_ns(), 0);
   for (int i = 0; i < 100; ++i) limiter.acquire();
-  EXPECT_EQ(clock.now_ns(), 100 * drivers::kMillisecond);
+  EXPECT_EQ(clock.now_ns(), 100 * base::kMillisecond);
   EXPECT_EQ(limiter.granted(), 110u);
 }
 

@@ -13,7 +13,7 @@
 namespace xcvr::daemon {
 namespace {
 
-using drivers::kSecond;
+using base::kSecond;
 
 // An emulated cage whose link health is scripted: counts the reads, fails on demand.
 class LinkTransport final : public xcvr::testing_support::DelegatingTransport {
@@ -33,7 +33,7 @@ class LinkTransport final : public xcvr::testing_support::DelegatingTransport {
 };
 
 struct LinkRig {
-  drivers::VirtualClock clock{1000 * kSecond};
+  base::VirtualClock clock{1000 * kSecond};
   emulator::EmulatedBus bus{[] {
     emulator::BusConfig bc;
     bc.cages = 1;

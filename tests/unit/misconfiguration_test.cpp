@@ -22,7 +22,7 @@ namespace xcvr {
 namespace {
 
 namespace fs = std::filesystem;
-using drivers::kSecond;
+using base::kSecond;
 
 struct TempDir {
   fs::path path = fs::temp_directory_path() / ("xcvr-missing-" + std::to_string(::getpid()));
@@ -55,7 +55,7 @@ TEST(OptoeMissing, AnEepromFileThatDoesNotExistIsNamed) {
 }
 
 TEST(I2cMissing, TheBusDeviceAndThePresenceFileAreChecked) {
-  drivers::VirtualClock clock{1000 * kSecond};
+  base::VirtualClock clock{1000 * kSecond};
   emulator::BusConfig bc;
   bc.cages = 1;
   emulator::EmulatedBus bus(bc, clock);
@@ -87,7 +87,7 @@ class ScriptedMissing final : public testing_support::DelegatingTransport {
 };
 
 struct Rig {
-  drivers::VirtualClock clock{1000 * kSecond};
+  base::VirtualClock clock{1000 * kSecond};
   emulator::EmulatedBus bus{[] {
     emulator::BusConfig bc;
     bc.cages = 1;

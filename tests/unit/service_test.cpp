@@ -32,12 +32,12 @@ TEST(Service, ReloadAppliesAGoodConfigAndKeepsTheOldOneOnABadOne) {
   TempDir dir;
   dir.write("config.toml", "[daemon]\nstate_directory = \"" + (dir.path / "state").string() + "\"\n" +
                                file_source({{"a", "qsfp28-lr4-dell-3mfxg"}}));
-  drivers::VirtualClock clock{1000 * drivers::kSecond};
+  base::VirtualClock clock{1000 * base::kSecond};
   SnapshotStore store;
   Service svc(clock, store);
   ASSERT_EQ(svc.start((dir.path / "config.toml").string()), "");
   svc.engine()->step();
-  clock.advance(drivers::kSecond);
+  clock.advance(base::kSecond);
   svc.engine()->step();
   ASSERT_EQ(store.current()->ports.size(), 1u);
   EXPECT_EQ(store.current()->ports[0].report->id.part_number, "3MFXG");
@@ -48,7 +48,7 @@ TEST(Service, ReloadAppliesAGoodConfigAndKeepsTheOldOneOnABadOne) {
   EXPECT_NE(err.find("config.toml:"), std::string::npos) << err;
   EXPECT_NE(err.find("unknown key 'bogus_key'"), std::string::npos) << err;
   EXPECT_EQ(svc.reloads_failed(), 1u);
-  clock.advance(drivers::kSecond);
+  clock.advance(base::kSecond);
   svc.engine()->step();
   EXPECT_EQ(store.current()->ports.size(), 1u);
   EXPECT_FALSE(store.current()->last_config_reload_ok);
@@ -64,7 +64,7 @@ TEST(Service, ReloadAppliesAGoodConfigAndKeepsTheOldOneOnABadOne) {
   EXPECT_EQ(svc.reload(), "");
   EXPECT_EQ(svc.reloads_attempted(), 3u);  // attempts, failed ones included
   svc.engine()->step();
-  clock.advance(drivers::kSecond);
+  clock.advance(base::kSecond);
   svc.engine()->step();
   const auto snap = store.current();
   ASSERT_EQ(snap->ports.size(), 2u);
@@ -79,7 +79,7 @@ TEST(Service, ReloadAppliesAGoodConfigAndKeepsTheOldOneOnABadOne) {
 TEST(Service, StartRefusesABadConfigWithItsLocation) {
   TempDir dir;
   dir.write("config.toml", "[poll]\ndynamic_interval = \"fast\"\n");
-  drivers::VirtualClock clock{1000 * drivers::kSecond};
+  base::VirtualClock clock{1000 * base::kSecond};
   SnapshotStore store;
   Service svc(clock, store);
   const std::string err = svc.start((dir.path / "config.toml").string());
@@ -91,7 +91,7 @@ TEST(Service, RealThreadsPollAndStopCleanly) {
   TempDir dir;
   dir.write("config.toml", "[daemon]\nstate_directory = \"" + (dir.path / "state").string() + "\"\n" +
                                file_source({{"a", "osfp800g-juniper-dr8-xai01-port40"}}));
-  drivers::SteadyClock clock;
+  base::SteadyClock clock;
   SnapshotStore store;
   Service svc(clock, store);
   ASSERT_EQ(svc.start((dir.path / "config.toml").string()), "");

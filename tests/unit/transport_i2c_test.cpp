@@ -33,7 +33,7 @@ using drivers::ReadRequest;
 using emulator::BusConfig;
 using emulator::EmulatedBus;
 using emulator::EmulatedModule;
-using drivers::VirtualClock;
+using base::VirtualClock;
 using Op = EmulatedI2cSyscalls::Op;
 
 constexpr const char* kDevice = "/dev/i2c-7";
@@ -51,7 +51,7 @@ fs::path temp_dir(const std::string& name) {
 struct Rig {
   explicit Rig(const std::string& model = "qsfpdd-400g-sr8",
                unsigned long funcs = kFuncsI2cAdapter, I2cPortConfig cfg = {})
-      : bus(BusConfig{"i2c-7", emulator::kFastModeHz, 1, std::nullopt, 25 * drivers::kMillisecond},
+      : bus(BusConfig{"i2c-7", emulator::kFastModeHz, 1, std::nullopt, 25 * base::kMillisecond},
             clock),
         sys(bus, 0, kDevice, funcs),
         lock_dir(temp_dir(::testing::UnitTest::GetInstance()->current_test_info()->name())) {
@@ -59,7 +59,7 @@ struct Rig {
     if (m == nullptr) throw std::runtime_error("no model " + model);
     module = std::make_shared<EmulatedModule>(*m, clock);
     bus.insert(0, module);
-    clock.advance(5 * drivers::kSecond);  // past power-up: module ready
+    clock.advance(5 * base::kSecond);  // past power-up: module ready
     cfg.device = kDevice;
     if (cfg.lock_dir == kDefaultLockDir) cfg.lock_dir = lock_dir.string();
     transport = std::make_unique<I2cDevTransport>(cfg, sys);
@@ -295,7 +295,7 @@ TEST(TransportI2c, BankChangeIsOneTwoByteWriteAt126) {
   auto model = sixteen_lane_model();
   rig.module = std::make_shared<EmulatedModule>(model, rig.clock);
   rig.bus.insert(0, rig.module);
-  rig.clock.advance(5 * drivers::kSecond);
+  rig.clock.advance(5 * base::kSecond);
   const auto bank1 = rig.read(1, 0x11, 128, 74);
   EXPECT_EQ(rig.writes(), (std::vector<std::vector<uint8_t>>{{126, 1, 0x11}, {126, 0, 0}}));
   std::vector<uint8_t> want(74);
@@ -312,7 +312,7 @@ TEST(TransportI2c, FullStaticReadOfASixteenLaneModuleCoversBothBanks) {
     Rig rig("qsfpdd-400g-sr8", funcs);
     rig.module = std::make_shared<EmulatedModule>(sixteen_lane_model(), rig.clock);
     rig.bus.insert(0, rig.module);
-    rig.clock.advance(5 * drivers::kSecond);
+    rig.clock.advance(5 * base::kSecond);
     const auto image = read_static(*rig.transport);
     EXPECT_TRUE(image.has({0x50, 1, 0x11}));
     EXPECT_EQ(cmis::decode(image).lanes.size(), 16u);

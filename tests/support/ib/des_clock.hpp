@@ -20,11 +20,11 @@
 
 namespace xcvr::ib {
 
-class DesClock final : public drivers::Clock {
+class DesClock final : public base::Clock {
  public:
   explicit DesClock(int64_t start_ns = 0) : now_(start_ns) {}
   int64_t now_ns() const override;
-  int64_t wall_ns() const override { return now_ns() + 1'770'000'000 * drivers::kSecond; }
+  int64_t wall_ns() const override { return now_ns() + 1'770'000'000 * base::kSecond; }
   // Inside run(): sleep for ns of virtual time. Outside: just advance time.
   void spend(int64_t ns) override;
   bool is_virtual() const override { return true; }

@@ -33,9 +33,9 @@ class FakeEndpoint final : public UmadDevice {
 
   int recv(std::span<uint8_t> mad, int timeout_ms, bool& unanswered) override {
     unanswered = false;
-    drivers::Clock& clock = fabric_.clock();
+    base::Clock& clock = fabric_.clock();
     const int64_t now = clock.now_ns();
-    const int64_t limit = now + static_cast<int64_t>(timeout_ms) * drivers::kMillisecond;
+    const int64_t limit = now + static_cast<int64_t>(timeout_ms) * base::kMillisecond;
     if (queue_.empty() || queue_.front().at_ns > limit) {
       clock.spend(limit - now);
       return -ETIMEDOUT;
@@ -59,7 +59,7 @@ class FakeEndpoint final : public UmadDevice {
   std::deque<Pending> queue_;
 };
 
-FakeFabric::FakeFabric(drivers::Clock& clock, int64_t latency_ns) : clock_(clock), latency_ns_(latency_ns) {}
+FakeFabric::FakeFabric(base::Clock& clock, int64_t latency_ns) : clock_(clock), latency_ns_(latency_ns) {}
 
 FakeNode& FakeFabric::add(FakeNodeConfig config) {
   nodes_.push_back(std::make_unique<FakeNode>(std::move(config), clock_));

@@ -23,7 +23,7 @@ inline constexpr unsigned kQuantum2Cages = 32;  // a QM9700/QM9790's OSFP cages
 
 class FakeFabric {
  public:
-  explicit FakeFabric(drivers::Clock& clock, int64_t latency_ns = 200 * drivers::kMicrosecond);
+  explicit FakeFabric(base::Clock& clock, int64_t latency_ns = 200 * base::kMicrosecond);
 
   FakeNode& add(FakeNodeConfig config);
   // NVIDIA Quantum-2 (device id 0xd2f2): `cages` OSFP cages of twin-port 800G finned-top SR8
@@ -41,7 +41,7 @@ class FakeFabric {
 
   void set_latency_ns(int64_t ns) { latency_ns_ = ns; }
   int64_t latency_ns() const { return latency_ns_; }
-  drivers::Clock& clock() const { return clock_; }
+  base::Clock& clock() const { return clock_; }
 
  private:
   friend class FakeEndpoint;
@@ -49,7 +49,7 @@ class FakeFabric {
   std::optional<std::vector<uint8_t>> deliver(FakeNode& local, std::span<const uint8_t> mad, uint16_t dlid,
                                               int64_t& extra_latency_ns);
 
-  drivers::Clock& clock_;
+  base::Clock& clock_;
   int64_t latency_ns_;
   std::vector<std::unique_ptr<FakeNode>> nodes_;
 };

@@ -11,7 +11,7 @@
 
 namespace xcvr::ib {
 
-std::shared_ptr<emulator::EmulatedModule> make_fake_module(const std::string& model_key, const drivers::Clock& clock,
+std::shared_ptr<emulator::EmulatedModule> make_fake_module(const std::string& model_key, const base::Clock& clock,
                                                            uint64_t seed) {
   const emulator::ModuleModel* model = emulator::find_model(model_key);
   if (model == nullptr) return nullptr;
@@ -22,7 +22,7 @@ std::shared_ptr<emulator::EmulatedModule> make_fake_module(const std::string& mo
   return m;
 }
 
-FakeNode::FakeNode(FakeNodeConfig config, const drivers::Clock& clock)
+FakeNode::FakeNode(FakeNodeConfig config, const base::Clock& clock)
     : config_(std::move(config)), clock_(clock) {
   const auto n = static_cast<std::size_t>(std::max(0, config_.cages));
   cages_.resize(n);

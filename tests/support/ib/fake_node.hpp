@@ -61,7 +61,7 @@ enum class FakeGarble { Truncated, Garbage, WrongTid, WrongRegister };
 
 class FakeNode {
  public:
-  FakeNode(FakeNodeConfig config, const drivers::Clock& clock);
+  FakeNode(FakeNodeConfig config, const base::Clock& clock);
 
   const FakeNodeConfig& config() const { return config_; }
   void set_mcia_128(bool on) {
@@ -131,7 +131,7 @@ class FakeNode {
   bool take(int& counter);
 
   FakeNodeConfig config_;
-  const drivers::Clock& clock_;
+  const base::Clock& clock_;
   mutable std::mutex mutex_;
   std::vector<std::shared_ptr<emulator::EmulatedModule>> cages_;
   std::map<uint8_t, Link> links_;
@@ -153,7 +153,7 @@ class FakeNode {
 };
 
 // The modules a FakeNode's cages start with: catalog model, power on, a per-cage seed.
-std::shared_ptr<emulator::EmulatedModule> make_fake_module(const std::string& model_key, const drivers::Clock& clock,
+std::shared_ptr<emulator::EmulatedModule> make_fake_module(const std::string& model_key, const base::Clock& clock,
                                                            uint64_t seed);
 
 }  // namespace xcvr::ib

@@ -38,6 +38,9 @@ TEST_PACKAGES=(
   # exporter tests: promtool (check metrics/rules, test rules), a real Prometheus and
   # Alertmanager (amtool), TLS via curl, scrape benchmark
   prometheus prometheus-alertmanager curl openssl wrk
+  # the long-term store e2e (tests/e2e/victoriametrics_fleet.py): Prometheus in agent mode
+  # remote-writes into VictoriaMetrics
+  victoria-metrics
   # real-kernel tests (tests/qemu): Debian's kernel under qemu with an initramfs of busybox,
   # i2c-dev, i2c-stub and the test NIC module, built against that kernel's headers
   qemu-system-x86 linux-image-amd64 linux-headers-amd64 busybox-static cpio kmod xz-utils zstd

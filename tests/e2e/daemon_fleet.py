@@ -310,6 +310,33 @@ fleet = "{self.fleet}"
         wait_for(f"{self.name} to serve the faulty fleet", ready, timeout_s)
 
 
+_SAMPLE = re.compile(r'([a-zA-Z_:][a-zA-Z0-9_:]*)(?:\{(.*)\})? (\S+)(?: \S+)?$')
+_LABEL = re.compile(r'\s*([a-zA-Z_][a-zA-Z0-9_]*)="((?:[^"\\]|\\.)*)"\s*,?')
+
+
+def exposition_samples(text):
+    """The samples of a text exposition: (name, sorted ((label, value), ...), value), label
+    values unescaped (\\, \", \n). Comments and blank lines are skipped; a line that is not a
+    sample fails the test."""
+    out = []
+    unescape = {"\\\\": "\\", '\\"': '"', "\\n": "\n"}
+    for line in text.splitlines():
+        if not line or line.startswith("#"):
+            continue
+        m = _SAMPLE.match(line)
+        if m is None:
+            fail(f"not an exposition sample: {line[:200]!r}")
+        labels, rest = [], m.group(2) or ""
+        while rest:
+            lm = _LABEL.match(rest)
+            if lm is None:
+                fail(f"bad labels in: {line[:200]!r}")
+            labels.append((lm.group(1), re.sub(r"\\[\\\"n]", lambda e: unescape[e.group(0)], lm.group(2))))
+            rest = rest[lm.end():]
+        out.append((m.group(1), tuple(sorted(labels)), float(m.group(3))))
+    return out
+
+
 def json_get(url, timeout=5.0):
     status, body = http_get(url, timeout)
     if status != 200:

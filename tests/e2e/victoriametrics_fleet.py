@@ -61,13 +61,16 @@ class FleetOfExporters:
                 if len(parts) != 4 or parts[1] != "t" or parts[3] != "metrics" or not parts[2].isdigit():
                     self.send_error(404)
                     return
-                body, version = fleet.current(int(parts[2]))
+                target = int(parts[2])
+                body, version = fleet.current()
                 self.send_response(200)
                 self.send_header("Content-Type", "text/plain; version=0.0.4; charset=utf-8")
                 self.send_header("Content-Encoding", "gzip")
                 self.send_header("Content-Length", str(len(body)))
                 self.end_headers()
                 self.wfile.write(body)
+                self.wfile.flush()
+                fleet.delivered(target, version)  # only a body that went out whole counts as served
 
             def log_message(self, *args):
                 pass
@@ -86,14 +89,16 @@ class FleetOfExporters:
         self.gzipped = gzip.compress(body, 1)
         self.fetched = time.monotonic()
 
-    def current(self, target):
+    def current(self):
         with self.lock:
             if not self.frozen and time.monotonic() - self.fetched >= 1:
                 self.refresh()
-            version = len(self.versions) - 1
+            return self.gzipped, len(self.versions) - 1
+
+    def delivered(self, target, version):
+        with self.lock:
             self.served[target].add(version)
             self.samples_served += self.versions[version][1]
-            return self.gzipped, version
 
     def series(self, target):
         with self.lock:
@@ -208,7 +213,9 @@ remote_write:
     deadline = time.monotonic() + 60
     while not all_arrived():
         if time.monotonic() > deadline:
-            fail("VictoriaMetrics lacks series served: " +
+            expr = quote('count(min_over_time(up{job="sim"}[1h]) == 0)')
+            failed = json_get(f"{vm}/api/v1/query?query={expr}", timeout=30)
+            fail(f"VictoriaMetrics lacks series served (targets with a failed scrape: {failed}): " +
                  "; ".join(f"sim-{t}: {len(m)} (e.g. {sorted(m)[:3]})" for t, m in missing.items() if m))
         time.sleep(2)
     per_target = {}

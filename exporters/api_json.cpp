@@ -232,17 +232,31 @@ json port_json(const daemon::Snapshot& s, const daemon::PortSnapshot& p, const P
   return j;
 }
 
-json modules_json(const health::FleetView& views) {
+std::string json_text(const json& j) { return j.dump(-1, ' ', false, json::error_handler_t::replace) + "\n"; }
+
+std::string modules_body(const health::FleetView& views, std::size_t size_hint) {
   const daemon::Snapshot& s = views.snapshot();
-  json modules = json::array();
-  for (std::size_t i = 0; i < s.ports.size(); ++i) modules.push_back(port_json(s, s.ports[i], views.port(i)));
   json budgets = json::array();
   for (const auto& b : s.budgets) budgets.push_back(budget_json(b));
-  return {{"version", s.version},
-          {"taken_unix", time_json(s.taken_unix)},
-          {"taken", s.taken_unix > 0 ? json(utc_time(s.taken_unix)) : json(nullptr)},
-          {"modules", std::move(modules)},
-          {"budgets", std::move(budgets)}};
+  std::string out;
+  out.reserve(size_hint + size_hint / 16);
+  const auto put = [&](const json& j) { out += j.dump(-1, ' ', false, json::error_handler_t::replace); };
+  // The keys in the order json_text() writes an object's (nlohmann's objects are sorted maps).
+  out += "{\"budgets\":";
+  put(budgets);
+  out += ",\"modules\":[";
+  for (std::size_t i = 0; i < s.ports.size(); ++i) {
+    if (i != 0) out += ',';
+    put(port_json(s, s.ports[i], views.port(i)));
+  }
+  out += "],\"taken\":";
+  put(s.taken_unix > 0 ? json(utc_time(s.taken_unix)) : json(nullptr));
+  out += ",\"taken_unix\":";
+  put(time_json(s.taken_unix));
+  out += ",\"version\":";
+  put(json(s.version));
+  out += "}\n";
+  return out;
 }
 
 const daemon::PortSnapshot* find_port(const daemon::Snapshot& s, std::string_view name) {

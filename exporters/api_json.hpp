@@ -7,6 +7,9 @@
 // monitor values, states and raised flags are removed from "module" ("monitors_withheld").
 #pragma once
 
+#include <cstddef>
+#include <string>
+
 #include <nlohmann/json.hpp>
 
 #include "daemon/snapshot.hpp"
@@ -18,8 +21,14 @@ namespace xcvr::exporters {
 nlohmann::json port_json(const daemon::Snapshot& snapshot, const daemon::PortSnapshot& port,
                          const health::PortView& view);
 
-// {"version", "taken_unix", "taken", "modules": [...], "budgets": [...]}
-nlohmann::json modules_json(const health::FleetView& views);
+// `j` as the API writes it: compact, invalid UTF-8 replaced, a newline at the end.
+std::string json_text(const nlohmann::json& j);
+
+// The /api/v1/modules body: {"budgets": [...], "modules": [...], "taken", "taken_unix",
+// "version"}, the text json_text() gives of that object, written port by port: the fleet is never
+// one document, so it costs the body and one port's tree, not a tree of 9-10 x the body.
+// `size_hint`: the previous body's size, reserved up front (no copies as the body grows).
+std::string modules_body(const health::FleetView& views, std::size_t size_hint = 0);
 
 // The port named `name`, or nullptr.
 const daemon::PortSnapshot* find_port(const daemon::Snapshot& snapshot, std::string_view name);

@@ -32,9 +32,6 @@ constexpr const char* kHtml = "text/html; charset=utf-8";
 constexpr const char* kJson = "application/json";
 
 // Invalid UTF-8 from a module becomes U+FFFD instead of an exception.
-std::string dump(const nlohmann::json& j) {
-  return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
-}
 
 detail::TransportLimits limits_of(const WebConfig& c) {
   detail::TransportLimits l;
@@ -178,7 +175,8 @@ struct HttpServer::Impl {
   const daemon::SnapshotStore& store;
   SnapshotCollector collector;
   PerSnapshot<FleetBody> landing_body;  // "/"
-  PerSnapshot<FleetBody> modules_body;  // "/api/v1/modules"
+  PerSnapshot<FleetBody> modules_cache;  // "/api/v1/modules"
+  mutable std::atomic<std::size_t> modules_bytes{0};  // its last body's size (modules_body's reserve)
   BasicAuth auth;
   LandingOptions landing;
   detail::TransportLimits limits;
@@ -253,8 +251,10 @@ void HttpServer::Impl::install_routes(httplib::Server& server) const {
   server.Get("/metrics", [this](const Request& req, Response& res) { serve_metrics(req, res); });
   server.Get("/api/v1/modules", [this](const Request& req, Response& res) {
     const auto snapshot = store.current();
-    send_fleet_body(req, res, modules_body.get(snapshot, [&] {
-      return fleet_body(dump(modules_json(*health::shared_views(snapshot))));
+    send_fleet_body(req, res, modules_cache.get(snapshot, [&] {
+      auto body = fleet_body(modules_body(*health::shared_views(snapshot), modules_bytes.load()));
+      modules_bytes = body->text.size();
+      return body;
     }), kJson);
   });
   server.Get(R"(/api/v1/modules/(.+))", sent([this](const Request& req, Response& res) {
@@ -262,10 +262,10 @@ void HttpServer::Impl::install_routes(httplib::Server& server) const {
     const auto* port = find_port(views->snapshot(), req.matches[1].str());
     if (port == nullptr) {
       res.status = 404;
-      res.set_content(dump({{"error", "no such port"}, {"port", req.matches[1].str()}}), kJson);
+      res.set_content(json_text({{"error", "no such port"}, {"port", req.matches[1].str()}}), kJson);
       return;
     }
-    res.set_content(dump(port_json(views->snapshot(), *port, views->of(*port))), kJson);
+    res.set_content(json_text(port_json(views->snapshot(), *port, views->of(*port))), kJson);
   }));
   server.Get(R"(/port/(.+))", sent([this](const Request& req, Response& res) {
     const auto page = port_page_html(*health::shared_views(store.current()), req.matches[1].str(), landing);

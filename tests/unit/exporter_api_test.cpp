@@ -12,6 +12,9 @@ namespace {
 
 using nlohmann::json;
 
+// The /api/v1/modules body as a document.
+json modules_json(const health::FleetView& views) { return json::parse(modules_body(views)); }
+
 const json* module_of(const json& all, const std::string& port) {
   for (const json& m : all.at("modules")) {
     if (m.at("port") == port) return &m;
@@ -141,10 +144,26 @@ TEST(ExporterApi, ReasonsCarryValueThresholdAndMargin) {
   EXPECT_NE(reason.at("text").get<std::string>().find("lanes 1-4"), std::string::npos);
 }
 
+// The body is written port by port, never as one document (#39): it must still be, byte for byte,
+// the text json_text() writes of the object it parses to, each port exactly its port_json().
+TEST(ExporterApi, ModulesBodyWrittenPortByPortIsTheTextOfOneDocument) {
+  for (const daemon::Snapshot& s : {testing::make_rich_snapshot(), testing::make_fleet(64), daemon::Snapshot{}}) {
+    const health::FleetView views(s);
+    const std::string body = modules_body(views, 1000);
+    const json doc = json::parse(body);
+    EXPECT_EQ(body, json_text(doc));
+    std::vector<std::string> keys;
+    for (const auto& [key, value] : doc.items()) keys.push_back(key);
+    EXPECT_EQ(keys, (std::vector<std::string>{"budgets", "modules", "taken", "taken_unix", "version"}));
+    ASSERT_EQ(doc.at("modules").size(), s.ports.size());
+    for (std::size_t i = 0; i < s.ports.size(); ++i) {
+      EXPECT_EQ(doc.at("modules")[i], json::parse(json_text(port_json(s, s.ports[i], views.port(i))))) << i;
+    }
+  }
+}
+
 TEST(ExporterApi, InvalidUtf8IsReplacedWhenDumped) {
-  const json all = modules_json(health::FleetView(testing::make_rich_snapshot()));
-  const std::string text = all.dump(-1, ' ', false, json::error_handler_t::replace);
-  const json back = json::parse(text);
+  const json back = modules_json(health::FleetView(testing::make_rich_snapshot()));
   const json* bad = module_of(back, "spine1/Ethernet48");
   EXPECT_EQ(bad->at("module").at("vendor").at("name"), "<script>alert(\"x\")</script>&'");
   EXPECT_EQ(bad->at("module").at("vendor").at("part_number"), "PN\"} evil{x=\"1\xEF\xBF\xBD");

@@ -22,9 +22,9 @@ class PerSnapshot {
   template <typename Make>
   std::shared_ptr<const T> get(const std::shared_ptr<const daemon::Snapshot>& snapshot, Make&& make) const {
     std::lock_guard lock(mutex_);
-    if (value_ && made_for_ == snapshot) return value_;
+    if (value_ && made_for_.lock() == snapshot) return value_;
     value_ = nullptr;  // the old one goes before the new one is made
-    made_for_ = nullptr;
+    made_for_.reset();
     std::shared_ptr<const T> made = std::forward<Make>(make)();
     value_ = made;
     made_for_ = snapshot;
@@ -33,7 +33,7 @@ class PerSnapshot {
 
  private:
   mutable std::mutex mutex_;  // one make at a time; others wait and share it
-  mutable std::shared_ptr<const daemon::Snapshot> made_for_;
+  mutable std::weak_ptr<const daemon::Snapshot> made_for_;  // weak: an old snapshot is not kept alive for this
   mutable std::shared_ptr<const T> value_;
 };
 

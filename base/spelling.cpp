@@ -7,7 +7,7 @@ namespace xcvr::base {
 
 std::size_t edit_distance(std::string_view a, std::string_view b) {
   const auto same = [](char x, char y) {
-    return std::tolower(static_cast<unsigned char>(x)) == std::tolower(static_cast<unsigned char>(y));
+    return ascii_lower(x) == ascii_lower(y);
   };
   // Three rows of the dynamic-programming table: the transposition looks two rows back.
   std::vector<std::size_t> two(b.size() + 1), one(b.size() + 1), row(b.size() + 1);

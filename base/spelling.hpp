@@ -1,5 +1,6 @@
 // "Did you mean …?": the nearest of a few known words to one an operator typed (a config key, a
-// cage kind, a port name), by edit distance. Shared base: knows none of its callers.
+// cage kind, a port name), by edit distance; and ASCII case-insensitive comparison. Shared base:
+// knows none of its callers.
 #pragma once
 
 #include <optional>
@@ -8,6 +9,16 @@
 #include <vector>
 
 namespace xcvr::base {
+
+// ASCII case, as protocols and file formats mean it (not the locale's).
+constexpr char ascii_lower(char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; }
+constexpr bool iequals(std::string_view a, std::string_view b) {
+  if (a.size() != b.size()) return false;
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    if (ascii_lower(a[i]) != ascii_lower(b[i])) return false;
+  }
+  return true;
+}
 
 // Optimal string alignment distance (insertions, deletions, substitutions and transpositions
 // of neighbours), ignoring ASCII case.

@@ -36,7 +36,7 @@ std::string count_of(std::size_t n, std::string_view noun) {
 }
 
 namespace {
-char ascii_lower(char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; }
+using base::ascii_lower;
 bool same_letter(char a, char lower) { return ascii_lower(a) == lower; }
 }  // namespace
 
@@ -92,10 +92,6 @@ bool contains(std::string_view haystack, std::string_view needle) {
   return haystack.find(needle) != std::string_view::npos;
 }
 
-
-bool iequals(std::string_view text, std::string_view word) {
-  return text.size() == word.size() && std::equal(text.begin(), text.end(), word.begin(), same_letter);
-}
 
 bool icontains(std::string_view haystack, std::string_view needle) {
   if (needle.empty()) return true;

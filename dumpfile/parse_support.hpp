@@ -15,6 +15,7 @@
 #include <string_view>
 #include <vector>
 
+#include "base/spelling.hpp"
 #include "cmis/image.hpp"
 
 namespace xcvr::dumpfile::detail {
@@ -59,8 +60,8 @@ bool has_hex_prefix(std::string_view text);  // "0x…" / "0X…" with at least 
 // A number as dumps and ethtool's command line write one: "0x11" and "11h" are hex, "17" decimal.
 std::optional<uint32_t> number_word(std::string_view word);
 bool contains(std::string_view haystack, std::string_view needle);
-// Case-insensitive (ASCII) comparisons; `word` / `needle` in lower case.
-bool iequals(std::string_view text, std::string_view word);
+// Case-insensitive (ASCII) comparisons; `needle` in lower case.
+using base::iequals;
 bool icontains(std::string_view haystack, std::string_view needle);
 
 struct Line {

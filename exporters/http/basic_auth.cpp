@@ -1,5 +1,7 @@
 #include "exporters/http/basic_auth.hpp"
 
+#include "base/spelling.hpp"
+
 #include <crypt.h>
 #include <openssl/crypto.h>
 #include <openssl/evp.h>
@@ -158,11 +160,15 @@ AuthResult BasicAuth::verify(const std::string& user, const std::string& passwor
 }
 
 AuthResult BasicAuth::check_header(std::string_view authorization, const std::string& source) const {
-  constexpr std::string_view kScheme = "Basic ";
-  if (authorization.size() <= kScheme.size() || authorization.substr(0, kScheme.size()) != kScheme) {
+  // RFC 9110 §11.1: the scheme is case-insensitive ("basic" is "Basic"), then one or more spaces.
+  const std::size_t space = authorization.find(' ');
+  if (space == std::string_view::npos || !base::iequals(authorization.substr(0, space), "basic")) {
     return AuthResult::Denied;
   }
-  const auto decoded = base64_decode(authorization.substr(kScheme.size()));
+  std::string_view credentials = authorization.substr(space);
+  while (credentials.starts_with(' ')) credentials.remove_prefix(1);
+  if (credentials.empty()) return AuthResult::Denied;
+  const auto decoded = base64_decode(credentials);
   if (!decoded) return AuthResult::Denied;
   const auto colon = decoded->find(':');
   if (colon == std::string::npos) return AuthResult::Denied;

@@ -1,5 +1,7 @@
 #include "exporters/http/framing.hpp"
 
+#include "base/spelling.hpp"
+
 #include <algorithm>
 #include <array>
 #include <cstdint>
@@ -17,13 +19,7 @@ bool is_tchar(char c) {
 
 bool is_token(std::string_view s) { return !s.empty() && std::all_of(s.begin(), s.end(), is_tchar); }
 
-char lower(char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c + 32) : c; }
-
-bool iequals(std::string_view a, std::string_view b) {
-  return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
-           return lower(x) == lower(y);
-         });
-}
+using base::iequals;
 
 std::string_view trim(std::string_view s) {
   while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
@@ -86,6 +82,12 @@ Framed frame_request(std::string_view input, const FramingLimits& limits) {
     return error(414);
   }
   const std::size_t end = rest.find("\r\n\r\n");
+  // A bare LF in the head is refused at once: a client that ends its lines with LF alone would
+  // otherwise wait, unanswered, for a CRLF CRLF that never comes.
+  const std::string_view head_so_far = rest.substr(0, end == std::string_view::npos ? rest.size() : end);
+  for (std::size_t lf = head_so_far.find('\n'); lf != std::string_view::npos; lf = head_so_far.find('\n', lf + 1)) {
+    if (lf == 0 || head_so_far[lf - 1] != '\r') return error(400);
+  }
   if (end == std::string_view::npos) {
     if (input.size() >= limits.max_request_bytes) return error(431);
     if (static_cast<std::size_t>(std::count(rest.begin(), rest.end(), '\n')) > limits.max_headers + 1) {
@@ -113,7 +115,18 @@ Framed frame_request(std::string_view input, const FramingLimits& limits) {
     return error(400);
   }
   const std::string_view method = request_line.substr(0, sp1);
-  const std::string_view target = request_line.substr(sp1 + 1, sp2 - sp1 - 1);
+  std::string_view target = request_line.substr(sp1 + 1, sp2 - sp1 - 1);
+  // RFC 9112 §3.2.2: a server must accept the absolute form ("GET http://host:port/metrics");
+  // httplib routes the origin form, so the scheme and authority are dropped here.
+  bool absolute = false;
+  for (const std::string_view scheme : {std::string_view("http://"), std::string_view("https://")}) {
+    if (target.size() >= scheme.size() && base::iequals(target.substr(0, scheme.size()), scheme)) {
+      target.remove_prefix(scheme.size());
+      const std::size_t path = target.find_first_of("/?");
+      target = path == std::string_view::npos ? std::string_view("/") : target.substr(path);
+      absolute = true;
+    }
+  }
   const std::string_view version = request_line.substr(sp2 + 1);
   if (!is_token(method) || target.empty()) return error(400);
   if (version.size() != 8 || version.substr(0, 5) != "HTTP/" || version[6] != '.' ||
@@ -175,7 +188,12 @@ Framed frame_request(std::string_view input, const FramingLimits& limits) {
   f.kind = Framed::Kind::Ready;
   f.consumed = total;  // the body (GET with Content-Length) is read and dropped here
   f.head.reserve(request_line.size() + kept.size() + 32);
-  f.head.append(request_line).append("\r\n").append(kept);
+  if (absolute) {
+    f.head.append(method).append(" ").append(target.front() == '?' ? "/" : "").append(target).append(" ").append(version);
+  } else {
+    f.head.append(request_line);
+  }
+  f.head.append("\r\n").append(kept);
   // httplib's own tests, spelled its way: "close" ends it, "Keep-Alive" keeps HTTP/1.0 open.
   if (!f.facts.keep_alive) f.head.append("Connection: close\r\n");
   else if (f.facts.http10) f.head.append("Connection: Keep-Alive\r\n");

@@ -235,6 +235,44 @@ TEST(HostileAuth, NulInPasswordIsRefused) {
   EXPECT_EQ(auth.check_header("Basic cHJvbTpzM2NyZXQAanVuaw=="), AuthResult::Denied);
 }
 
+// #39's smaller findings: the scheme is case-insensitive (RFC 9110 §11.1) and may be followed by
+// several spaces; anything else is still refused.
+TEST(HostileAuth, SchemeIsCaseInsensitive) {
+  const auto hash = bcrypt_hash("s3cret", 4);
+  ASSERT_TRUE(hash);
+  BasicAuth auth({{"prom", *hash}});
+  for (const char* scheme : {"Basic ", "basic ", "BASIC ", "bAsIc   "}) {
+    EXPECT_EQ(auth.check_header(std::string(scheme) + "cHJvbTpzM2NyZXQ="), AuthResult::Ok) << scheme;
+  }
+  for (const char* bad : {"Basi cHJvbTpzM2NyZXQ=", "Bearer cHJvbTpzM2NyZXQ=", "Basic", "Basic   ", "BasiccHJvbTpzM2NyZXQ="}) {
+    EXPECT_EQ(auth.check_header(bad), AuthResult::Denied) << bad;
+  }
+}
+
+// TLS 1.2 offers forward-secret AEAD suites only: a client that insists on RSA key exchange
+// with CBC (AES128-SHA) gets no handshake; an ECDHE-GCM one does.
+TEST_F(HostileTls, Tls12RefusesRsaKeyExchangeAndCbc) {
+  WebConfig cfg = daemon_like();
+  cfg.tls_cert_file = (dir_ / "cert.pem").string();
+  cfg.tls_key_file = (dir_ / "key.pem").string();
+  testing::TestServer t{cfg, testing::make_fleet(4)};
+  const auto handshake = [&](const char* ciphers) {
+    std::unique_ptr<SSL_CTX, SslCtxFree> ctx(SSL_CTX_new(TLS_client_method()));
+    SSL_CTX_set_max_proto_version(ctx.get(), TLS1_2_VERSION);
+    SSL_CTX_set_cipher_list(ctx.get(), ciphers);
+    const int fd = testing::connect_from(t.port, "127.0.0.2");
+    SSL* ssl = SSL_new(ctx.get());
+    SSL_set_fd(ssl, fd);
+    const bool ok = SSL_connect(ssl) == 1;
+    SSL_free(ssl);
+    ::close(fd);
+    return ok;
+  };
+  EXPECT_FALSE(handshake("AES128-SHA"));
+  EXPECT_FALSE(handshake("AES256-GCM-SHA384"));  // AEAD, but RSA key exchange: no forward secrecy
+  EXPECT_TRUE(handshake("ECDHE-RSA-AES128-GCM-SHA256"));
+}
+
 TEST(HostileAuth, BusyChecksRunNoBcrypt) {
   const auto hash = bcrypt_hash("s3cret", 9);
   ASSERT_TRUE(hash);

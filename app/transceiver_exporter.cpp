@@ -11,6 +11,7 @@
 #include <spdlog/spdlog.h>
 #include <systemd/sd-daemon.h>
 
+#include "base/spelling.hpp"
 #include "daemon/allocator.hpp"
 #include "daemon/build_info.hpp"
 #include "daemon/logging.hpp"
@@ -78,7 +79,7 @@ int check_config(const Options& o) {
   std::size_t missing = 0;
   for (const daemon::PortSpec& port : p.built.ports) {
     if (const auto why = port.transport->missing()) {
-      std::cerr << o.config << ": port " << port.id.port << ": " << *why << '\n';
+      std::cerr << o.config << ": port " << base::shown(port.id.port) << ": " << *why << '\n';
       ++missing;
     }
   }

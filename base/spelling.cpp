@@ -46,4 +46,21 @@ std::string did_you_mean(std::string_view word, const std::vector<std::string_vi
   return n ? " (did you mean '" + std::string(*n) + "'?)" : std::string();
 }
 
+std::string shown(std::string_view s) {
+  static constexpr char kHex[] = "0123456789abcdef";
+  std::string out;
+  out.reserve(s.size());
+  for (const char c : s) {
+    const auto b = static_cast<unsigned char>(c);
+    if (b < 0x20 || b >= 0x7F || c == '"' || c == '\\') {
+      out += "\\x";
+      out += kHex[b >> 4];
+      out += kHex[b & 0xF];
+    } else {
+      out += c;
+    }
+  }
+  return out;
+}
+
 }  // namespace xcvr::base

@@ -20,6 +20,21 @@ constexpr bool iequals(std::string_view a, std::string_view b) {
   return true;
 }
 
+// A name an operator gives a port: printable ASCII without spaces, quotes or backslashes, so it
+// reads the same in a log line, a label, a URL path and a shell.
+inline constexpr std::string_view kPlainNameRule = "printable ASCII without spaces, quotes or backslashes";
+constexpr bool plain_name(std::string_view s) {
+  if (s.empty()) return false;
+  for (const char c : s) {
+    if (c <= 0x20 || c >= 0x7F || c == '"' || c == '\\') return false;
+  }
+  return true;
+}
+
+// `s` for a message: bytes outside printable ASCII, quotes and backslashes as \xNN, so an error
+// that names what an operator wrote never carries a terminal escape sequence.
+std::string shown(std::string_view s);
+
 // Optimal string alignment distance (insertions, deletions, substitutions and transpositions
 // of neighbours), ignoring ASCII case.
 std::size_t edit_distance(std::string_view a, std::string_view b);

@@ -153,10 +153,8 @@ PortConfig read_port(Table& t, bool lists_devices) {
   p.config_location = location(t.where());
   p.name = t.str("name").value_or("");
   require(!p.name.empty(), t.where(), t.name() + ": every port needs a name");
-  for (char c : p.name) {
-    require(c > 0x20 && c < 0x7F && c != '"' && c != '\\', t.where(),
-            t.name() + ": port name '" + p.name + "' must be printable ASCII without spaces, quotes or backslashes");
-  }
+  require(base::plain_name(p.name), t.where(),
+          t.name() + ": port name '" + base::shown(p.name) + "' must be " + std::string(base::kPlainNameRule));
   if (lists_devices) p.cage = t.str("cage").value_or("");
   if (!p.cage.empty()) {
     const CageKind* kind = find_cage_kind(p.cage);

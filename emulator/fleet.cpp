@@ -7,6 +7,7 @@
 #include "emulator/toml_support.hpp"
 #include "base/toml_input.hpp"
 #include "base/safe_file.hpp"
+#include "base/spelling.hpp"
 
 namespace xcvr::emulator {
 
@@ -137,6 +138,10 @@ struct FleetBuilder {
       std::string local = prefix + std::to_string(port_number++);
       if (names != nullptr && c < names->size()) local = names->get(c)->value_or(local);
       port.name = system + "/" + local;
+      if (!base::plain_name(port.name)) {
+        toml_fail(names != nullptr && c < names->size() ? *names->get(c) : m,
+                  "port name '" + base::shown(port.name) + "' must be " + std::string(base::kPlainNameRule));
+      }
       if (fleet.find_port(port.name) != nullptr) toml_fail(m, "duplicate port '" + port.name + "'");
       port.bus = &bus;
       port.cage = static_cast<int>(c);

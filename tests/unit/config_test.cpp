@@ -164,6 +164,8 @@ INSTANTIATE_TEST_SUITE_P(
         Bad{"file_no_ports", "[[source]]\ntype = \"file\"\n", 1, 1, "at least one"},
         Bad{"port_no_name", "[[source]]\ntype = \"file\"\n[[source.port]]\npath = \"a\"\n", 3, 1, "needs a name"},
         Bad{"port_name_space", "[[source]]\ntype = \"file\"\n[[source.port]]\nname = \"a b\"\npath = \"a\"\n", 3, 1, "printable ASCII"},
+        Bad{"port_name_escape", "[[source]]\ntype = \"file\"\n[[source.port]]\nname = \"a\\u001b]0;x\\u0007\"\npath = \"a\"\n", 3, 1,
+            "port name 'a\\x1b]0;x\\x07' must be"},
         Bad{"port_no_path", "[[source]]\ntype = \"file\"\n[[source.port]]\nname = \"a\"\n", 3, 1, "needs path"},
         Bad{"port_unknown_key", "[[source]]\ntype = \"file\"\n[[source.port]]\nname = \"a\"\npath = \"p\"\ncolour = \"red\"\n", 6, 1, "unknown key 'colour'"},
         Bad{"duplicate_port", "[[source]]\ntype = \"file\"\n[[source.port]]\nname = \"a\"\npath = \"p\"\n[[source.port]]\nname = \"a\"\npath = \"q\"\n", 1, 1, "defined twice"},

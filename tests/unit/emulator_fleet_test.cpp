@@ -143,6 +143,14 @@ TEST(EmulatorFleet, ErrorsNameFileLineAndColumn) {
                 .rfind("fleet.toml:6:8: no port 's/port9'", 0),
             0u);
   EXPECT_EQ(error("[[system]\n").rfind("fleet.toml:1:", 0), 0u);
+  // #39: a port name with a newline or an escape sequence is refused, and the error shows its
+  // bytes escaped (it reached the log and the terminal raw).
+  const std::string escape = error("[[system]]\nname = \"s\"\n[[system.bus]]\nmodules = [\"\"]\n"
+                                   "ports = [\"p1\\u001b[31m\"]\n");
+  EXPECT_EQ(escape.rfind("fleet.toml:5:10: port name 's/p1\\x1b[31m' must be printable ASCII", 0), 0u) << escape;
+  EXPECT_EQ(escape.find('\x1b'), std::string::npos);
+  EXPECT_NE(error("[[system]]\nname = \"s\\nx\"\n[[system.bus]]\nmodules = [\"\"]\n").find("port name 's\\x0ax/port1'"),
+            std::string::npos);
   FleetLoad missing = load_fleet_file("/nonexistent/fleet.toml");
   EXPECT_FALSE(missing.fleet);
   EXPECT_NE(missing.error.find("cannot open"), std::string::npos);

@@ -32,7 +32,7 @@ daemon: cmis base coding drivers
 health: cmis base coding daemon/snapshot.hpp
 exporters: cmis base coding drivers daemon health
 exporters/http: cmis base coding drivers daemon health exporters
-app: daemon exporters exporters/http
+app: base daemon exporters exporters/http
 cli: cmis base coding drivers emulator dumpfile daemon health
 '
 registry=drivers/source_registry.cpp

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <limits>
 #include <map>
+#include <string>
+#include <string_view>
 
 #include "coding/coding.hpp"
 #include "daemon/budget.hpp"
@@ -119,14 +121,16 @@ void PollEngine::publish() {
   // Aging drift and re-coding memory need the module's serial: one store for all domains. A
   // serial in two cages (serial_duplicate) identifies neither module: no baseline is learned or
   // borrowed for it, so a copy never shows drift against the original's laser.
-  std::map<std::string, int> holders;
-  for (const PortSnapshot& p : snap->ports) {
-    if (p.report) ++holders[coding::serial_key(*p.report)];
+  std::vector<std::string> keys(snap->ports.size());  // each port's serial_key, made once
+  std::map<std::string_view, int> holders;             // views into `keys`, which never grows
+  for (std::size_t i = 0; i < keys.size(); ++i) {
+    if (!snap->ports[i].report) continue;
+    keys[i] = coding::serial_key(*snap->ports[i].report);
+    ++holders[keys[i]];
   }
-  for (PortSnapshot& p : snap->ports) {
-    if (!p.report || p.stale) continue;
-    const std::string key = coding::serial_key(*p.report);
-    if (!key.empty() && holders[key] > 1) continue;
+  for (std::size_t i = 0; i < keys.size(); ++i) {
+    PortSnapshot& p = snap->ports[i];
+    if (!p.report || p.stale || (!keys[i].empty() && holders[keys[i]] > 1)) continue;
     p.aging = aging_.observe(*p.report, snap->taken_unix);
   }
   if (coding_) add_fleet_findings(snap->ports, &aging_);  // after observe(): first sightings recorded

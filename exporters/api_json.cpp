@@ -232,7 +232,11 @@ json port_json(const daemon::Snapshot& s, const daemon::PortSnapshot& p, const P
   return j;
 }
 
-std::string json_text(const json& j) { return j.dump(-1, ' ', false, json::error_handler_t::replace) + "\n"; }
+namespace {
+std::string compact(const json& j) { return j.dump(-1, ' ', false, json::error_handler_t::replace); }
+}  // namespace
+
+std::string json_text(const json& j) { return compact(j) + "\n"; }
 
 std::string modules_body(const health::FleetView& views, std::size_t size_hint) {
   const daemon::Snapshot& s = views.snapshot();
@@ -240,7 +244,7 @@ std::string modules_body(const health::FleetView& views, std::size_t size_hint) 
   for (const auto& b : s.budgets) budgets.push_back(budget_json(b));
   std::string out;
   out.reserve(size_hint + size_hint / 16);
-  const auto put = [&](const json& j) { out += j.dump(-1, ' ', false, json::error_handler_t::replace); };
+  const auto put = [&](const json& j) { out += compact(j); };
   // The keys in the order json_text() writes an object's (nlohmann's objects are sorted maps).
   out += "{\"budgets\":";
   put(budgets);

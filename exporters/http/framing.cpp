@@ -82,13 +82,12 @@ Framed frame_request(std::string_view input, const FramingLimits& limits) {
     return error(414);
   }
   const std::size_t end = rest.find("\r\n\r\n");
-  // A bare LF in the head is refused at once: a client that ends its lines with LF alone would
-  // otherwise wait, unanswered, for a CRLF CRLF that never comes.
-  const std::string_view head_so_far = rest.substr(0, end == std::string_view::npos ? rest.size() : end);
-  for (std::size_t lf = head_so_far.find('\n'); lf != std::string_view::npos; lf = head_so_far.find('\n', lf + 1)) {
-    if (lf == 0 || head_so_far[lf - 1] != '\r') return error(400);
-  }
   if (end == std::string_view::npos) {
+    // A bare LF is refused at once, not when the head is complete (below): a client that ends
+    // its lines with LF alone would otherwise wait, unanswered, for a CRLF CRLF that never comes.
+    for (std::size_t lf = rest.find('\n'); lf != std::string_view::npos; lf = rest.find('\n', lf + 1)) {
+      if (lf == 0 || rest[lf - 1] != '\r') return error(400);
+    }
     if (input.size() >= limits.max_request_bytes) return error(431);
     if (static_cast<std::size_t>(std::count(rest.begin(), rest.end(), '\n')) > limits.max_headers + 1) {
       return error(431);

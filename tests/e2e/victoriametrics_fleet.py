@@ -125,11 +125,15 @@ def vm_series(vm, target):
     return out
 
 
-def vm_metric(vm, name, **labels):
-    """The sum of VictoriaMetrics' own metric `name` with `labels` (from its /metrics)."""
+def vm_samples(vm):
+    """VictoriaMetrics' own /metrics, read once for the figures taken from it."""
     _, body = http_get(f"{vm}/metrics", timeout=10)
-    return sum(value for n, ls, value in exposition_samples(body.decode())
-               if n == name and set(labels.items()) <= set(ls))
+    return exposition_samples(body.decode())
+
+
+def vm_metric(samples, name, **labels):
+    """The sum of VictoriaMetrics' own metric `name` with `labels` in `samples` (vm_samples)."""
+    return sum(value for n, ls, value in samples if n == name and set(labels.items()) <= set(ls))
 
 
 def disk_bytes(path):
@@ -185,11 +189,11 @@ remote_write:
     procs.start("prometheus-agent", ["prometheus", "--enable-feature=agent", "--config.file=agent.yml",
                                      "--storage.agent.path=agent-data", f"--web.listen-address=127.0.0.1:{prom_port}"])
     started = time.monotonic()
-    rows_before = vm_metric(vm, "vm_rows_inserted_total", type="promremotewrite")
+    rows_before = vm_metric(vm_samples(vm), "vm_rows_inserted_total", type="promremotewrite")
     served_before = fleet.samples_served
     time.sleep(seconds)
     elapsed = time.monotonic() - started
-    rows = vm_metric(vm, "vm_rows_inserted_total", type="promremotewrite") - rows_before
+    rows = vm_metric(vm_samples(vm), "vm_rows_inserted_total", type="promremotewrite") - rows_before
     samples = fleet.samples_served - served_before
     fleet.frozen = True  # what each target served no longer grows while it is checked
 
@@ -237,11 +241,11 @@ remote_write:
 
     cages = sum(1 for name, _ in fleet.versions[-1][0] if name == "transceiver_module_present")
     series_total = sum(per_target.values())
-    data_bytes = vm_metric(vm, "vm_data_size_bytes", type="storage/small") + \
-        vm_metric(vm, "vm_data_size_bytes", type="storage/big")
-    index_bytes = vm_metric(vm, "vm_data_size_bytes", type="indexdb") + \
-        vm_metric(vm, "vm_data_size_bytes", type="indexdb/file") + vm_metric(vm, "vm_data_size_bytes", type="indexdb/inmemory")
-    stored_rows = vm_metric(vm, "vm_rows", type="storage/small") + vm_metric(vm, "vm_rows", type="storage/big")
+    figures = vm_samples(vm)
+    data_bytes = sum(vm_metric(figures, "vm_data_size_bytes", type=t) for t in ("storage/small", "storage/big"))
+    index_bytes = sum(vm_metric(figures, "vm_data_size_bytes", type=t)
+                      for t in ("indexdb", "indexdb/file", "indexdb/inmemory"))
+    stored_rows = sum(vm_metric(figures, "vm_rows", type=t) for t in ("storage/small", "storage/big"))
     on_disk = disk_bytes(vm_data)
     log(f"figure: {targets} exporters x {per_target[0]} series ({cages} cages each): {series_total} series in "
         f"VictoriaMetrics, {series_total / (targets * cages):.1f} per cage")

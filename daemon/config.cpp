@@ -97,6 +97,18 @@ WebConfig read_web(Table t) {
   return w;
 }
 
+MetricsConfig read_metrics(Table t) {
+  MetricsConfig m;
+  if (auto profile = t.str("profile")) {
+    if (*profile == "fleet") m.profile = MetricsProfile::Fleet;
+    else if (*profile != "full") t.fail(t.node("profile"), "profile", "expected \"full\" or \"fleet\", got \"" + base::shown(*profile) + "\"");
+  }
+  m.detail_ports = t.strings("detail_ports");
+  duration_in(t, "detail_hold", m.detail_hold_s, 1, 86400, /*zero_is_off=*/true);
+  t.finish();
+  return m;
+}
+
 std::string resolve(const std::string& base_file, const std::string& path) {
   return drivers::resolve_path(std::filesystem::path(base_file).parent_path().string(), path);
 }
@@ -287,6 +299,9 @@ Config read_root(const toml::table& root, const std::string& file, std::vector<C
   });
   section([&] {
     if (const toml::table* w = t.subtable("web")) c.web = read_web(Table(*w, "web"));
+  });
+  section([&] {
+    if (const toml::table* m = t.subtable("metrics")) c.metrics = read_metrics(Table(*m, "metrics"));
   });
   // Each entry of an array of tables ([[source]], [[budget]], [[cage_style]]) on its own.
   const auto each = [&](const char* key, auto&& read) {

@@ -13,6 +13,7 @@
 #include <variant>
 #include <vector>
 
+#include "daemon/metrics_config.hpp"
 #include "drivers/source_kind.hpp"
 
 namespace xcvr::daemon {
@@ -147,6 +148,7 @@ struct Config {
   std::string oui_registry = "/usr/share/ieee-data";  // directory or oui.csv / oui.txt
   PollConfig poll;
   WebConfig web;
+  MetricsConfig metrics;
   std::vector<SourceConfig> sources;
   std::vector<BudgetConfig> budgets;
   std::vector<CageStyleConfig> cage_styles;

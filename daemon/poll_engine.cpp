@@ -31,7 +31,8 @@ PollEngine::PollEngine(const Config& config, std::vector<PortSpec> ports, const 
 PollEngine::PollEngine(const Config& config, std::vector<std::unique_ptr<PortPoller>> pollers,
                        const base::Clock& clock, SnapshotStore& store, AgingStore& aging,
                        std::shared_ptr<const CodingSetup> coding)
-    : config_(config), clock_(clock), store_(store), aging_(aging), coding_(std::move(coding)) {
+    : config_(config), metrics_(std::make_shared<const MetricsConfig>(config.metrics)), clock_(clock), store_(store),
+      aging_(aging), coding_(std::move(coding)) {
   // A scrape sees data at most this much older than the last poll: small beside the interval.
   publish_interval_ = std::min(0.1, config.poll.dynamic_interval_s / 10);
   std::map<std::string, Domain*> by_name;
@@ -141,6 +142,7 @@ void PollEngine::publish() {
   snap->last_config_reload_ok = last_reload_ok_.load();
   snap->last_config_reload_unix = last_reload_unix_.load();
   snap->state_write_failures_total = aging_.write_failures();
+  snap->metrics = metrics_;
   store_.publish(std::move(snap));
 }
 

@@ -83,6 +83,7 @@ class PollEngine {
   void publisher();
 
   Config config_;
+  std::shared_ptr<const MetricsConfig> metrics_;  // config_.metrics, shared by every snapshot
   const base::Clock& clock_;
   SnapshotStore& store_;
   AgingStore& aging_;

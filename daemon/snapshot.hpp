@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "coding/finding.hpp"
+#include "daemon/metrics_config.hpp"
 #include "cmis/report.hpp"
 #include "drivers/link_health.hpp"
 
@@ -146,6 +147,7 @@ struct Snapshot {
   double last_config_reload_unix = 0;
   uint64_t state_write_failures_total = 0;  // aging baselines not saved (daemon/aging)
   std::string version;
+  std::shared_ptr<const MetricsConfig> metrics;  // the config's [metrics]; nullptr: its defaults
 };
 
 // Publishes snapshots: one writer (the poller), many readers (scrapes). Readers get a

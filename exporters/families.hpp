@@ -44,6 +44,12 @@ enum class Fam : std::size_t {
   TemperatureHeadroom = QuantityThreshold_ + cmis::kThresholdQuantityCount,
   LaneTxBiasDrift,
   LaneTxPowerDrift,
+  // each port's worst lane (health::WorstLane), in both profiles: one contiguous block
+  WorstLaneRxPowerMargin,
+  WorstLanePreFecBer,
+  WorstLaneEsnr,
+  WorstLaneTxBiasDrift,
+  WorstLane,
   VdmQuantity_,  // one per exported cmis::kVdmQuantities row, in row order: vdm_family()
   VdmThreshold_ = VdmQuantity_ + cmis::kVdmExportedCount,  // and its thresholds': vdm_threshold_family()
   Flag = VdmThreshold_ + cmis::kVdmExportedCount,

@@ -86,13 +86,15 @@ void add_self_series(FamilySet& out, const daemon::Snapshot& s, const SelfStats&
 
 }  // namespace detail
 
-void add_all_series(FamilySet& out, const health::FleetView& views, const SelfStats& self) {
+void add_all_series(FamilySet& out, const health::FleetView& views, const SelfStats& self, const SeriesPlan& plan) {
   const daemon::Snapshot& snapshot = views.snapshot();
   std::unordered_set<std::string_view> ports;  // a repeated port name would duplicate every series
   ports.reserve(snapshot.ports.size());
   for (std::size_t i = 0; i < snapshot.ports.size(); ++i) {
     const daemon::PortSnapshot& p = snapshot.ports[i];
-    if (ports.insert(p.port).second) detail::add_port_series(out, p, views.port(i));
+    if (ports.insert(p.port).second) {
+      detail::add_port_series(out, p, views.port(i), {.fleet = plan.fleet, .lanes = plan.shows_lanes(i)});
+    }
   }
   detail::add_budget_series(out, snapshot);
   detail::add_self_series(out, snapshot, self);
@@ -102,14 +104,15 @@ void add_all_series(FamilySet& out, const health::FleetView& views, const SelfSt
               static_cast<double>(self.render_errors + duplicates + out.dropped()));
 }
 
-TextBuffer render_body(const health::FleetView& views, const SelfStats& self, std::vector<std::size_t>* family_bytes) {
+TextBuffer render_body(const health::FleetView& views, const SelfStats& self, std::vector<std::size_t>* family_bytes,
+                       const SeriesPlan& plan) {
   FamilySet out(family_bytes);
-  add_all_series(out, views, self);
+  add_all_series(out, views, self, plan);
   return out.take_text(family_bytes);
 }
 
-std::string render_text(const health::FleetView& views, const SelfStats& self) {
-  return std::string(render_body(views, self).view());
+std::string render_text(const health::FleetView& views, const SelfStats& self, const SeriesPlan& plan) {
+  return std::string(render_body(views, self, nullptr, plan).view());
 }
 
 SelfStats SnapshotCollector::self_stats() const {
@@ -128,7 +131,8 @@ std::shared_ptr<const RenderedMetrics> SnapshotCollector::render() const {
     return rendered_.get(snapshot, [&] {
       const auto start = std::chrono::steady_clock::now();
       auto out = std::make_shared<RenderedMetrics>();
-      out->body = render_body(*health::shared_views(snapshot), self_stats(), &family_bytes_);
+      const auto views = health::shared_views(snapshot);
+      out->body = render_body(*views, self_stats(), &family_bytes_, planner_.plan(*views));
       out->text = out->body.view();
       out->gzip = gzip_compress(out->text).value_or("");
       const std::chrono::duration<double> took = std::chrono::steady_clock::now() - start;

@@ -15,6 +15,7 @@
 #include "daemon/snapshot.hpp"
 #include "drivers/process_stats.hpp"
 #include "exporters/per_snapshot.hpp"
+#include "exporters/series_plan.hpp"
 #include "exporters/text_exposition.hpp"
 #include "health/fleet_view.hpp"
 
@@ -31,15 +32,16 @@ struct SelfStats {
 
 // Every series of one snapshot into `out` (see docs/metrics.md). Stale modules keep presence,
 // info, last-read time and counters; their monitor, threshold, state and flag series are withheld.
-void add_all_series(FamilySet& out, const health::FleetView& views, const SelfStats& self);
+// `plan`: the profile's choice per port (exporters/series_plan.hpp); {} = the full profile.
+void add_all_series(FamilySet& out, const health::FleetView& views, const SelfStats& self, const SeriesPlan& plan = {});
 
 // Text exposition format 0.0.4 of every series, written one by one without building families
 // (exporter_text_exposition_test holds it equal to prometheus-cpp's serializer).
 // `family_bytes`: kept by a caller that renders snapshot after snapshot (FamilySet).
 TextBuffer render_body(const health::FleetView& views, const SelfStats& self = {},
-                       std::vector<std::size_t>* family_bytes = nullptr);
+                       std::vector<std::size_t>* family_bytes = nullptr, const SeriesPlan& plan = {});
 // render_body() as a string (a copy of the body: for callers off the scrape path).
-std::string render_text(const health::FleetView& views, const SelfStats& self = {});
+std::string render_text(const health::FleetView& views, const SelfStats& self = {}, const SeriesPlan& plan = {});
 
 // Content-Type of render_text() output.
 inline constexpr const char* kMetricsContentType = "text/plain; version=0.0.4; charset=utf-8";
@@ -71,6 +73,7 @@ class SnapshotCollector {
   mutable std::atomic<double> last_render_seconds_{-1};
   mutable std::atomic<uint64_t> render_errors_{0};
   PerSnapshot<RenderedMetrics> rendered_;
+  mutable SeriesPlanner planner_;  // the profile's lanes per port, render after render
   mutable std::vector<std::size_t> family_bytes_;  // of the last render (render_body; under rendered_'s lock)
 };
 

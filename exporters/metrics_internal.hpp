@@ -11,6 +11,7 @@
 #include <type_traits>
 
 #include "daemon/snapshot.hpp"
+#include "cmis/flags.hpp"
 #include "exporters/families.hpp"
 #include "exporters/metrics.hpp"
 #include "health/port_view.hpp"
@@ -82,15 +83,39 @@ class LiveLabels {
   Labels other_;
 };
 
-// The four levels of a threshold family (those the module gives).
-void add_levels(FamilySet& out, Fam fam, const Labels& base, const cmis::Thresholds& thresholds);
+// The threshold levels the shipped alert and recording rules compare values with
+// (config/prometheus/): all the fleet profile serves of the thresholds of a port it shows
+// without lanes. exporter_profile_test holds this list to the rules.
+struct RuleThreshold {
+  std::string_view family;
+  cmis::ThresholdLevel level;
+};
+inline constexpr RuleThreshold kRuleThresholds[] = {
+    {"transceiver_temperature_threshold_celsius", cmis::ThresholdLevel::HighAlarm},
+    {"transceiver_temperature_threshold_celsius", cmis::ThresholdLevel::HighWarning},
+    {"transceiver_pre_fec_ber_threshold_ratio", cmis::ThresholdLevel::HighWarning},
+    {"transceiver_esnr_threshold_decibels", cmis::ThresholdLevel::LowWarning},
+};
 
-// VDM observables of a present, fresh module (exporters/metrics_vdm.cpp).
-void add_vdm_series(FamilySet& out, LiveLabels& labels, const daemon::PortSnapshot& port);
+// How much of a port goes out (SeriesPlan, per port): its lanes, or only what the fleet
+// profile keeps of them.
+struct PortDetail {
+  bool fleet = false;  // flag counters summed over lanes
+  bool lanes = true;   // per-lane series, every threshold level
+};
+
+// The four levels of a threshold family (those the module gives); without `all`, only the
+// levels kRuleThresholds names.
+void add_levels(FamilySet& out, Fam fam, const Labels& base, const cmis::Thresholds& thresholds, bool all = true);
+
+// VDM observables of a present, fresh module (exporters/metrics_vdm.cpp); without `lanes`, no
+// per-lane values and only the threshold levels kRuleThresholds names.
+void add_vdm_series(FamilySet& out, LiveLabels& labels, const daemon::PortSnapshot& port, bool lanes = true);
 
 // Every series of one port (presence, identity, monitors, thresholds, flags, counters); its
-// health, headroom and raised flags are its view's.
-void add_port_series(FamilySet& out, const daemon::PortSnapshot& port, const health::PortView& view);
+// health, headroom, worst lanes and raised flags are its view's.
+void add_port_series(FamilySet& out, const daemon::PortSnapshot& port, const health::PortView& view,
+                     PortDetail detail = {});
 
 // Power budget per group.
 void add_budget_series(FamilySet& out, const daemon::Snapshot& snapshot);

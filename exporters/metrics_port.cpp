@@ -1,5 +1,6 @@
 // Series of one port. Labels: port on everything, node for fabric-sourced ports, lane (1-based)
 // on per-lane series. Vendor strings only in transceiver_module_info.
+#include <algorithm>
 #include <map>
 #include <optional>
 #include <string>
@@ -64,14 +65,17 @@ std::optional<int> data_path_of(const cmis::ModuleReport* r, int lane) {
   return std::nullopt;
 }
 
-void add_levels(FamilySet& out, Fam fam, const Labels& base, const cmis::Thresholds& t) {
-  const auto level = [&](const char* name, const std::optional<double>& v) {
-    if (v) out.gauge(fam, base, {"level", name}, *v);
+void add_levels(FamilySet& out, Fam fam, const Labels& base, const cmis::Thresholds& t, bool all) {
+  using L = cmis::ThresholdLevel;
+  const auto level = [&](L l, const std::optional<double>& v) {
+    const auto ruled = [&](const RuleThreshold& r) { return r.level == l && r.family == family_spec(fam).name; };
+    if (!v || (!all && std::none_of(std::begin(kRuleThresholds), std::end(kRuleThresholds), ruled))) return;
+    out.gauge(fam, base, {"level", cmis::level_name(l)}, *v);
   };
-  level("high_alarm", t.high_alarm);
-  level("high_warning", t.high_warning);
-  level("low_warning", t.low_warning);
-  level("low_alarm", t.low_alarm);
+  level(L::HighAlarm, t.high_alarm);
+  level(L::HighWarning, t.high_warning);
+  level(L::LowWarning, t.low_warning);
+  level(L::LowAlarm, t.low_alarm);
 }
 
 namespace {
@@ -134,10 +138,10 @@ const cmis::QuantitySpec* threshold_row(std::string_view key) {
 
 // In the map's order, not the rows': each quantity's levels go to a family of their own, so the
 // order does not change the body, and a walk is cheaper than a find per row.
-void add_thresholds(FamilySet& out, const Labels& base, const cmis::ModuleReport& r) {
+void add_thresholds(FamilySet& out, const Labels& base, const cmis::ModuleReport& r, bool all) {
   for (const auto& [key, thresholds] : r.thresholds) {
     const cmis::QuantitySpec* q = threshold_row(key);
-    if (q != nullptr && q->has_thresholds()) add_levels(out, quantity_threshold_family(q->id), base, thresholds);
+    if (q != nullptr && q->has_thresholds()) add_levels(out, quantity_threshold_family(q->id), base, thresholds, all);
   }
 }
 
@@ -170,8 +174,32 @@ Labels flag_labels(const Labels& base, int lane, const std::string& flag) {
   return lane > 0 ? plus(lane_labels(base, lane), "flag", flag) : plus(base, "flag", flag);
 }
 
+// Each port's worst lanes (health::WorstLane), the `quantity` label naming the series.
+void add_worst_lanes(FamilySet& out, const Labels& base, const PortView& view) {
+  if (const auto& m = view.worst_rx_margin) {
+    out.gauge(Fam::WorstLaneRxPowerMargin, base, m->margin_db);
+    out.gauge(Fam::WorstLane, base, {"quantity", "rx_power_margin"}, m->lane);
+  }
+  struct Row {
+    Fam family;
+    std::string_view quantity;
+  };
+  static constexpr Row kRows[] = {  // by health::WorstOf
+      {Fam::WorstLanePreFecBer, "pre_fec_ber"}, {Fam::WorstLaneEsnr, "esnr"}, {Fam::WorstLaneTxBiasDrift, "tx_bias_drift"}};
+  for (const health::WorstLane& w : view.worst_lanes) {
+    const Row& row = kRows[static_cast<std::size_t>(w.quantity)];
+    if (w.side.empty()) {
+      out.gauge(row.family, base, w.value);
+      out.gauge(Fam::WorstLane, base, {"quantity", row.quantity}, w.lane);
+    } else {
+      out.gauge(row.family, base, {"side", w.side}, w.value);
+      out.gauge(Fam::WorstLane, plus(base, "quantity", row.quantity), {"side", w.side}, w.lane);
+    }
+  }
+}
+
 // Live values: only while the module is present and its last read is recent.
-void add_live(FamilySet& out, const Labels& base, const PortSnapshot& p, const PortView& view) {
+void add_live(FamilySet& out, const Labels& base, const PortSnapshot& p, const PortView& view, bool lanes) {
   const cmis::ModuleReport& r = *p.report;
   if (r.module_state) {
     out.gauge(Fam::ModuleState, base, {"state", module_state_label(r.module_state->name)}, 1);
@@ -184,11 +212,12 @@ void add_live(FamilySet& out, const Labels& base, const PortSnapshot& p, const P
   }
   if (r.low_power) out.gauge(Fam::ModuleLowPower, base, *r.low_power ? 1 : 0);
   LiveLabels labels(out, base, r);
-  add_lanes(out, labels, r);
-  add_thresholds(out, base, r);
+  if (lanes) add_lanes(out, labels, r);
+  add_thresholds(out, base, r, lanes);
   gauge_if(out, Fam::TemperatureHeadroom, base, view.temperature_headroom_celsius);
-  add_aging(out, labels, p);
-  add_vdm_series(out, labels, p);
+  if (lanes) add_aging(out, labels, p);
+  add_worst_lanes(out, base, view);
+  add_vdm_series(out, labels, p, lanes);
   for (const RaisedFlag& f : view.raised_flags) {  // live gauges: with the lane's data path
     out.gauge(Fam::Flag, f.lane > 0 ? labels.lane(f.lane) : base, {"flag", f.flag}, 1);
   }
@@ -208,17 +237,25 @@ void add_identity(FamilySet& out, const Labels& base, const PortSnapshot& p) {
   }
 }
 
-void add_counters(FamilySet& out, const Labels& base, const PortSnapshot& p) {
+// `by_lane` false (the fleet profile): flag counters summed over the port's lanes, so a
+// counter keeps its identity whether or not the port is shown lane by lane.
+void add_counters(FamilySet& out, const Labels& base, const PortSnapshot& p, bool by_lane) {
   out.counter(Fam::InsertionsTotal, base, static_cast<double>(p.insertions_total));
   for (const auto& [kind, n] : p.read_errors_total) {
     out.counter(Fam::ReadErrorsTotal, base, {"kind", kind}, static_cast<double>(n));
   }
   SeenSet<std::pair<int, std::string_view>> seen;
+  std::map<std::string_view, uint64_t> per_port;
   for (const daemon::FlagHistory& h : p.flags) {
     if (h.raised_total == 0 || !seen.first({h.lane, h.flag})) continue;  // sparse
+    if (!by_lane) {
+      per_port[h.flag] += h.raised_total;
+      continue;
+    }
     out.counter(Fam::FlagRaisedTotal, flag_labels(base, h.lane, h.flag),
                 static_cast<double>(h.raised_total));
   }
+  for (const auto& [flag, n] : per_port) out.counter(Fam::FlagRaisedTotal, base, {"flag", flag}, static_cast<double>(n));
 }
 
 // Link health beside the optic: the port's link counters, labelled by `link` (IB port number
@@ -249,7 +286,7 @@ void add_link(FamilySet& out, const Labels& base, const PortSnapshot& p) {
 
 }  // namespace
 
-void add_port_series(FamilySet& out, const PortSnapshot& p, const PortView& view) {
+void add_port_series(FamilySet& out, const PortSnapshot& p, const PortView& view, PortDetail detail) {
   const Labels base = out.with_rendered(port_labels(p));  // every series of the port begins so
   if (p.presence != PortPresence::Unknown) {
     out.gauge(Fam::ModulePresent, base, p.presence == PortPresence::Present ? 1 : 0);
@@ -259,14 +296,14 @@ void add_port_series(FamilySet& out, const PortSnapshot& p, const PortView& view
   }
   if (!p.misconfiguration.empty()) out.gauge(Fam::PortMisconfigured, base, {"reason", p.misconfiguration}, 1);
   out.gauge(Fam::PortHealth, base, {"health", health_name(view.health)}, 1);
-  add_counters(out, base, p);
+  add_counters(out, base, p, !detail.fleet);
   add_link(out, base, p);
   if (p.presence != PortPresence::Present) return;
   out.gauge(Fam::ModuleStale, base, p.stale ? 1 : 0);
   if (p.last_good_read_unix > 0) out.gauge(Fam::LastReadTimestamp, base, p.last_good_read_unix);
   if (!p.report) return;
   add_identity(out, base, p);
-  if (view.monitors_visible) add_live(out, base, p, view);
+  if (view.monitors_visible) add_live(out, base, p, view, detail.lanes);
 }
 
 }  // namespace xcvr::exporters::detail

@@ -15,7 +15,7 @@ namespace xcvr::exporters::detail {
 
 using health::vdm_measures;
 
-void add_vdm_series(FamilySet& out, LiveLabels& labels, const daemon::PortSnapshot& p) {
+void add_vdm_series(FamilySet& out, LiveLabels& labels, const daemon::PortSnapshot& p, bool lanes) {
   const cmis::ModuleReport& r = *p.report;
   // Keys compare the lane before the qualifier: most observables differ in lane, and an int
   // compares cheaper than a string.
@@ -38,13 +38,15 @@ void add_vdm_series(FamilySet& out, LiveLabels& labels, const daemon::PortSnapsh
     if (!seen.first({value, lane, o.qualifier})) continue;
     if (!measured(lane)) continue;
     const auto qualify = [&](const Labels& l) { return label.empty() ? l : plus(l, label, o.qualifier); };
-    const Labels& l = q->per_lane ? labels.lane(lane) : labels.base();
-    if (label.empty()) out.gauge(value, l, o.value);
-    else out.gauge(value, l, {label, o.qualifier}, o.value);
+    if (lanes || !q->per_lane) {
+      const Labels& l = q->per_lane ? labels.lane(lane) : labels.base();
+      if (label.empty()) out.gauge(value, l, o.value);
+      else out.gauge(value, l, {label, o.qualifier}, o.value);
+    }
     // The levels of the first instance of a quantity (and side) that names a set: modules give
     // every lane of one observable type the same set.
     if (o.thresholds && levels_seen.first({threshold, o.qualifier})) {
-      add_levels(out, threshold, qualify(labels.base()), *o.thresholds);
+      add_levels(out, threshold, qualify(labels.base()), *o.thresholds, lanes);
     }
   }
 }

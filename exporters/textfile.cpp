@@ -12,10 +12,11 @@ bool write_file_atomic(const std::filesystem::path& path, std::string_view conte
   return e.ok();
 }
 
-bool write_textfile(const std::filesystem::path& path, const health::FleetView& views, std::string& error) {
+bool write_textfile(const std::filesystem::path& path, const health::FleetView& views, SeriesPlanner& planner,
+                    std::string& error) {
   std::string text;
   try {
-    text = render_text(views);
+    text = render_text(views, {}, planner.plan(views));
   } catch (const std::exception& e) {
     error = std::string("cannot render metrics: ") + e.what();
     return false;

@@ -7,6 +7,7 @@
 #include <string>
 #include <string_view>
 
+#include "exporters/series_plan.hpp"
 #include "health/fleet_view.hpp"
 
 namespace xcvr::exporters {
@@ -17,7 +18,9 @@ namespace xcvr::exporters {
 bool write_file_atomic(const std::filesystem::path& path, std::string_view content,
                        std::string& error);
 
-// render_text(views) written with write_file_atomic(). The path should end in ".prom".
-bool write_textfile(const std::filesystem::path& path, const health::FleetView& views, std::string& error);
+// render_text(views) under `planner`'s profile, written with write_file_atomic(). The path should
+// end in ".prom".
+bool write_textfile(const std::filesystem::path& path, const health::FleetView& views, SeriesPlanner& planner,
+                    std::string& error);
 
 }  // namespace xcvr::exporters

@@ -53,6 +53,20 @@ struct LaneMargin {
   double margin_db = 0;  // rx power over the module's rx-power low warning, in dB
 };
 
+// The quantities a port's worst lane is kept of (the fleet profile's per-port series, served in
+// both profiles: docs/metrics.md "Profiles"). Rx power margin is the view's worst_rx_margin.
+enum class WorstOf { PreFecBer, Esnr, TxBiasDrift };
+
+// The worst in-service lane of one quantity (and VDM side): the highest pre-FEC BER, the lowest
+// eSNR (lanes whose VDM measures, health/values.hpp), the bias drift ratio farthest from 1 (lanes
+// whose laser is lit and not in Tx fault).
+struct WorstLane {
+  WorstOf quantity = WorstOf::PreFecBer;
+  std::string_view side;  // VDM: "media" or "host"; "" for drift
+  int lane = 0;
+  double value = 0;
+};
+
 // A flag raised now. Its identity is (lane, flag); the times say what is known of it.
 struct RaisedFlag {
   int lane = 0;  // 0 = module-level
@@ -72,6 +86,7 @@ struct PortView {
   std::vector<Reason> reasons;  // most urgent first; empty exactly when health is ok
   // The in-service lane with the least rx-power margin to the low warning (lanes with light).
   std::optional<LaneMargin> worst_rx_margin;
+  std::vector<WorstLane> worst_lanes;  // by quantity, then side; none while values are withheld
   // To the module's own high-warning temperature; none when unknown or withheld.
   std::optional<double> temperature_headroom_celsius;
   // Raised now: the poller's latched history united with the last report's flags, sorted by

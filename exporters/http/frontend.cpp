@@ -193,7 +193,7 @@ void Frontend::tick() {
   if (store_.current()->taken_unix == textfile_written_for_) return;
   const auto snapshot = store_.current_for_scrape();
   std::string error;
-  if (!write_textfile(textfile_, *health::shared_views(snapshot), error)) {
+  if (!write_textfile(textfile_, *health::shared_views(snapshot), textfile_plans_, error)) {
     spdlog::warn("textfile: {}", error);
     return;
   }

@@ -10,6 +10,7 @@
 #include "daemon/config.hpp"
 #include "daemon/snapshot.hpp"
 #include "exporters/http/server.hpp"
+#include "exporters/series_plan.hpp"
 
 namespace xcvr::exporters {
 
@@ -54,6 +55,7 @@ class Frontend {
   std::string tls_digest_;
   std::unique_ptr<HttpServer> server_;
   double textfile_written_for_ = -1;  // snapshot time of the last textfile write
+  SeriesPlanner textfile_plans_;
 };
 
 }  // namespace xcvr::exporters

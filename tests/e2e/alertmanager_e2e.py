@@ -21,7 +21,11 @@ intervals 1s (daemon_fleet.rewrite_rules, as in prometheus_scrape.py), and in th
 configuration only the receiver URL and group_wait/group_interval/repeat_interval. Routing and
 inhibition are the shipped ones.
 
-  alertmanager_e2e.py PATH/TO/transceiver_exporter
+With `--profile fleet` the daemon serves the fleet metric profile (docs/metrics.md "Profiles":
+per port its values and worst lanes, lanes only for ports that are not ok): the same
+notifications must arrive, and the healthy ports are checked to be served without lanes.
+
+  alertmanager_e2e.py PATH/TO/transceiver_exporter [--profile full|fleet]
 """
 
 import json
@@ -32,7 +36,7 @@ import time
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from daemon_fleet import (ALERTMANAGER, Daemon, Processes, Webhook, alerts_of, by_port, fail, http_get,  # noqa: E402
-                          json_get, log, require_tools, start_alertmanager, start_prometheus)
+                          json_get, log, profile_argument, require_tools, start_alertmanager, start_prometheus)
 
 E2E = os.path.dirname(os.path.abspath(__file__))
 # Faulty port -> (the alert its fault must raise, every alert it may raise). The extra ones are
@@ -93,13 +97,14 @@ def check_notification(n, runbook_base):
 
 def main():
     binary = os.path.abspath(sys.argv[1])
+    profile = profile_argument(sys.argv, "alertmanager_e2e.py")
     require_tools("prometheus", "promtool", "amtool", ALERTMANAGER, packages="prometheus and prometheus-alertmanager")
     started = time.monotonic()
     webhook = Webhook()
     with Processes("xcvr-e2e-am-") as procs:
         am_port = start_alertmanager(procs, webhook.url)
         daemon = Daemon(procs, binary, fleet=os.path.join(E2E, "alert_fleet.toml"),
-                        scenario=os.path.join(E2E, "alert_faults.toml"), budgets=False)
+                        scenario=os.path.join(E2E, "alert_faults.toml"), budgets=False, profile=profile)
         prom, prom_port = start_prometheus(procs, f"127.0.0.1:{daemon.port}", f"""alerting:
   alertmanagers: [{{static_configs: [{{targets: ['127.0.0.1:{am_port}']}}]}}]
 """)
@@ -127,9 +132,16 @@ def main():
         except SystemExit:
             log(f"ports without their alert (what they got): {missing}; Prometheus: {sorted(prom.alerts('firing'))}")
             raise
-        log(f"ok: every faulty port notified after {time.monotonic() - started:.0f} s")
+        log(f"ok: every faulty port notified after {time.monotonic() - started:.0f} s ({profile} profile)")
+        if profile == "fleet":
+            lanes = {p: prom.value(f'count({{port="{p}",lane!=""}})') for p in HEALTHY + list(FAULTY)}
+            if any(lanes[p] for p in HEALTHY) or not lanes["sw/swp13"]:
+                fail(f"fleet profile: per-lane series by port: {lanes}; want none for the healthy {HEALTHY}")
+            log(f"ok: fleet profile: the healthy ports are served without lanes, the faulty ones with: {lanes}")
         # The module's VDM flag is an event, counted once however many polls it stays raised.
-        ber_flag = 'transceiver_flag_raised_total{port="sw/swp13",lane="2",flag="vdm_pre_fec_ber_current_media_high_warning"}'
+        # (The fleet profile sums a flag's counters over the port's lanes: only lane 2 raised it.)
+        lane = ',lane="2"' if profile == "full" else ""
+        ber_flag = f'transceiver_flag_raised_total{{port="sw/swp13"{lane},flag="vdm_pre_fec_ber_current_media_high_warning"}}'
         if prom.value(ber_flag) != 1:
             fail(f"{ber_flag} = {prom.value(ber_flag)}, want 1 (one event, not one per poll)")
         log("ok: the degrading BER's VDM warning flag counted as one event")

@@ -238,10 +238,10 @@ class Daemon:
     the fault scenario (FAULTS, or the `scenario` TOML path); budgets=False leaves out the power
     budgets; `poll_extra` adds [poll] keys; `flag_hold` is short, as rewrite_rules makes
     the alerts' `for:` (a blip must stay below it, as the shipped default is below 1m); reload() rewrites the config and sends SIGHUP. `name` tells several daemons of one
-    Processes apart (their config, state directory and log)."""
+    Processes apart (their config, state directory and log); `profile` is the [metrics] profile."""
 
     def __init__(self, procs, binary, faults=True, web_extra="", fleet=None, scenario=None, budgets=True,
-                 name="daemon", poll_extra="", flag_hold="2s"):
+                 name="daemon", poll_extra="", flag_hold="2s", profile="full"):
         self.procs = procs
         self.binary = binary
         self.name = name
@@ -249,6 +249,7 @@ class Daemon:
         self.web_extra = web_extra
         self.poll_extra = poll_extra
         self.flag_hold = flag_hold
+        self.profile = profile
         self.fleet = fleet or demo_fleet_without_timeline(procs.work)
         self.scenario = scenario or "faults.toml"
         self.budgets = BUDGETS if budgets else ""
@@ -278,6 +279,9 @@ flag_hold = "{self.flag_hold}"
 [web]
 listen_addresses = ["127.0.0.1:{self.port}"]
 {self.web_extra}
+
+[metrics]
+profile = "{self.profile}"
 
 [[source]]
 type = "emulator"
@@ -384,8 +388,8 @@ def rewrite_rules(src, dst, keep_firing=None):
             ('transceiver_flag_raised_total{flag="rx_los"}[1h]', 'transceiver_flag_raised_total{flag="rx_los"}[60s]', 2),
             ("count_over_time(transceiver_module_present[1h])", "count_over_time(transceiver_module_present[60s])", 1),
             ("transceiver_insertions_total[1h]", "transceiver_insertions_total[60s]", 1),
-            ("transceiver_lane_pre_fec_ber_ratio[10m]", "transceiver_lane_pre_fec_ber_ratio[5s]", 1),
-            ("transceiver_lane_pre_fec_ber_ratio[6h]", "transceiver_lane_pre_fec_ber_ratio[30s]", 1)):
+            ("transceiver_worst_lane_pre_fec_ber_ratio[10m]", "transceiver_worst_lane_pre_fec_ber_ratio[5s]", 1),
+            ("transceiver_worst_lane_pre_fec_ber_ratio[6h]", "transceiver_worst_lane_pre_fec_ber_ratio[30s]", 1)):
         if shipped in text:
             if text.count(shipped) != count:
                 fail(f"{src}: expected {count} `{shipped}`, found {text.count(shipped)}")
@@ -550,3 +554,12 @@ def alerts_of(notifications, status=None):
     """The names of the alerts the notifications carry (with that status: firing, resolved)."""
     return {a["labels"]["alertname"] for n in notifications for a in n.get("alerts", [])
             if status is None or a.get("status") == status}
+
+
+def profile_argument(argv, usage):
+    """The metric profile a test runs the daemon with: "full", or "fleet" after --profile."""
+    if len(argv) == 2:
+        return "full"
+    if len(argv) == 4 and argv[2] == "--profile" and argv[3] in ("full", "fleet"):
+        return argv[3]
+    fail(f"usage: {usage} PATH/TO/transceiver_exporter [--profile full|fleet]")

@@ -11,7 +11,12 @@ that the test takes a minute instead of hours: every `for:` and `keep_firing_for
 (TransceiverExporterAbsent's `for:` 2m), the BER-regression windows are scaled to seconds and the
 recording group's `interval:` becomes 1s.
 
-  prometheus_scrape.py PATH/TO/transceiver_exporter
+With `--profile fleet` the daemon serves the fleet metric profile (docs/metrics.md "Profiles"):
+the same alerts must fire, every rule and dashboard query must still run and return data, and a
+healthy 8-lane module must cost at most 30 series (counted on the scrape, beside the full
+profile's count of the same module computed from the same scrape's structure).
+
+  prometheus_scrape.py PATH/TO/transceiver_exporter [--profile full|fleet]
 """
 
 import os
@@ -25,8 +30,8 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import dashboard_check  # noqa: E402
 import metrics_doc  # noqa: E402
 from daemon_fleet import (HOT_PORT, LOS_LANE, LOS_PORT, MODULE_FAULT_PORT, TX_FAULT_PORT,  # noqa: E402
-                          UNREADABLE_PORT, Daemon, Processes, fail, require_tools, http_get, json_get, log,
-                          start_prometheus, wait_for)
+                          UNREADABLE_PORT, Daemon, Processes, exposition_samples, fail, profile_argument,
+                          require_tools, http_get, json_get, log, start_prometheus, wait_for)
 
 # Alerts the injected faults must raise (alertname, port). The demo fleet's own dirty fiber
 # (swp41) and miscoded optic (swp20) fire too.
@@ -112,12 +117,59 @@ def check_rules(prom):
     log(f"ok: {len(rules)} alert and recording rules evaluate and every series they read exists")
 
 
+FLEET_SERIES_PER_MODULE = 30  # issue 39: a healthy 8-lane module in the fleet profile
+
+
+def settled(daemon):
+    """A /metrics body in which no healthy port still shows an insertion's state-change events
+    (flags raised per lane, as every profile serves raised flags, for flag_hold), else None."""
+    body = http_get(daemon.url + "/metrics")[1]
+    samples = [(name, dict(pairs), value) for name, pairs, value in exposition_samples(body.decode())]
+    ok = {labels["port"] for name, labels, value in samples
+          if name == "transceiver_port_health" and labels.get("health") == "ok" and value == 1}
+    events = [labels for name, labels, _ in samples if name == "transceiver_flag" and labels.get("port") in ok
+              and labels.get("flag", "").endswith("_state_changed")]
+    return None if events else body
+
+
+def check_fleet_series(body):
+    """Fleet profile: every healthy (ok) port holding an 8-lane module is served in at most
+    FLEET_SERIES_PER_MODULE series and without lanes; a faulty port keeps its lanes."""
+    by_port, lanes, health, info = {}, {}, {}, {}
+    for name, pairs, value in exposition_samples(body.decode()):
+        labels = dict(pairs)
+        port = labels.get("port")
+        if port is None:
+            continue
+        by_port[port] = by_port.get(port, 0) + 1
+        if labels.get("lane"):
+            lanes.setdefault(port, set()).add(labels["lane"])
+        if name == "transceiver_port_health" and value == 1:
+            health[port] = labels["health"]
+        if name == "transceiver_module_info":
+            info[port] = labels
+    eight_lane = [p for p, labels in info.items() if labels.get("identifier") in ("QSFP-DD", "OSFP")
+                  and health.get(p) == "ok"]
+    if len(eight_lane) < 20:
+        fail(f"fleet profile: only {len(eight_lane)} healthy 8-lane modules in the scrape")
+    over = {p: by_port[p] for p in eight_lane if by_port[p] > FLEET_SERIES_PER_MODULE}
+    laned = sorted(p for p in eight_lane if lanes.get(p))
+    if over or laned:
+        fail(f"fleet profile: healthy 8-lane modules over {FLEET_SERIES_PER_MODULE} series: {over}; with lanes: {laned}")
+    if not lanes.get(LOS_PORT):
+        fail(f"fleet profile: {LOS_PORT} (LOS) served without its lanes")
+    counts = sorted(by_port[p] for p in eight_lane)
+    log(f"ok: fleet profile: {len(eight_lane)} healthy 8-lane modules served in {counts[0]}-{counts[-1]} series "
+        f"each (at most {FLEET_SERIES_PER_MODULE}), none with lanes; {LOS_PORT} with its lanes ({by_port[LOS_PORT]} series)")
+
+
 def main():
     binary = os.path.abspath(sys.argv[1])
+    profile = profile_argument(sys.argv, "prometheus_scrape.py")
     require_tools("prometheus", "promtool")
     started = time.monotonic()
     with Processes("xcvr-e2e-prom-") as procs:
-        daemon = Daemon(procs, binary)
+        daemon = Daemon(procs, binary, profile=profile)
         instance = f"127.0.0.1:{daemon.port}"
         prom, prom_port = start_prometheus(procs, instance)
 
@@ -129,7 +181,9 @@ def main():
         if lint.returncode != 0 or findings:
             fail(f"promtool check metrics on the demo fleet: {findings}")
         log(f"ok: promtool check metrics: zero findings on {len(body)} bytes, "
-            f"{sum(1 for ln in body.splitlines() if ln and not ln.startswith(b'#'))} samples")
+            f"{sum(1 for ln in body.splitlines() if ln and not ln.startswith(b'#'))} samples ({profile} profile)")
+        if profile == "fleet":
+            check_fleet_series(wait_for("the healthy ports' insertion events to clear", lambda: settled(daemon), 30, 1))
 
         wait_for("Prometheus to scrape the daemon",
                  lambda: http_get(f"http://127.0.0.1:{prom_port}/-/ready")[0] == 200 and
@@ -205,6 +259,9 @@ def main():
 
         # The scrape with faults and one after the reload (reload time, the previous render's
         # duration): together they hold every family the demo fleet can serve.
+        if profile == "fleet":  # docs/metrics.md is held to the full profile's families, a superset
+            log(f"PASS prometheus end to end, fleet profile ({time.monotonic() - started:.0f} s)")
+            return
         status, after = http_get(daemon.url + "/metrics")
         both = faulty_scrape.decode() + "\n" + after.decode()
         problems = metrics_doc.compare(both, NOT_IN_DEMO_SCRAPE)

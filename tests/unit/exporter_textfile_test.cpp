@@ -38,7 +38,8 @@ TEST_F(ExporterTextfile, WritesTheRenderedMetrics) {
   const auto s = testing::make_rich_snapshot();
   const fs::path file = dir_ / "transceivers.prom";
   std::string error;
-  ASSERT_TRUE(write_textfile(file, health::FleetView(s), error)) << error;
+  SeriesPlanner plans;
+  ASSERT_TRUE(write_textfile(file, health::FleetView(s), plans, error)) << error;
   EXPECT_EQ(slurp(file), render_text(health::FleetView(s)));
   struct stat st {};
   ASSERT_EQ(::stat(file.c_str(), &st), 0);

@@ -17,6 +17,7 @@
 #include "daemon/logging.hpp"
 #include "daemon/service.hpp"
 #include "exporters/http/frontend.hpp"
+#include "exporters/textfile.hpp"
 #include "exporters/verdict_log.hpp"
 
 namespace {
@@ -74,6 +75,10 @@ int check_config(const Options& o) {
     std::cerr << err << '\n';
     return 2;
   }
+  if (const std::string err = o.textfile.empty() ? "" : exporters::textfile_problem(o.textfile); !err.empty()) {
+    std::cerr << err << '\n';
+    return 2;
+  }
   for (const std::string& w : p.warnings) std::cout << "warning: " << w << '\n';
   for (const std::string& n : p.built.notes) std::cout << "note: " << n << '\n';
   std::size_t missing = 0;
@@ -110,6 +115,10 @@ int run(const Options& o) {
 
   const daemon::WebConfig web = effective_web(service.config().web, o);
   if (const std::string err = exporters::check_web(web, exporters::BindCheck::Strict); !err.empty()) {
+    std::cerr << err << '\n';
+    return 2;
+  }
+  if (const std::string err = o.textfile.empty() ? "" : exporters::textfile_problem(o.textfile); !err.empty()) {
     std::cerr << err << '\n';
     return 2;
   }

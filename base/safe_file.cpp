@@ -79,7 +79,10 @@ std::optional<std::string> read_regular_file(const std::string& path, InputKind 
       error = r.error.message + "; a " + std::string(kind.name) + " must be a regular file";
       break;
     case files::ReadStatus::TooLarge: error = too_large(path, kind); break;
-    case files::ReadStatus::Failed: error = r.error.message; break;
+    case files::ReadStatus::Failed:  // "PATH: ..." as every other case (callers strip the path)
+      error = r.error.err != 0 ? path + ": cannot read " + std::string(kind.name) + ": " + files::errno_text(r.error.err)
+                               : path + ": " + r.error.message;
+      break;
   }
   return std::nullopt;
 }

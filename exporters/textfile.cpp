@@ -12,6 +12,17 @@ bool write_file_atomic(const std::filesystem::path& path, std::string_view conte
   return e.ok();
 }
 
+std::string textfile_problem(const std::filesystem::path& path) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) {
+    return "--textfile " + path.string() + ": a directory; name the file to write (e.g. " +
+           (path / "transceivers.prom").string() + ")";
+  }
+  const std::filesystem::path dir = path.has_parent_path() ? path.parent_path() : std::filesystem::path(".");
+  if (!std::filesystem::is_directory(dir, ec)) return "--textfile " + path.string() + ": directory " + dir.string() + " does not exist";
+  return "";
+}
+
 bool write_textfile(const std::filesystem::path& path, const health::FleetView& views, SeriesPlanner& planner,
                     std::string& error) {
   std::string text;

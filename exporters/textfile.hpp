@@ -18,6 +18,10 @@ namespace xcvr::exporters {
 bool write_file_atomic(const std::filesystem::path& path, std::string_view content,
                        std::string& error);
 
+// Why `path` cannot be the textfile, or "": a directory (the option names the file to write), or
+// a file in a directory that does not exist. --check-config and a start refuse what it names.
+std::string textfile_problem(const std::filesystem::path& path);
+
 // render_text(views) under `planner`'s profile, written with write_file_atomic(). The path should
 // end in ".prom".
 bool write_textfile(const std::filesystem::path& path, const health::FleetView& views, SeriesPlanner& planner,

@@ -138,7 +138,7 @@ Framed frame_request(std::string_view input, const FramingLimits& limits) {
   Framed f;
   f.facts.http10 = version == "HTTP/1.0";
   bool close = false, keep_alive = false, if_range = false, expect = false;
-  int ranges = 0;
+  int ranges = 0, hosts = 0;
   std::optional<std::size_t> length;
   std::string kept;
   for (std::size_t i = 1; i < lines.size(); ++i) {
@@ -169,6 +169,8 @@ Framed frame_request(std::string_view input, const FramingLimits& limits) {
       if_range = true;
     } else if (iequals(name, "expect")) {
       expect = true;
+    } else if (iequals(name, "host")) {
+      ++hosts;
     }
     if (!framing_header(name)) {
       kept.append(line);
@@ -181,6 +183,8 @@ Framed frame_request(std::string_view input, const FramingLimits& limits) {
   if (expect && body > 0) return error(417);  // never "100 Continue": the body is not wanted
   const std::size_t total = start + end + 4 + body;
   if (body > limits.max_request_bytes || total > limits.max_request_bytes) return error(413);
+  // RFC 9112 §3.2: an HTTP/1.1 request without Host, or any request with two, is refused.
+  if (hosts > 1 || (hosts == 0 && !f.facts.http10)) return error(400);
   if (input.size() < total) return {};
 
   f.facts.keep_alive = f.facts.http10 ? keep_alive && !close : !close;

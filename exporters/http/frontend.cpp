@@ -194,9 +194,14 @@ void Frontend::tick() {
   const auto snapshot = store_.current_for_scrape();
   std::string error;
   if (!write_textfile(textfile_, *health::shared_views(snapshot), textfile_plans_, error)) {
-    spdlog::warn("textfile: {}", error);
+    // Once per distinct error, not once per snapshot (a publish every poll): the state is said
+    // when it begins, when it changes and when it ends.
+    if (error != textfile_error_) spdlog::warn("textfile: {} (said again only if it changes)", error);
+    textfile_error_ = error;
     return;
   }
+  if (!textfile_error_.empty()) spdlog::info("textfile: {} written again", textfile_);
+  textfile_error_.clear();
   textfile_written_for_ = snapshot->taken_unix;
 }
 

@@ -56,6 +56,7 @@ class Frontend {
   std::unique_ptr<HttpServer> server_;
   double textfile_written_for_ = -1;  // snapshot time of the last textfile write
   SeriesPlanner textfile_plans_;
+  std::string textfile_error_;  // the last write's error, logged when it first appears or changes
 };
 
 }  // namespace xcvr::exporters

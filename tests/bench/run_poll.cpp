@@ -195,6 +195,9 @@ void cpu_and_rss(int buses, const char* key, std::map<std::string, double>& out)
   std::this_thread::sleep_for(std::chrono::seconds(4));
   const double cpu1 = cpu_seconds();
   const uint64_t cycles1 = rig.cycles();
+  out[std::string(key) + "_untrimmed_rss_mib"] = rss_mib();
+  // As the daemon's main loop does every kHeapTrimIntervalSeconds: RSS is what it holds then.
+  daemon::return_free_heap_to_os();
   const double rss = rss_mib();
   out[std::string(key) + "_rss_mib"] = rss;
   out[std::string(key) + "_emulator_heap_mib"] = emulator_heap;

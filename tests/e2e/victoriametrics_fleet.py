@@ -11,7 +11,7 @@ Asserts that every series the load generator served arrives in VictoriaMetrics f
 the samples served. Prints figures (series, samples/s, bytes on disk per series and per sample,
 per module) that docs/deployment.md's sizing table comes from.
 
-  victoriametrics_fleet.py TRANSCEIVER_EXPORTER [TARGETS] [SECONDS]
+  victoriametrics_fleet.py TRANSCEIVER_EXPORTER [TARGETS] [SECONDS] [--profile full|fleet]
 
 CI runs 10 targets for 60 s; docs/deployment.md's table comes from a longer, larger run."""
 
@@ -148,15 +148,18 @@ def disk_bytes(path):
 
 
 def main():
-    if len(sys.argv) not in (2, 3, 4):
+    args, profile = sys.argv[1:], "full"
+    if len(args) >= 2 and args[-2] == "--profile" and args[-1] in ("full", "fleet"):
+        args, profile = args[:-2], args[-1]
+    if len(args) not in (1, 2, 3):
         fail(__doc__)
-    daemon_bin = os.path.abspath(sys.argv[1])
-    targets = int(sys.argv[2]) if len(sys.argv) > 2 else 10
-    seconds = float(sys.argv[3]) if len(sys.argv) > 3 else 60
+    daemon_bin = os.path.abspath(args[0])
+    targets = int(args[1]) if len(args) > 1 else 10
+    seconds = float(args[2]) if len(args) > 2 else 60
     require_tools("prometheus", packages="prometheus")
     require_tools("victoria-metrics", packages="victoria-metrics")
     with Processes("xcvr-vm-") as procs:
-        daemon = Daemon(procs, daemon_bin)
+        daemon = Daemon(procs, daemon_bin, profile=profile)
         daemon.wait_ready()
         fleet = FleetOfExporters(daemon.url, targets)
         try:
@@ -247,6 +250,7 @@ remote_write:
                       for t in ("indexdb", "indexdb/file", "indexdb/inmemory"))
     stored_rows = sum(vm_metric(figures, "vm_rows", type=t) for t in ("storage/small", "storage/big"))
     on_disk = disk_bytes(vm_data)
+    log(f"figure: {profile} profile")
     log(f"figure: {targets} exporters x {per_target[0]} series ({cages} cages each): {series_total} series in "
         f"VictoriaMetrics, {series_total / (targets * cages):.1f} per cage")
     log(f"figure: ingest {rows / elapsed:.0f} samples/s over {elapsed:.0f} s at a {SCRAPE_INTERVAL_S} s scrape "

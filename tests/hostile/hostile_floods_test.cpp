@@ -97,7 +97,7 @@ TEST(HostileFlood, TenSlowlorisClients) {
   std::vector<int> slow;
   for (int i = 0; i < 10; ++i) {
     slow.push_back(testing::connect_from(t.port, "127.0.0.1"));
-    testing::send_all(slow.back(), "GET /metrics HTTP/1.1\r\nX: ");
+    testing::send_all(slow.back(), "GET /metrics HTTP/1.1\r\nHost: x\r\nX: ");
   }
   std::atomic<bool> go{true};
   std::thread trickle([&] {

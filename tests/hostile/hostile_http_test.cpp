@@ -163,19 +163,25 @@ TEST(HostileFraming, GetBodyIsConsumedNotParsedAsARequest) {
   EXPECT_EQ(out.find("# HELP"), std::string::npos) << "the body was served as a request";
   // Chunked framing is refused outright, and the connection closed.
   const std::string chunked = o.server->serve_bytes(
-      "GET /healthz HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\nGET /healthz HTTP/1.1\r\n\r\n");
+      "GET /healthz HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\nGET /healthz HTTP/1.1\r\nHost: x\r\n\r\n");
   EXPECT_EQ(status_of(chunked), 400);
   EXPECT_EQ(header(chunked, "Connection"), "close");
   EXPECT_EQ(chunked.find("HTTP/1.1 ", 1), std::string::npos);
   // Conflicting lengths, a body over the budget, a bare LF: refused.
-  EXPECT_EQ(status_of(o.server->serve_bytes("GET / HTTP/1.1\r\nContent-Length: 1\r\nContent-Length: 2\r\n\r\nab")), 400);
-  EXPECT_EQ(status_of(o.server->serve_bytes("GET / HTTP/1.1\r\nContent-Length: 99999999\r\n\r\n")), 413);
+  EXPECT_EQ(status_of(o.server->serve_bytes("GET / HTTP/1.1\r\nHost: x\r\nContent-Length: 1\r\nContent-Length: 2\r\n\r\nab")), 400);
+  EXPECT_EQ(status_of(o.server->serve_bytes("GET / HTTP/1.1\r\nHost: x\r\nContent-Length: 99999999\r\n\r\n")), 413);
   EXPECT_EQ(status_of(o.server->serve_bytes("GET / HTTP/1.1\nHost: x\r\n\r\n")), 400);
   // A request of bare LFs only is answered at once (it waited, unanswered, for a CRLF CRLF).
   EXPECT_EQ(status_of(o.server->serve_bytes("GET /metrics HTTP/1.1\nHost: x\n\n")), 400);
   EXPECT_EQ(status_of(o.server->serve_bytes("GET /metrics HTTP/1.1\n")), 400);
   EXPECT_EQ(status_of(o.server->serve_bytes("GET / HTTP/2.0\r\n\r\n")), 505);
-  EXPECT_EQ(status_of(o.server->serve_bytes("BREW / HTTP/1.1\r\n\r\n")), 501);
+  EXPECT_EQ(status_of(o.server->serve_bytes("BREW / HTTP/1.1\r\nHost: x\r\n\r\n")), 501);
+  // RFC 9112 §3.2: HTTP/1.1 without Host (it got 200), or two Hosts, is a 400; HTTP/1.0 needs none.
+  EXPECT_EQ(status_of(o.server->serve_bytes("GET /healthz HTTP/1.1\r\n\r\n")), 400);
+  EXPECT_EQ(status_of(o.server->serve_bytes("GET /healthz HTTP/1.1\r\nHost: a\r\nhost: b\r\n\r\n")), 400);
+  EXPECT_EQ(status_of(o.server->serve_bytes("GET /healthz HTTP/1.0\r\nHost: a\r\nHost: a\r\n\r\n")), 400);
+  EXPECT_EQ(status_of(o.server->serve_bytes("GET /healthz HTTP/1.0\r\n\r\n")), 200);
+  EXPECT_EQ(status_of(o.server->serve_bytes("GET /healthz HTTP/1.1\r\nHOST: x\r\n\r\n")), 200);
 }
 
 // RFC 9112 §3.2.2: the absolute form is accepted (it got 404): scheme and authority are dropped
@@ -203,7 +209,7 @@ TEST(HostileFraming, OverlongUrlGets414AndErrorsSayClose) {
     EXPECT_EQ(status_of(r), 414) << len << ": " << r.substr(0, 60);
     EXPECT_EQ(header(r, "Connection"), "close") << len;
   }
-  std::string big = "GET / HTTP/1.1\r\n";
+  std::string big = "GET / HTTP/1.1\r\nHost: x\r\n";
   for (int i = 0; i < 200; ++i) big += "X-" + std::to_string(i) + ": a\r\n";
   for (const std::string& bad : {std::string("BLAH\r\n\r\n"), std::string("\x16\x03\x01 garbage\r\n\r\n"), big + "\r\n"}) {
     const int fd = testing::connect_from(t.port, "127.0.0.1");

@@ -283,6 +283,18 @@ def check_config(procs, binary):
         if started.returncode == 0:
             fail(f"start accepted what --check-config refused ({name})")
         log(f"ok: --check-config refuses {name}: {checked.stderr.strip().splitlines()[0]}")
+    # --textfile naming a directory (or a file in a directory that does not exist): refused by
+    # both, naming the option, where it used to pass the check and then warn on every publish.
+    path = f"{w}/config.toml"
+    with open(path, "w") as f:
+        f.write(emu + '[web]\nlisten_addresses = ["127.0.0.1:0"]\n')
+    for textfile, why in ((w, "a directory"), (f"{w}/no-such-dir/t.prom", "does not exist")):
+        for argv in ([binary, "--check-config"], [binary]):
+            r = subprocess.run(argv + ["--config", path, "--textfile", textfile], capture_output=True, text=True,
+                               timeout=30)
+            if r.returncode != 2 or f"--textfile {textfile}: " not in r.stderr or why not in r.stderr:
+                fail(f"{' '.join(argv[1:])} --textfile {textfile}: rc {r.returncode}, {r.stderr!r}")
+        log(f"ok: --check-config and a start refuse --textfile {textfile}: {r.stderr.strip()}")
 
 
 def main():

@@ -170,7 +170,7 @@ TEST(ExporterHttp, SlowClientsAreCutOffAndDoNotBlockScrapes) {
   std::vector<int> slow;
   for (int i = 0; i < 5; ++i) {
     slow.push_back(testing::connect_loopback(t.port));
-    testing::send_all(slow.back(), "GET /metrics HTTP/1.1\r\nX: ");
+    testing::send_all(slow.back(), "GET /metrics HTTP/1.1\r\nHost: x\r\nX: ");
   }
   std::atomic<bool> trickle{true};
   std::thread trickler([&] {

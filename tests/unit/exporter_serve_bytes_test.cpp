@@ -46,12 +46,12 @@ TEST(ExporterServeBytes, PipelinedRequestsOnOneConnection) {
 TEST(ExporterServeBytes, FramingErrorsCloseTheConnectionOthersDoNot) {
   Offline o;
   // A 404 or 405 leaves the connection framed (the framer consumed the body): it goes on.
-  EXPECT_EQ(statuses(o.server->serve_bytes("GET /nope HTTP/1.1\r\n\r\nGET /healthz HTTP/1.1\r\n\r\n")),
+  EXPECT_EQ(statuses(o.server->serve_bytes("GET /nope HTTP/1.1\r\nHost: x\r\n\r\nGET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")),
             (std::vector<int>{404, 200}));
-  EXPECT_EQ(statuses(o.server->serve_bytes("POST /metrics HTTP/1.1\r\nContent-Length: 2\r\n\r\nhiGET / HTTP/1.1\r\n\r\n")),
+  EXPECT_EQ(statuses(o.server->serve_bytes("POST /metrics HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\n\r\nhiGET / HTTP/1.1\r\nHost: x\r\n\r\n")),
             (std::vector<int>{405, 200}));
   // After a framing error nothing more is parsed, and the answer says so.
-  const std::string bad = o.server->serve_bytes("BLAH\r\n\r\nGET /healthz HTTP/1.1\r\n\r\n");
+  const std::string bad = o.server->serve_bytes("BLAH\r\n\r\nGET /healthz HTTP/1.1\r\nHost: x\r\n\r\n");
   EXPECT_EQ(statuses(bad), std::vector<int>{400});
   EXPECT_NE(bad.find("\r\nConnection: close\r\n"), std::string::npos);
   EXPECT_EQ(o.server->serve_bytes(""), "");
@@ -61,8 +61,8 @@ TEST(ExporterServeBytes, OversizedRequestIsRefused) {
   WebConfig cfg;
   cfg.max_request_bytes = 4096;
   Offline o(cfg);
-  const std::string big = "GET /healthz HTTP/1.1\r\nX-Pad: " + std::string(8000, 'a') + "\r\n\r\n";
-  const auto codes = statuses(o.server->serve_bytes(big + "GET /healthz HTTP/1.1\r\n\r\n"));
+  const std::string big = "GET /healthz HTTP/1.1\r\nHost: x\r\nX-Pad: " + std::string(8000, 'a') + "\r\n\r\n";
+  const auto codes = statuses(o.server->serve_bytes(big + "GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n"));
   for (int code : codes) EXPECT_GE(code, 400);
   EXPECT_LE(codes.size(), 1u);
 }
@@ -73,12 +73,12 @@ TEST(ExporterServeBytes, AuthAppliesWithoutASocket) {
   WebConfig cfg;
   cfg.basic_auth_users = {{"prom", *hash}};
   Offline o(cfg);
-  const std::string denied = o.server->serve_bytes("GET /metrics HTTP/1.1\r\nAuthorization: Basic cHJvbTp3cm9uZw==\r\n\r\n");
+  const std::string denied = o.server->serve_bytes("GET /metrics HTTP/1.1\r\nHost: x\r\nAuthorization: Basic cHJvbTp3cm9uZw==\r\n\r\n");
   EXPECT_EQ(statuses(denied), std::vector<int>{401});
   EXPECT_NE(denied.find("WWW-Authenticate: Basic"), std::string::npos);
-  EXPECT_EQ(statuses(o.server->serve_bytes("GET /healthz HTTP/1.1\r\n\r\n")), std::vector<int>{200});
+  EXPECT_EQ(statuses(o.server->serve_bytes("GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")), std::vector<int>{200});
   // "prom:s3cret"
-  const std::string ok = o.server->serve_bytes("GET /metrics HTTP/1.1\r\nAuthorization: Basic cHJvbTpzM2NyZXQ=\r\n\r\n");
+  const std::string ok = o.server->serve_bytes("GET /metrics HTTP/1.1\r\nHost: x\r\nAuthorization: Basic cHJvbTpzM2NyZXQ=\r\n\r\n");
   EXPECT_EQ(statuses(ok), std::vector<int>{200});
   EXPECT_NE(ok.find("transceiver_"), std::string::npos) << ok.substr(0, 600);
 }
@@ -87,18 +87,18 @@ TEST(ExporterServeBytes, AuthAppliesWithoutASocket) {
 // heap memory beyond the rendered text.
 TEST(ExporterServeBytes, RangeBeyondMetricsBodyStaysInside) {
   Offline o;
-  const std::string full = o.server->serve_bytes("GET /metrics HTTP/1.1\r\n\r\n");
+  const std::string full = o.server->serve_bytes("GET /metrics HTTP/1.1\r\nHost: x\r\n\r\n");
   const std::size_t body = full.size() - full.find("\r\n\r\n") - 4;
-  const std::string out = o.server->serve_bytes("GET /metrics HTTP/1.1\r\nRange: bytes=0-10333330\r\n\r\n");
+  const std::string out = o.server->serve_bytes("GET /metrics HTTP/1.1\r\nHost: x\r\nRange: bytes=0-10333330\r\n\r\n");
   EXPECT_LE(out.size(), full.size() + 512) << "sent more than the body";
   EXPECT_GT(body, 1000u);
   // A satisfiable range gets exactly its bytes, an unsatisfiable one a 416 and no body.
-  const std::string ten = o.server->serve_bytes("GET /metrics HTTP/1.1\r\nRange: bytes=0-9\r\n\r\n");
+  const std::string ten = o.server->serve_bytes("GET /metrics HTTP/1.1\r\nHost: x\r\nRange: bytes=0-9\r\n\r\n");
   EXPECT_EQ(ten.rfind("HTTP/1.1 206", 0), 0u) << ten.substr(0, 40);
   EXPECT_EQ(ten.size() - ten.find("\r\n\r\n") - 4, 10u);
   EXPECT_EQ(full.substr(full.find("\r\n\r\n") + 4, 10), ten.substr(ten.find("\r\n\r\n") + 4));
   const std::string past =
-      o.server->serve_bytes("GET /metrics HTTP/1.1\r\nRange: bytes=100000000-100000010\r\n\r\n");
+      o.server->serve_bytes("GET /metrics HTTP/1.1\r\nHost: x\r\nRange: bytes=100000000-100000010\r\n\r\n");
   EXPECT_EQ(past.rfind("HTTP/1.1 416", 0), 0u) << past.substr(0, 40);
 }
 

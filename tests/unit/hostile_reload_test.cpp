@@ -5,6 +5,7 @@
 // with ctest label "hostile". Every case is bounded by count and input size.
 #include <gtest/gtest.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
@@ -130,6 +131,18 @@ TEST(HostileFiles, DirectoryFifoDeviceAndOversizedFilesAreRefusedByName) {
     auto cat = coding::load_catalog({path == d.path.string() ? fifo : path});
     EXPECT_TRUE(std::holds_alternative<coding::CatalogError>(cat));
   }
+}
+
+// A symlink loop (ELOOP) is named whole: the path once, then what went wrong (the config's message
+// used to lose its first characters: "r.toml: pen r.toml: ...").
+TEST(HostileFiles, ASymlinkLoopIsNamedWhole) {
+  TempDir d;
+  const std::string loop = (d.path / "r.toml").string();
+  ASSERT_EQ(::symlink("r.toml", loop.c_str()), 0);
+  auto c = daemon::load_config_file(loop);
+  ASSERT_TRUE(std::holds_alternative<daemon::ConfigError>(c));
+  EXPECT_EQ(std::get<daemon::ConfigError>(c).to_string(),
+            loop + ": cannot read config file: Too many levels of symbolic links (ELOOP)");
 }
 
 // ---- reload: all or nothing ------------------------------------------------------------------

@@ -92,6 +92,7 @@ WebConfig read_web(Table t) {
   }
   duration_in(t, "read_timeout", w.read_timeout_s, 0.1, 300);
   duration_in(t, "write_timeout", w.write_timeout_s, 0.1, 300);
+  duration_in(t, "response_timeout", w.response_timeout_s, 1, 3600);
   integer(t, "max_connections", w.max_connections, 1, 4096);
   t.finish();
   return w;

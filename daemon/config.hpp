@@ -53,10 +53,12 @@ struct WebConfig {
   std::size_t max_request_bytes = 8192;  // request line + headers + body; larger is refused
   double read_timeout_s = 5;             // TLS handshake + request head
   double write_timeout_s = 10;           // stall allowed while the client reads
+  double response_timeout_s = 60;        // a whole response must be read within it
   // Connections open at once; beyond it the oldest connection not being answered is closed.
   int max_connections = 64;
   std::chrono::milliseconds read_timeout() const { return milliseconds(read_timeout_s); }
   std::chrono::milliseconds write_timeout() const { return milliseconds(write_timeout_s); }
+  std::chrono::milliseconds response_timeout() const { return milliseconds(response_timeout_s); }
   static std::chrono::milliseconds milliseconds(double seconds) {
     return std::chrono::milliseconds(static_cast<int64_t>(seconds * 1000));
   }

@@ -240,6 +240,24 @@ if poll:
           "slack for the emulator's wire-time sleeps (the default 50 µs slack is an emulator artefact that a "
           "real i2c-dev read, which waits for its interrupt, does not have). Start-to-start includes the "
           "work between cycles.\n")
+    if poll.get("profile_full_series_per_module"):
+        print("## Series and bytes per module, by metric profile (`run_poll profiles`)\n")
+        print("64 emulated 8-lane QSFP-DD SR8 modules with VDM, healthy and read to steady state; the same snapshot "
+              "rendered in both profiles (docs/metrics.md, \"Profiles\"). Bytes: the exposition lines naming a port; "
+              "gzip: the whole body as a scrape receives it.\n")
+        print("| profile | series per module | exposition bytes per module | gzip bytes per module | target |")
+        print("|---|---|---|---|---|")
+        for name in ("full", "fleet"):
+            d = lambda k: poll[f"profile_{name}_{k}"]
+            target = f"≤ 30: {verdict(d('series_per_module') <= 30)}" if name == "fleet" else "the default"
+            print(f"| {name} | {d('series_per_module'):.0f} | {d('bytes_per_module'):.0f} | "
+                  f"{d('gzip_bytes_per_module'):.0f} | {target} |")
+        full, fleet = poll["profile_full_series_per_module"], poll["profile_fleet_series_per_module"]
+        print(f"\nThe fleet profile serves {fleet / full:.2f} × the full profile's series and "
+              f"{poll['profile_fleet_gzip_bytes_per_module'] / poll['profile_full_gzip_bytes_per_module']:.2f} × its "
+              "gzip bytes per healthy module. The demo's healthy modules, counted on a live scrape by "
+              "`e2e_prometheus_scrape_fleet`, cost 29 series (148 in the full profile): they also carry an aging "
+              "baseline, a coding warning and two flag counters.\n")
     print("## Daemon CPU and memory (wire time accounted but not slept)\n")
     print("| fleet | CPU per port poll | CPU per poll cycle (all ports) | process RSS | emulator heap | daemon heap | daemon RSS | target (daemon RSS) |")
     print("|---|---|---|---|---|---|---|---|")
@@ -252,7 +270,7 @@ if poll:
               f"{verdict(d('daemon_rss_mib') <= target)} |")
     print("\nThe emulated fleet runs in the benchmark process, under the daemon's allocator policy "
           "(`daemon/allocator.hpp`: two arenas, free memory returned only by a trim every 30 s, which is "
-          "not applied here, so RSS here is the untrimmed figure). The emulator's heap is measured (mallinfo2) after the modules are built "
+          "applied once before RSS is read, as the daemon's main loop does). The emulator's heap is measured (mallinfo2) after the modules are built "
           "and before any daemon object exists; daemon RSS = process RSS − emulator heap (shared "
           "libraries, thread stacks and allocator slack count as the daemon's). CPU per port poll is the "
           "process's, emulator included (its cost is below).\n")

@@ -38,6 +38,7 @@ detail::TransportLimits limits_of(const WebConfig& c) {
   l.max_request_bytes = std::max<std::size_t>(1024, c.max_request_bytes);
   l.request_timeout = std::min(c.request_timeout, c.read_timeout());
   l.write_timeout = c.write_timeout();
+  l.response_timeout = c.response_timeout();
   l.keep_alive_timeout = c.keep_alive_timeout;
   l.keep_alive_max_requests = c.keep_alive_max_requests;
   l.max_connections = static_cast<std::size_t>(std::max(1, c.max_connections));

@@ -160,7 +160,8 @@ class ConnStream : public httplib::Stream {
  public:
   ConnStream(int fd, SSL* ssl, std::string_view request, std::string* output,
              const TransportLimits& limits, const std::atomic<bool>& stopping)
-      : fd_(fd), ssl_(ssl), limits_(limits), stopping_(stopping), input_(request), output_(output) {}
+      : fd_(fd), ssl_(ssl), limits_(limits), stopping_(stopping), input_(request), output_(output),
+        response_deadline_(Clock::now() + limits.response_timeout) {}
 
   using httplib::Stream::write;
 
@@ -170,7 +171,7 @@ class ConnStream : public httplib::Stream {
   bool is_readable() const override { return !input_.empty(); }
   bool is_writable() const override {
     if (output_ != nullptr) return true;
-    return wait_fd(fd_, POLLOUT, Clock::now() + limits_.write_timeout, stopping_);
+    return wait_fd(fd_, POLLOUT, write_deadline(), stopping_);
   }
 
   ssize_t read(char* ptr, size_t size) override {
@@ -192,7 +193,7 @@ class ConnStream : public httplib::Stream {
       output_->append(ptr, size);
       return static_cast<ssize_t>(size);
     }
-    const auto deadline = Clock::now() + limits_.write_timeout;
+    const auto deadline = write_deadline();
     const int len = static_cast<int>(std::min<size_t>(size, INT_MAX));
     for (;;) {
       if (ssl_ != nullptr) {
@@ -227,6 +228,11 @@ class ConnStream : public httplib::Stream {
   const std::atomic<bool>& stopping_;
   std::string_view input_;
   std::string* output_;
+  Clock::time_point response_deadline_;
+  // A write may stall write_timeout, and the whole response may take response_timeout: a client
+  // that reads a byte now and then cannot keep a worker past it.
+  Clock::time_point write_deadline() const { return std::min(Clock::now() + limits_.write_timeout, response_deadline_); }
+
   bool head_seen_ = false;
   bool said_close_ = false;
 };

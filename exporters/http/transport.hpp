@@ -38,6 +38,7 @@ struct TransportLimits {
   std::size_t max_request_bytes = 16 * 1024;  // request line + headers + body
   Millis request_timeout{3000};               // TLS handshake + whole request head must arrive
   Millis write_timeout{10000};                // longest stall while the client reads
+  Millis response_timeout{60000};             // a whole response, however it trickles out
   Millis keep_alive_timeout{5000};            // idle time between requests
   Millis linger{1000};                        // after a final response: drain, then close
   std::size_t keep_alive_max_requests = 100;

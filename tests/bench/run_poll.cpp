@@ -21,6 +21,8 @@
 #include <spdlog/spdlog.h>
 
 #include "daemon/allocator.hpp"
+#include "exporters/gzip.hpp"
+#include "exporters/metrics.hpp"
 #include "daemon/poll_engine.hpp"
 #include "cmis/read_plan.hpp"
 #include "emulator/bus.hpp"
@@ -210,8 +212,46 @@ void cpu_and_rss(int buses, const char* key, std::map<std::string, double>& out)
 
 }  // namespace
 
+// Series and bytes per healthy module in each metric profile: 64 emulated 8-lane QSFP-DD SR8
+// modules (VDM on), read to steady state (insertion events cleared), the same snapshot rendered
+// in both profiles. Bytes: the exposition lines that name a port, and the whole body gzipped
+// (as a scrape receives it), per module.
+void series_per_profile(std::map<std::string, double>& out) {
+  Rig rig(8, 8, false, 0.2, false);
+  rig.config.poll.flag_hold_s = 1;
+  rig.make_engine();
+  rig.engine->start();
+  std::this_thread::sleep_for(std::chrono::seconds(4));
+  rig.engine->stop();
+  const auto snapshot = rig.store.current();
+  const double modules = static_cast<double>(snapshot->ports.size());
+  for (const auto profile : {daemon::MetricsProfile::Full, daemon::MetricsProfile::Fleet}) {
+    auto s = std::make_shared<daemon::Snapshot>(*snapshot);
+    daemon::MetricsConfig config;
+    config.profile = profile;
+    s->metrics = std::make_shared<const daemon::MetricsConfig>(config);
+    const health::FleetView views(*s);
+    exporters::SeriesPlanner planner;
+    const std::string body = exporters::render_text(views, {}, planner.plan(views));
+    double series = 0, bytes = 0;
+    for (std::size_t at = 0; at < body.size();) {
+      const std::size_t end = std::min(body.find('\n', at), body.size());
+      const std::string_view line(body.data() + at, end - at);
+      if (!line.starts_with('#') && line.find("port=\"") != std::string_view::npos) {
+        ++series;
+        bytes += static_cast<double>(line.size() + 1);
+      }
+      at = end + 1;
+    }
+    const std::string key = "profile_" + std::string(daemon::metrics_profile_name(profile));
+    out[key + "_series_per_module"] = series / modules;
+    out[key + "_bytes_per_module"] = bytes / modules;
+    out[key + "_gzip_bytes_per_module"] = static_cast<double>(exporters::gzip_compress(body).value_or("").size()) / modules;
+  }
+}
+
 // `run_poll [scenario...]` runs only the named scenarios (bytes, floor8, floor1, cpu64,
-// cpu2048), e.g. under a profiler; no argument runs them all.
+// cpu2048, profiles), e.g. under a profiler; no argument runs them all.
 int main(int argc, char** argv) {
   const auto wanted = [&](const char* name) {
     if (argc < 2) return true;
@@ -230,6 +270,7 @@ int main(int argc, char** argv) {
   if (wanted("bytes")) bytes_per_poll(out);
   if (wanted("floor8")) cycle_vs_floor(8, 8, "ports64_buses8", out);
   if (wanted("floor1")) cycle_vs_floor(1, 64, "ports64_buses1", out);
+  if (wanted("profiles")) series_per_profile(out);
   if (wanted("cpu64")) cpu_and_rss(8, "ports64", out);
   if (wanted("cpu2048")) cpu_and_rss(256, "ports2048", out);
   std::printf("{");

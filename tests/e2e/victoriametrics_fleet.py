@@ -163,12 +163,12 @@ def main():
         daemon.wait_ready()
         fleet = FleetOfExporters(daemon.url, targets)
         try:
-            run(procs, fleet, targets, seconds)
+            run(procs, fleet, targets, seconds, profile)
         finally:
             fleet.close()
 
 
-def run(procs, fleet, targets, seconds):
+def run(procs, fleet, targets, seconds, profile):
     vm_port = free_port()
     vm_data = os.path.join(procs.work, "vm-data")
     procs.start("victoria-metrics", ["victoria-metrics", f"-storageDataPath={vm_data}", "-retentionPeriod=1d",

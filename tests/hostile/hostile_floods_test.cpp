@@ -137,6 +137,38 @@ TEST(HostileFlood, ThirtyTwoClientsThatNeverRead) {
   for (int fd : stalled) ::close(fd);
 }
 
+// A client that reads its response a little at a time, each read within write_timeout, on a
+// server with one worker: its response is cut at response_timeout and the worker freed, so
+// another address's scrape is answered (it used to wait as long as the trickle kept reading).
+TEST(HostileFlood, ATrickleReaderIsCutAtTheResponseDeadline) {
+  WebConfig cfg = daemon_like();
+  cfg.max_threads = 1;
+  cfg.response_timeout_s = 2;  // write_timeout: its default, 10 s
+  testing::TestServer t{cfg, testing::make_fleet(2048)};  // a body far above the socket buffers
+  const int fd = testing::connect_from(t.port, "127.0.0.1");
+  ASSERT_GE(fd, 0);
+  testing::send_all(fd, "GET /metrics HTTP/1.1\r\nHost: x\r\n\r\n");
+  std::atomic<bool> done{false};
+  // 64 kB every 300 ms, ~200 kB/s: the socket's send buffer drains enough within every
+  // write_timeout for the worker's writes to go on, and a 2,048-port body takes minutes.
+  std::thread trickle([&] {
+    std::vector<char> buf(64 * 1024);
+    while (!done.load() && ::recv(fd, buf.data(), buf.size(), MSG_WAITALL) > 0) std::this_thread::sleep_for(300ms);
+  });
+  std::this_thread::sleep_for(500ms);  // the worker is writing the trickle's response now
+  const auto start = std::chrono::steady_clock::now();
+  const std::string r = scrape(t.port, "");
+  const double waited = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  done = true;
+  ::shutdown(fd, SHUT_RDWR);
+  trickle.join();
+  ::close(fd);
+  ASSERT_EQ(r.rfind("HTTP/1.1 200", 0), 0u) << r.substr(0, 80);
+  EXPECT_LT(waited, 10.0) << "the scrape waited for the trickle";
+  std::printf("figure: a scrape behind a trickle reader on the only worker answered after %.1f s "
+              "(response_timeout 2 s)\n", waited);
+}
+
 class HostileTls : public ::testing::Test {
  protected:
   void SetUp() override {

@@ -34,12 +34,22 @@ std::vector<WorstLane> worst_lanes(const daemon::PortSnapshot& p, const std::vec
   std::vector<WorstLane> out;
   const cmis::ModuleReport& r = *p.report;
   const auto in_service = [&](int lane) { return std::binary_search(lanes.begin(), lanes.end(), lane); };
+  // A lane that measures nothing (dark, its data path down) may be the worst of all: while one
+  // does, its side's worst lane is unknown and not given. So a lane's LOS leaves a gap, as in the
+  // lane's own series, and a regression after it is measured from when the light came back.
+  std::vector<std::pair<WorstOf, std::string_view>> unknown;
   for (const cmis::VdmObservable& o : r.vdm) {
     const WorstOf q = o.quantity == "pre_fec_ber" ? WorstOf::PreFecBer : WorstOf::Esnr;
     if ((o.quantity != "pre_fec_ber" && o.quantity != "esnr") || o.statistic || !in_service(o.lane)) continue;
-    if (!std::isfinite(o.value) || !vdm_measures(r, o.lane)) continue;
+    if (!std::isfinite(o.value) || !vdm_measures(r, o.lane)) {
+      unknown.emplace_back(q, o.qualifier);
+      continue;
+    }
     offer(out, q, o.qualifier, o.lane, o.value);
   }
+  std::erase_if(out, [&](const WorstLane& w) {
+    return std::find(unknown.begin(), unknown.end(), std::pair{w.quantity, w.side}) != unknown.end();
+  });
   const std::string_view tx_fault = cmis::flag_name(cmis::FlagId::TxFault);
   for (const daemon::LaneAging& a : p.aging) {
     if (!a.tx_bias_ratio || !std::isfinite(*a.tx_bias_ratio) || !in_service(a.lane)) continue;

@@ -141,7 +141,7 @@ def main():
         log("verdicts seen: " + "; ".join(f"{p} {h} {mmss(t)}" for (p, h), t in sorted(verdict_at.items(), key=lambda i: i[1])))
         # The regression compares with a baseline recorded before swp34's LOS (at 0:30 in
         # config/demo.toml): without one it cannot fire, and the cause is a late first scrape.
-        if not prom.query('port_lane:transceiver_lane_pre_fec_ber_ratio:min_before_event{port="spine-01/swp34",lane="2"}',
+        if not prom.query('instance_port_side:transceiver_pre_fec_ber:min_before_event{port="spine-01/swp34",side="media"}',
                           at=started_unix + 30):
             problems.append("no BER baseline for swp34 at its LOS (0:30): Prometheus' first scrape came too late")
         if problems:

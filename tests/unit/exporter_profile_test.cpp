@@ -121,17 +121,15 @@ TEST(ExporterProfile, AStalePortsFirstReadDoesNotHoldItsLanes) {
 
 health::PortView view_of(const daemon::PortSnapshot& p) { return health::assess(p); }
 
-TEST(ExporterProfile, WorstLanesLeaveOutLanesOutOfServiceDarkLasersTxFaultsAndLanesThatDoNotMeasure) {
+TEST(ExporterProfile, WorstLanesLeaveOutLanesOutOfServiceDarkLasersAndTxFaults) {
   daemon::PortSnapshot p = testing::editable_port();
   cmis::ModuleReport& r = testing::report_of(p);
   // BER 1.5e-7 x lane: lane 8 is the worst, but out of service; lane 7 then.
   p.unused_lanes = {8};
-  // eSNR lowest on lane 2, whose data path is down: its VDM does not measure.
   for (auto& o : r.vdm) {
-    if (o.quantity == "esnr" && o.lane == 2) o.value = 5;
     if (o.quantity == "esnr" && o.lane == 4) o.value = 12;
+    if (o.quantity == "esnr" && o.lane == 8) o.value = 5;  // out of service
   }
-  r.lanes[1].data_path_state = "DPDeactivated";
   // Drift: lane 3 dark (bias 0), lane 5 in Tx fault, lane 6 the farthest from 1 of the rest.
   p.aging = {{3, 0.1, 0.1}, {5, 2.0, 0.5}, {6, 0.8, 0.9}, {7, 1.1, 1.0}};
   r.lanes[2].tx_bias_amperes = 0;
@@ -148,6 +146,18 @@ TEST(ExporterProfile, WorstLanesLeaveOutLanesOutOfServiceDarkLasersTxFaultsAndLa
   EXPECT_EQ(v.worst_lanes[2].quantity, health::WorstOf::TxBiasDrift);
   EXPECT_EQ(v.worst_lanes[2].lane, 6);
   EXPECT_EQ(v.worst_lanes[2].value, 0.8);
+}
+
+// A lane whose VDM measures nothing (its data path down, or no light) could be the worst: the
+// port's worst BER and eSNR are not given while it does (a gap, as in that lane's own series).
+TEST(ExporterProfile, NoWorstVdmLaneWhileAnInServiceLaneMeasuresNothing) {
+  daemon::PortSnapshot p = testing::editable_port();
+  testing::report_of(p).lanes[1].data_path_state = "DPDeactivated";
+  const health::PortView v = view_of(p);
+  ASSERT_EQ(v.worst_lanes.size(), 1u);
+  EXPECT_EQ(v.worst_lanes[0].quantity, health::WorstOf::TxBiasDrift);
+  p.unused_lanes = {2};  // out of service: it no longer counts
+  EXPECT_EQ(view_of(p).worst_lanes.size(), 3u);
 }
 
 TEST(ExporterProfile, NoWorstLanesWhileValuesAreWithheld) {

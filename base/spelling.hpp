@@ -22,9 +22,10 @@ constexpr bool iequals(std::string_view a, std::string_view b) {
 
 // A name an operator gives a port: printable ASCII without spaces, quotes or backslashes, so it
 // reads the same in a log line, a label, a URL path and a shell.
-inline constexpr std::string_view kPlainNameRule = "printable ASCII without spaces, quotes or backslashes";
+inline constexpr std::string_view kPlainNameRule =
+    "printable ASCII without spaces, quotes or backslashes, and not \".\" or \"..\" (a page's link would resolve it away)";
 constexpr bool plain_name(std::string_view s) {
-  if (s.empty()) return false;
+  if (s.empty() || s == "." || s == "..") return false;
   for (const char c : s) {
     if (c <= 0x20 || c >= 0x7F || c == '"' || c == '\\') return false;
   }

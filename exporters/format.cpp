@@ -65,12 +65,26 @@ std::string html_escape(std::string_view raw) {
   return out;
 }
 
+// A "." or ".." segment, which a browser resolves away before it asks ("/port/sw/../x" would ask
+// for "/x"; "%2E" counts as a dot there too).
+bool has_dot_segment(std::string_view text) {
+  for (std::size_t start = 0;;) {
+    const std::size_t end = std::min(text.find('/', start), text.size());
+    const std::string_view segment = text.substr(start, end - start);
+    if (segment == "." || segment == "..") return true;
+    if (end == text.size()) return false;
+    start = end + 1;
+  }
+}
+
 std::string url_path_escape(std::string_view text) {
   static constexpr char kHex[] = "0123456789ABCDEF";
+  // With a dot segment the name goes as one segment ('/' encoded): the server decodes it whole.
+  const bool keep_slash = !has_dot_segment(text);
   std::string out;
   for (char c : text) {
     const auto u = static_cast<unsigned char>(c);
-    if (std::isalnum(u) || c == '-' || c == '_' || c == '.' || c == '~' || c == '/') {
+    if (std::isalnum(u) || c == '-' || c == '_' || c == '.' || c == '~' || (c == '/' && keep_slash)) {
       out += c;
     } else {
       out += '%';

@@ -24,7 +24,8 @@ std::string valid_utf8(std::string_view text);
 // Escapes & < > " ' for HTML text and attribute values (after valid_utf8()).
 std::string html_escape(std::string_view text);
 
-// Percent-encodes everything but unreserved characters and '/', for links to /port/<name>.
+// Percent-encodes everything but unreserved characters and '/', for links to /port/<name>; a name
+// with a "." or ".." segment has its '/' encoded too (one segment: a browser would resolve it).
 std::string url_path_escape(std::string_view text);
 
 // Natural order for port names: "Ethernet2" < "Ethernet10".

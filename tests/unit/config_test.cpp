@@ -166,6 +166,7 @@ INSTANTIATE_TEST_SUITE_P(
         Bad{"port_name_space", "[[source]]\ntype = \"file\"\n[[source.port]]\nname = \"a b\"\npath = \"a\"\n", 3, 1, "printable ASCII"},
         Bad{"port_name_escape", "[[source]]\ntype = \"file\"\n[[source.port]]\nname = \"a\\u001b]0;x\\u0007\"\npath = \"a\"\n", 3, 1,
             "port name 'a\\x1b]0;x\\x07' must be"},
+        Bad{"port_name_dots", "[[source]]\ntype = \"file\"\n[[source.port]]\nname = \"..\"\npath = \"a\"\n", 3, 1, "not \".\" or \"..\""},
         Bad{"port_no_path", "[[source]]\ntype = \"file\"\n[[source.port]]\nname = \"a\"\n", 3, 1, "needs path"},
         Bad{"port_unknown_key", "[[source]]\ntype = \"file\"\n[[source.port]]\nname = \"a\"\npath = \"p\"\ncolour = \"red\"\n", 6, 1, "unknown key 'colour'"},
         Bad{"duplicate_port", "[[source]]\ntype = \"file\"\n[[source.port]]\nname = \"a\"\npath = \"p\"\n[[source.port]]\nname = \"a\"\npath = \"q\"\n", 1, 1, "defined twice"},

@@ -277,6 +277,10 @@ TEST(ExporterLanding, RichSnapshotVerdicts) {
 TEST(ExporterFormat, Helpers) {
   EXPECT_EQ(html_escape("a<b>&\"'"), "a&lt;b&gt;&amp;&quot;&#39;");
   EXPECT_EQ(url_path_escape("spine1/Ethernet 0?"), "spine1/Ethernet%200%3F");
+  // A dot segment (a fabric node described as ".."): one segment, so no browser resolves it away.
+  EXPECT_EQ(url_path_escape("../1"), "..%2F1");
+  EXPECT_EQ(url_path_escape("sw/./x.y"), "sw%2F.%2Fx.y");
+  EXPECT_EQ(url_path_escape("sw/..x/1"), "sw/..x/1");
   EXPECT_FALSE(watts_to_dbm(0).has_value());
   EXPECT_NEAR(*watts_to_dbm(0.001), 0.0, 1e-12);
   EXPECT_TRUE(natural_less("Ethernet2", "Ethernet10"));

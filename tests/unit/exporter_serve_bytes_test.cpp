@@ -31,6 +31,22 @@ std::vector<int> statuses(const std::string& out) {
   return codes;
 }
 
+// A port named with a dot segment (a fabric node described as ".."): the landing page links it
+// with its '/' encoded, and that link opens its page (a browser would have resolved "/port/../1"
+// to "/1").
+TEST(ExporterServeBytes, APortNamedWithADotSegmentIsLinkedToItsOwnPage) {
+  daemon::Snapshot s = testing::make_fleet(1);
+  s.ports[0].port = "../1";
+  daemon::SnapshotStore store;
+  store.publish(std::make_shared<const daemon::Snapshot>(s));
+  HttpServer server(WebConfig{}, store);
+  const std::string landing = server.serve_bytes("GET / HTTP/1.1\r\nHost: a\r\n\r\n");
+  EXPECT_NE(landing.find("href=\"/port/..%2F1\""), std::string::npos);
+  const std::string page = server.serve_bytes("GET /port/..%2F1 HTTP/1.1\r\nHost: a\r\n\r\n");
+  EXPECT_EQ(statuses(page), std::vector<int>{200});
+  EXPECT_NE(page.find("../1"), std::string::npos);
+}
+
 TEST(ExporterServeBytes, PipelinedRequestsOnOneConnection) {
   Offline o;
   const std::string out = o.server->serve_bytes(

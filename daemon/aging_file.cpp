@@ -151,6 +151,9 @@ ParsedAging parse_aging(const std::string& path, std::string_view text) {
     // e.byte is 1-based and points at the offending character.
     std::string what = e.what();
     if (const auto colon = what.find(": ", what.find("parse error")); colon != std::string::npos) what = what.substr(colon + 2);
+    // The parser quotes what it last read: from a state file that is a link to another file
+    // (/etc/shadow), that would put the other file's first bytes in the log. The position is enough.
+    if (const auto quoted = what.find("; last read:"); quoted != std::string::npos) what.resize(quoted);
     r.fatal = where.at(e.byte > 0 ? e.byte - 1 : 0) + ": " + what;
   } catch (const std::exception& e) {
     r.fatal = where.at(static_cast<std::size_t>(pos - text.data())) + ": " + e.what();

@@ -288,6 +288,15 @@ TEST(HostileState, ThousandsOfBadEntriesDoNotFloodTheLog) {
   EXPECT_EQ(loaded.log.matching("4980 more bad entries dropped (not logged)").size(), 1u) << loaded.log.all();
 }
 
+// A state file that is (a link to) another file: the error names the position, never the other
+// file's bytes (the parser's "last read: 'root:x:0:0'" put them in the log).
+TEST(HostileState, AnUnparseableFileIsNamedByPositionNotByItsContent) {
+  const ParsedAging p = parse_aging("f.json", "root:$6$secret-hash:19000:0:99999:7:::\n");
+  EXPECT_NE(p.fatal.find("f.json:1:"), std::string::npos) << p.fatal;
+  EXPECT_EQ(p.fatal.find("root"), std::string::npos) << p.fatal;
+  EXPECT_EQ(p.fatal.find("secret"), std::string::npos) << p.fatal;
+}
+
 TEST(HostileState, UnparseableFileIsKeptAsideAndNeverOverwritten) {
   for (const std::string garbage : {"not json at all {", "[1,2,3]", "{\"modules\":[1]}", "{\"other\":{}}", ""}) {
     SCOPED_TRACE(garbage);

@@ -55,18 +55,31 @@ type peer struct {
 	histograms []histogramReading
 }
 
-func labelNames(m *dto.Metric) []string {
+// labelNames is every label name the family's series carry, in first-seen order: a series
+// without one (an optional label, docs/metrics.md "[side]") gets it empty, which is no label in
+// Prometheus' data model.
+func labelNames(metrics []*dto.Metric) []string {
 	var names []string
-	for _, l := range m.GetLabel() {
-		names = append(names, l.GetName())
+	seen := map[string]bool{}
+	for _, m := range metrics {
+		for _, l := range m.GetLabel() {
+			if !seen[l.GetName()] {
+				seen[l.GetName()] = true
+				names = append(names, l.GetName())
+			}
+		}
 	}
 	return names
 }
 
-func labelValues(m *dto.Metric) []string {
-	var values []string
+func labelValues(m *dto.Metric, names []string) []string {
+	values := make([]string, len(names))
 	for _, l := range m.GetLabel() {
-		values = append(values, l.GetValue())
+		for i, n := range names {
+			if n == l.GetName() {
+				values[i] = l.GetValue()
+			}
+		}
 	}
 	return values
 }
@@ -89,13 +102,13 @@ func load(path string) (*peer, error) {
 		if len(metrics) == 0 {
 			continue
 		}
-		labels := labelNames(metrics[0]) // the exporter uses one label set per family
+		labels := labelNames(metrics)
 		var c prometheus.Collector
 		switch mf.GetType() {
 		case dto.MetricType_GAUGE:
 			vec := prometheus.NewGaugeVec(prometheus.GaugeOpts{Name: name, Help: mf.GetHelp()}, labels)
 			for _, m := range metrics {
-				r := gaugeReading{vec.WithLabelValues(labelValues(m)...), m.GetGauge().GetValue()}
+				r := gaugeReading{vec.WithLabelValues(labelValues(m, labels)...), m.GetGauge().GetValue()}
 				r.g.Set(r.v)
 				p.gauges = append(p.gauges, r)
 			}
@@ -103,7 +116,7 @@ func load(path string) (*peer, error) {
 		case dto.MetricType_COUNTER:
 			vec := prometheus.NewCounterVec(prometheus.CounterOpts{Name: name, Help: mf.GetHelp()}, labels)
 			for _, m := range metrics {
-				r := counterReading{c: vec.WithLabelValues(labelValues(m)...), v: m.GetCounter().GetValue()}
+				r := counterReading{c: vec.WithLabelValues(labelValues(m, labels)...), v: m.GetCounter().GetValue()}
 				r.c.Add(r.v)
 				r.last = r.v
 				p.counters = append(p.counters, r)
@@ -118,7 +131,7 @@ func load(path string) (*peer, error) {
 			}
 			vec := prometheus.NewHistogramVec(prometheus.HistogramOpts{Name: name, Help: mf.GetHelp(), Buckets: bounds}, labels)
 			for _, m := range metrics {
-				h := vec.WithLabelValues(labelValues(m)...)
+				h := vec.WithLabelValues(labelValues(m, labels)...)
 				// Reproduce the bucket counts by observing each bucket's bound (the sum differs).
 				var below uint64
 				for _, b := range m.GetHistogram().GetBucket() {

@@ -39,10 +39,12 @@ class Peer:
             kind = {"gauge": Gauge, "counter": Counter}.get(family.type)
             if kind is None:
                 raise SystemExit(f"peer_exporter.py: {family.name}: type {family.type} not mirrored")
-            names = list(family.samples[0].labels)  # the exporter uses one label set per family
+            # Every label name the family's series carry: a series without one (an optional label,
+            # docs/metrics.md "[side]") gets it empty, which is no label in Prometheus' data model.
+            names = list(dict.fromkeys(n for s in family.samples for n in s.labels))
             metric = kind(family.name, family.documentation, names, registry=self.registry)
             for s in family.samples:
-                child = metric.labels(*(s.labels[n] for n in names)) if names else metric
+                child = metric.labels(*(s.labels.get(n, "") for n in names)) if names else metric
                 if kind is Gauge:
                     child.set(s.value)
                     self.gauges.append((child, s.value))

@@ -1,6 +1,7 @@
 #!/usr/bin/python3
 """Fails (exit 1) unless a peer's exposition body has the exporter's families (name, type, HELP),
-the same set of series (sample name + labels) and the same sample count; values may differ.
+the same set of series (sample name + labels, an empty label being no label) and the same sample
+count; values may differ.
 The benchmark's peer rows compare nothing else, so it runs before they are measured.
 
   same_series.py EXPORTER_BODY PEER_BODY PEER_NAME"""
@@ -15,7 +16,9 @@ def read(path):
         for family in text_string_to_metric_families(f.read()):
             families[family.name] = (family.type, family.documentation)
             for s in family.samples:
-                series.add((s.name, tuple(sorted(s.labels.items()))))
+                # An empty label is no label (Prometheus' data model): a peer library writes an
+                # optional label it has no value for as "".
+                series.add((s.name, tuple(sorted((k, v) for k, v in s.labels.items() if v != ""))))
                 samples += 1
     return families, series, samples
 

@@ -285,7 +285,7 @@ PortView assess(const PortSnapshot& p, const HealthOptions& options) {
       reasons.push_back(std::move(r));
     }
     v.worst_rx_margin = worst_rx_margin(p, lanes);
-    v.worst_lanes = detail::worst_lanes(p, lanes, flags);
+    v.worst_lanes = detail::worst_lanes(p, flags);
   }
   std::stable_sort(reasons.begin(), reasons.end(),
                    [](const Reason& a, const Reason& b) { return a.state < b.state; });

@@ -23,9 +23,8 @@ bool lane_live(const cmis::ModuleReport& report, const cmis::LaneReport& lane);
 void add_condition_reasons(const daemon::PortSnapshot& port, const std::vector<RaisedFlag>& flags,
                            std::vector<Reason>& out);
 
-// The worst in-service lane of each WorstOf quantity (health/worst_lanes.cpp). `lanes`: the
-// in-service lanes, sorted; `flags`: raised_flags(port).
-std::vector<WorstLane> worst_lanes(const daemon::PortSnapshot& port, const std::vector<int>& lanes,
-                                   const std::vector<RaisedFlag>& flags);
+// The worst in-service lane of each WorstOf quantity (health/worst_lanes.cpp). `flags`:
+// raised_flags(port).
+std::vector<WorstLane> worst_lanes(const daemon::PortSnapshot& port, const std::vector<RaisedFlag>& flags);
 
 }  // namespace xcvr::health::detail

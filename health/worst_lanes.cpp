@@ -29,11 +29,12 @@ void offer(std::vector<WorstLane>& out, WorstOf q, std::string_view side, int la
 
 }  // namespace
 
-std::vector<WorstLane> worst_lanes(const daemon::PortSnapshot& p, const std::vector<int>& lanes,
-                                   const std::vector<RaisedFlag>& flags) {
+std::vector<WorstLane> worst_lanes(const daemon::PortSnapshot& p, const std::vector<RaisedFlag>& flags) {
   std::vector<WorstLane> out;
   const cmis::ModuleReport& r = *p.report;
-  const auto in_service = [&](int lane) { return std::binary_search(lanes.begin(), lanes.end(), lane); };
+  // Not configured out of service: a module with 8 host lanes and 4 media lanes (FR4, DR4) reports
+  // host-side VDM on lanes 5-8, which have no media lane report.
+  const auto in_service = [&](int lane) { return lane > 0 && lane_in_service(p, lane); };
   // A lane that measures nothing (dark, its data path down) may be the worst of all: while one
   // does, its side's worst lane is unknown and not given. So a lane's LOS leaves a gap, as in the
   // lane's own series, and a regression after it is measured from when the light came back.

@@ -53,24 +53,26 @@ name = "a"
 path = "$root/tests/data/qsfp28-lr4-dell-3mfxg/raw.txt"
 SEED
 # Requests a scraper, a browser or an attacker sends: keep-alive pipelines, HEAD, bodies,
-# ranges, 100-continue, encoded paths, queries, credentials, HTTP/1.0, oversized headers.
+# ranges, 100-continue, encoded paths, queries, credentials, HTTP/1.0, oversized headers. Every
+# HTTP/1.1 request names a Host (the server refuses one without, RFC 9112 §3.2), one seed aside.
 http_seed() { printf "$2" > "$seeds/http/$1"; }
 http_seed metrics 'GET /metrics HTTP/1.1\r\nHost: sw1:10458\r\nAccept-Encoding: gzip\r\nUser-Agent: Prometheus/2.45.0\r\n\r\n'
 http_seed pipeline 'GET / HTTP/1.1\r\nHost: a\r\n\r\nHEAD /metrics HTTP/1.1\r\nHost: a\r\n\r\nGET /healthz HTTP/1.1\r\nHost: a\r\nConnection: close\r\n\r\n'
 http_seed api 'GET /api/v1/modules HTTP/1.1\r\nHost: a\r\n\r\nGET /api/v1/modules/spine1%%2FEthernet16?pretty=1&x HTTP/1.1\r\nHost: a\r\n\r\n'
-http_seed port 'GET /port/spine1/Ethernet0 HTTP/1.1\r\nHost: a\r\n\r\nGET /port/nope%%00%%ff HTTP/1.1\r\n\r\n'
-http_seed auth 'GET /metrics HTTP/1.1\r\nAuthorization: Basic cHJvbTp3cm9uZw==\r\n\r\nGET /healthz HTTP/1.1\r\nAuthorization: Basic cHJvbQ==\r\n\r\n'
+http_seed port 'GET /port/spine1/Ethernet0 HTTP/1.1\r\nHost: a\r\n\r\nGET /port/nope%%00%%ff HTTP/1.1\r\nHost: a\r\n\r\n'
+http_seed auth 'GET /metrics HTTP/1.1\r\nHost: a\r\nAuthorization: Basic cHJvbTp3cm9uZw==\r\n\r\nGET /healthz HTTP/1.1\r\nHost: a\r\nAuthorization: Basic cHJvbQ==\r\n\r\n'
 http_seed post 'POST /metrics HTTP/1.1\r\nHost: a\r\nContent-Length: 11\r\nContent-Type: text/plain\r\n\r\nhello world'
-http_seed chunked 'PUT / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n0\r\n\r\n'
-http_seed range 'GET /metrics HTTP/1.1\r\nRange: bytes=0-10,20-30,-5\r\n\r\nGET / HTTP/1.1\r\nRange: bytes=100-\r\n\r\n'
-http_seed expect 'GET /healthz HTTP/1.1\r\nExpect: 100-continue\r\nContent-Length: 2\r\n\r\nhi'
+http_seed chunked 'PUT / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n0\r\n\r\n'
+http_seed range 'GET /metrics HTTP/1.1\r\nHost: a\r\nRange: bytes=0-10,20-30,-5\r\n\r\nGET / HTTP/1.1\r\nHost: a\r\nRange: bytes=100-\r\n\r\n'
+http_seed expect 'GET /healthz HTTP/1.1\r\nHost: a\r\nExpect: 100-continue\r\nContent-Length: 2\r\n\r\nhi'
 http_seed http10 'GET /healthz HTTP/1.0\r\n\r\n'
-http_seed range_gzip 'GET /metrics HTTP/1.1\r\nAccept-Encoding: gzip;q=0.5, br\r\nRange: bytes=-100\r\n\r\nGET / HTTP/1.1\r\nAccept-Encoding: *\r\nRange: bytes=0-0\r\n\r\n'
-http_seed range_forms 'GET /metrics HTTP/1.1\r\nRange: items=0-5\r\n\r\nGET /metrics HTTP/1.1\r\nRange: bytes=99999999-\r\n\r\nGET /api/v1/modules HTTP/1.1\r\nRange: bytes=5-2\r\nIf-Range: x\r\n\r\n'
+http_seed no_host 'GET /healthz HTTP/1.1\r\n\r\nGET /healthz HTTP/1.1\r\nHost: a\r\nhost: b\r\n\r\n'
+http_seed range_gzip 'GET /metrics HTTP/1.1\r\nHost: a\r\nAccept-Encoding: gzip;q=0.5, br\r\nRange: bytes=-100\r\n\r\nGET / HTTP/1.1\r\nHost: a\r\nAccept-Encoding: *\r\nRange: bytes=0-0\r\n\r\n'
+http_seed range_forms 'GET /metrics HTTP/1.1\r\nHost: a\r\nRange: items=0-5\r\n\r\nGET /metrics HTTP/1.1\r\nHost: a\r\nRange: bytes=99999999-\r\n\r\nGET /api/v1/modules HTTP/1.1\r\nHost: a\r\nRange: bytes=5-2\r\nIf-Range: x\r\n\r\n'
 http_seed keepalive10 'GET /healthz HTTP/1.0\r\nConnection: Keep-Alive\r\n\r\nGET /metrics HTTP/1.0\r\nconnection: keep-alive, TE\r\n\r\n'
-http_seed get_body 'GET /healthz HTTP/1.1\r\nContent-Length: 34\r\n\r\nGET /metrics HTTP/1.1\r\nHost: x\r\n\r\nGET / HTTP/1.1\r\n\r\n'
-http_seed options 'OPTIONS * HTTP/1.1\r\nHost: a\r\n\r\nGET http://a/metrics HTTP/1.1\r\n\r\n'
-printf 'GET /%s HTTP/1.1\r\nX: %s\r\n\r\n' "$(head -c 3000 /dev/zero | tr '\0' a)" \
+http_seed get_body 'GET /healthz HTTP/1.1\r\nHost: a\r\nContent-Length: 34\r\n\r\nGET /metrics HTTP/1.1\r\nHost: x\r\n\r\nGET / HTTP/1.1\r\nHost: a\r\n\r\n'
+http_seed options 'OPTIONS * HTTP/1.1\r\nHost: a\r\n\r\nGET http://a/metrics HTTP/1.1\r\nHost: a\r\n\r\n'
+printf 'GET /%s HTTP/1.1\r\nHost: a\r\nX: %s\r\n\r\n' "$(head -c 3000 /dev/zero | tr '\0' a)" \
   "$(head -c 15000 /dev/zero | tr '\0' b)" > "$seeds/http/oversized"
 
 # The state target (fuzz_state): a saved aging.json with a good and a bad entry.

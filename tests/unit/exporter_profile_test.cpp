@@ -160,6 +160,23 @@ TEST(ExporterProfile, NoWorstVdmLaneWhileAnInServiceLaneMeasuresNothing) {
   EXPECT_EQ(view_of(p).worst_lanes.size(), 3u);
 }
 
+// A module with 8 host lanes and 4 media lanes (FR4, DR4): host-side VDM on lanes 5-8, which
+// have no media lane report, still counts toward the host side's worst lane.
+TEST(ExporterProfile, HostSideLanesWithoutAMediaLaneCount) {
+  daemon::PortSnapshot p = testing::editable_port();
+  cmis::ModuleReport& r = testing::report_of(p);
+  r.lanes.resize(4);
+  r.vdm.push_back(testing::vdm_observable(16, "pre_fec_ber_current_host", "pre_fec_ber", "host", 6, 3e-5, "ratio"));
+  r.vdm.push_back(testing::vdm_observable(16, "pre_fec_ber_current_host", "pre_fec_ber", "host", 2, 1e-9, "ratio"));
+  const health::PortView v = view_of(p);
+  const auto host = std::find_if(v.worst_lanes.begin(), v.worst_lanes.end(), [](const health::WorstLane& w) {
+    return w.quantity == health::WorstOf::PreFecBer && w.side == "host";
+  });
+  ASSERT_NE(host, v.worst_lanes.end());
+  EXPECT_EQ(host->lane, 6);
+  EXPECT_EQ(host->value, 3e-5);
+}
+
 TEST(ExporterProfile, NoWorstLanesWhileValuesAreWithheld) {
   daemon::PortSnapshot p = testing::editable_port();
   p.stale = true;

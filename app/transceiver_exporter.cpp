@@ -59,7 +59,14 @@ daemon::WebConfig effective_web(daemon::WebConfig web, const Options& o) {
   return web;
 }
 
-// Refuses what a start refuses (the same prepare_config and check_web), except that a listen
+// What the web frontend would refuse to serve with: the web settings (check_web), then the
+// --textfile path. "" when both are fine.
+std::string frontend_problem(const daemon::WebConfig& web, const Options& o, exporters::BindCheck bind) {
+  if (std::string err = exporters::check_web(web, bind); !err.empty()) return err;
+  return o.textfile.empty() ? "" : exporters::textfile_problem(o.textfile);
+}
+
+// Refuses what a start refuses (the same prepare_config and frontend_problem), except that a listen
 // address in use is fine: the running daemon holds it. It also refuses a port whose config names
 // what this host lacks (a netdev, an i2c bus, an optoe or presence file), which a running daemon
 // exports as misconfigured instead of stopping: hardware can appear after the daemon starts.
@@ -70,12 +77,8 @@ int check_config(const Options& o) {
     return 2;
   }
   const auto& p = std::get<daemon::PreparedConfig>(prepared);
-  if (const std::string err = exporters::check_web(effective_web(p.config.web, o), exporters::BindCheck::InUseOk);
+  if (const std::string err = frontend_problem(effective_web(p.config.web, o), o, exporters::BindCheck::InUseOk);
       !err.empty()) {
-    std::cerr << err << '\n';
-    return 2;
-  }
-  if (const std::string err = o.textfile.empty() ? "" : exporters::textfile_problem(o.textfile); !err.empty()) {
     std::cerr << err << '\n';
     return 2;
   }
@@ -114,11 +117,7 @@ int run(const Options& o) {
   }
 
   const daemon::WebConfig web = effective_web(service.config().web, o);
-  if (const std::string err = exporters::check_web(web, exporters::BindCheck::Strict); !err.empty()) {
-    std::cerr << err << '\n';
-    return 2;
-  }
-  if (const std::string err = o.textfile.empty() ? "" : exporters::textfile_problem(o.textfile); !err.empty()) {
+  if (const std::string err = frontend_problem(web, o, exporters::BindCheck::Strict); !err.empty()) {
     std::cerr << err << '\n';
     return 2;
   }

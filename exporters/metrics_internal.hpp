@@ -87,14 +87,21 @@ class LiveLabels {
 // (config/prometheus/): all the fleet profile serves of the thresholds of a port it shows
 // without lanes. exporter_profile_test holds this list to the rules.
 struct RuleThreshold {
-  std::string_view family;
+  Fam family;
   cmis::ThresholdLevel level;
 };
+// The exported cmis::kVdmQuantities row of `key` (kVdmExportedCount: none).
+constexpr std::size_t vdm_row(std::string_view key) {
+  std::size_t row = 0;
+  while (row < cmis::kVdmExportedCount && cmis::kVdmQuantities[row].key != key) ++row;
+  return row;
+}
+static_assert(vdm_row("pre_fec_ber") < cmis::kVdmExportedCount && vdm_row("esnr") < cmis::kVdmExportedCount);
 inline constexpr RuleThreshold kRuleThresholds[] = {
-    {"transceiver_temperature_threshold_celsius", cmis::ThresholdLevel::HighAlarm},
-    {"transceiver_temperature_threshold_celsius", cmis::ThresholdLevel::HighWarning},
-    {"transceiver_pre_fec_ber_threshold_ratio", cmis::ThresholdLevel::HighWarning},
-    {"transceiver_esnr_threshold_decibels", cmis::ThresholdLevel::LowWarning},
+    {quantity_threshold_family(cmis::Quantity::Temperature), cmis::ThresholdLevel::HighAlarm},
+    {quantity_threshold_family(cmis::Quantity::Temperature), cmis::ThresholdLevel::HighWarning},
+    {vdm_threshold_family(vdm_row("pre_fec_ber")), cmis::ThresholdLevel::HighWarning},
+    {vdm_threshold_family(vdm_row("esnr")), cmis::ThresholdLevel::LowWarning},
 };
 
 // How much of a port goes out (SeriesPlan, per port): its lanes, or only what the fleet

@@ -1,6 +1,9 @@
 // Series of one port. Labels: port on everything, node for fabric-sourced ports, lane (1-based)
 // on per-lane series. Vendor strings only in transceiver_module_info.
 #include <algorithm>
+#include <array>
+#include <cstddef>
+#include <memory_resource>
 #include <map>
 #include <optional>
 #include <string>
@@ -68,7 +71,7 @@ std::optional<int> data_path_of(const cmis::ModuleReport* r, int lane) {
 void add_levels(FamilySet& out, Fam fam, const Labels& base, const cmis::Thresholds& t, bool all) {
   using L = cmis::ThresholdLevel;
   const auto level = [&](L l, const std::optional<double>& v) {
-    const auto ruled = [&](const RuleThreshold& r) { return r.level == l && r.family == family_spec(fam).name; };
+    const auto ruled = [&](const RuleThreshold& r) { return r.level == l && r.family == fam; };
     if (!v || (!all && std::none_of(std::begin(kRuleThresholds), std::end(kRuleThresholds), ruled))) return;
     out.gauge(fam, base, {"level", cmis::level_name(l)}, *v);
   };
@@ -245,7 +248,9 @@ void add_counters(FamilySet& out, const Labels& base, const PortSnapshot& p, boo
     out.counter(Fam::ReadErrorsTotal, base, {"kind", kind}, static_cast<double>(n));
   }
   SeenSet<std::pair<int, std::string_view>> seen;
-  std::map<std::string_view, uint64_t> per_port;
+  std::array<std::byte, 1024> sums_buffer;  // a port raises a few kinds of flag: no heap node per render
+  std::pmr::monotonic_buffer_resource sums_memory{sums_buffer.data(), sums_buffer.size()};
+  std::pmr::map<std::string_view, uint64_t> per_port{&sums_memory};
   for (const daemon::FlagHistory& h : p.flags) {
     if (h.raised_total == 0 || !seen.first({h.lane, h.flag})) continue;  // sparse
     if (!by_lane) {

@@ -556,10 +556,18 @@ def alerts_of(notifications, status=None):
             if status is None or a.get("status") == status}
 
 
+def split_profile(args):
+    """`args` without a trailing `--profile full|fleet`, and that metric profile ("full" without)."""
+    if len(args) >= 2 and args[-2] == "--profile":
+        if args[-1] not in ("full", "fleet"):
+            fail(f"--profile {args[-1]}: expected full or fleet")
+        return args[:-2], args[-1]
+    return args, "full"
+
+
 def profile_argument(argv, usage):
-    """The metric profile a test runs the daemon with: "full", or "fleet" after --profile."""
-    if len(argv) == 2:
-        return "full"
-    if len(argv) == 4 and argv[2] == "--profile" and argv[3] in ("full", "fleet"):
-        return argv[3]
-    fail(f"usage: {usage} PATH/TO/transceiver_exporter [--profile full|fleet]")
+    """The metric profile a test of one argument (the daemon) runs with: "full", or --profile's."""
+    args, profile = split_profile(argv[1:])
+    if len(args) != 1:
+        fail(f"usage: {usage} PATH/TO/transceiver_exporter [--profile full|fleet]")
+    return profile

@@ -121,23 +121,23 @@ FLEET_SERIES_PER_MODULE = 30  # issue 39: a healthy 8-lane module in the fleet p
 
 
 def settled(daemon):
-    """A /metrics body in which no healthy port still shows an insertion's state-change events
-    (flags raised per lane, as every profile serves raised flags, for flag_hold), else None."""
+    """The samples (name, labels dict, value) of a /metrics body in which no healthy port still
+    shows an insertion's state-change events (flags raised per lane, as every profile serves
+    raised flags, for flag_hold), else None."""
     body = http_get(daemon.url + "/metrics")[1]
     samples = [(name, dict(pairs), value) for name, pairs, value in exposition_samples(body.decode())]
     ok = {labels["port"] for name, labels, value in samples
           if name == "transceiver_port_health" and labels.get("health") == "ok" and value == 1}
     events = [labels for name, labels, _ in samples if name == "transceiver_flag" and labels.get("port") in ok
               and labels.get("flag", "").endswith("_state_changed")]
-    return None if events else body
+    return None if events else samples
 
 
-def check_fleet_series(body):
+def check_fleet_series(samples):
     """Fleet profile: every healthy (ok) port holding an 8-lane module is served in at most
     FLEET_SERIES_PER_MODULE series and without lanes; a faulty port keeps its lanes."""
     by_port, lanes, health, info = {}, {}, {}, {}
-    for name, pairs, value in exposition_samples(body.decode()):
-        labels = dict(pairs)
+    for name, labels, value in samples:
         port = labels.get("port")
         if port is None:
             continue

@@ -24,7 +24,7 @@ import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 from daemon_fleet import (Daemon, Processes, exposition_samples, fail, free_port, http_get, json_get, log, quote,
-                          require_tools, wait_for)
+                          require_tools, split_profile, wait_for)
 
 SCRAPE_INTERVAL_S = 5
 # What Prometheus adds per target to what the target serves (agent mode writes them too).
@@ -148,9 +148,7 @@ def disk_bytes(path):
 
 
 def main():
-    args, profile = sys.argv[1:], "full"
-    if len(args) >= 2 and args[-2] == "--profile" and args[-1] in ("full", "fleet"):
-        args, profile = args[:-2], args[-1]
+    args, profile = split_profile(sys.argv[1:])
     if len(args) not in (1, 2, 3):
         fail(__doc__)
     daemon_bin = os.path.abspath(args[0])

@@ -207,7 +207,7 @@ TEST(ExporterProfile, TheFleetProfileKeepsTheThresholdLevelsTheAlertExpressionsR
   EXPECT_GE(read.size(), 2u);
   std::set<std::pair<std::string, std::string>> kept;
   for (const detail::RuleThreshold& t : detail::kRuleThresholds) {
-    kept.insert({std::string(t.family), std::string(cmis::level_name(t.level))});
+    kept.insert({std::string(family_spec(t.family).name), std::string(cmis::level_name(t.level))});
   }
   EXPECT_EQ(read, kept);
 }

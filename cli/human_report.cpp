@@ -136,15 +136,15 @@ std::string render_human(const ModuleReport& r) {
   for (const std::string& flag : r.module_flags) w.line("Module flag", flag);
   thresholds(w, r);
   for (const cmis::VdmObservable& o : r.vdm) {
-    std::string text = fmt("%g ", o.value).append(o.unit);
-    if (o.statistic) text += " (statistic, not frozen)";
+    std::string text = fmt("%g ", o.value).append(o.unit());
+    if (o.statistic()) text += " (statistic, not frozen)";
     if (o.thresholds) {
       const cmis::Thresholds& t = *o.thresholds;
       text += " [warning " + fmt("%g", t.low_warning.value_or(0)) + ".." + fmt("%g", t.high_warning.value_or(0)) +
               ", alarm " + fmt("%g", t.low_alarm.value_or(0)) + ".." + fmt("%g", t.high_alarm.value_or(0)) + "]";
     }
     for (const std::string& flag : o.flags) text += " " + flag;
-    w.line("VDM " + std::string(o.name) + " (lane " + std::to_string(o.lane) + ")", text);
+    w.line("VDM " + std::string(o.name()) + " (lane " + std::to_string(o.lane) + ")", text);
   }
   for (const cmis::Checksum& c : r.checksums) {
     char buf[64];

@@ -368,7 +368,7 @@ class CmisDecoder {
     for (const VdmObservable& o : r_.vdm) {
       for (const std::string& level : o.flags) {
         const auto lane = std::find_if(r_.lanes.begin(), r_.lanes.end(), [&](const LaneReport& l) { return l.lane == o.lane; });
-        (lane != r_.lanes.end() ? lane->flags : r_.module_flags).push_back(vdm_flag_name(o.name, level));
+        (lane != r_.lanes.end() ? lane->flags : r_.module_flags).push_back(vdm_flag_name(o.name(), level));
       }
     }
   }

@@ -20,6 +20,9 @@ void ModuleImage::set_page(const PageKey& key, std::span<const uint8_t> bytes128
                            int64_t read_at_ns) {
   Entry* e = find_mut(key);
   if (e == nullptr) {
+    // Exactly one more: an image holds ~20 pages for as long as its module is in, and doubling
+    // would leave a third of them unused (a new page is rare after the first read).
+    entries_.reserve(entries_.size() + 1);
     entries_.push_back(Entry{key, {}, 0});
     std::sort(entries_.begin(), entries_.end(),
               [](const Entry& a, const Entry& b) { return a.key < b.key; });

@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -54,22 +55,26 @@ struct LaneReport {
   std::vector<std::string> flags;              // raised flags, e.g. "rx_los", "tx_power_high_warning"
 };
 
-// The text fields are static (codes::vdm_type_ref's table): an observable exists only for a
-// known type, and a fleet of them carries no name strings of its own.
-struct VdmObservable {  // one described VDM instance (cmis/vdm.hpp)
-  int type_id = 0;
-  std::string_view name;       // type name, e.g. "esnr_media_input", "pre_fec_ber_current_media"
-  std::string_view quantity;   // exported quantity ("pre_fec_ber", "esnr", ...); "" = JSON only
-  std::string_view qualifier;  // "media"/"host" side, or the supply rail ("2p6", ...); "" = none
-  bool statistic = false;      // min/max/avg (held only by a freeze, which is never written)
-  int lane = 0;                // 1-based
+// One described VDM instance (cmis/vdm.hpp). Kept small, since a fleet holds tens of thousands
+// and each report is double-buffered: the type's text comes from the static type table
+// (cmis/vdm_types.hpp) by type_id (an observable exists only for a known type), and the
+// threshold set, which only a static read changes, is shared by the report's copies and by the
+// instances that name the same set.
+struct VdmObservable {
   double value = 0;
-  std::string_view unit;       // "decibels", "ratio", "celsius", ...
-  int group = 0;               // where the module describes it: group 0-3, instance 1-64
-  int index = 1;
-  int threshold_set = 0;       // 0-15 within the instance's group
-  std::optional<Thresholds> thresholds;  // the set's levels; nullopt when not read or blank
-  std::vector<std::string> flags;        // raised latched flags: "high_alarm", "low_warning", ...
+  std::shared_ptr<const Thresholds> thresholds;  // the set's levels; null when not read or blank
+  std::vector<std::string> flags;                // raised latched flags: "high_alarm", ...
+  uint8_t type_id = 0;
+  int16_t lane = 0;           // 1-based
+  int16_t group = 0;          // where the module describes it: group 0-3, instance 1-64
+  int16_t index = 1;
+  int16_t threshold_set = 0;  // 0-15 within the instance's group
+
+  std::string_view name() const;       // type name, e.g. "esnr_media_input"
+  std::string_view quantity() const;   // exported quantity ("pre_fec_ber", "esnr", ...); "" = JSON only
+  std::string_view qualifier() const;  // "media"/"host" side, or the supply rail ("2p6", ...); "" = none
+  std::string_view unit() const;       // "decibels", "ratio", "celsius", ...
+  bool statistic() const;              // min/max/avg (held only by a freeze, which is never written)
 };
 
 // Which monitors the module says it implements (an unimplemented monitor is absent).

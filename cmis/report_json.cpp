@@ -115,11 +115,11 @@ nlohmann::json to_json(const ModuleReport& r) {
   for (const Application& a : r.applications) j["applications"].push_back(application(a));
   j["vdm"] = json::array();
   for (const VdmObservable& o : r.vdm) {
-    json v = {{"type_id", o.type_id}, {"name", o.name},      {"lane", o.lane},
-              {"value", o.value},     {"unit", o.unit},      {"statistic", o.statistic},
+    json v = {{"type_id", o.type_id}, {"name", o.name()},      {"lane", o.lane},
+              {"value", o.value},     {"unit", o.unit()},      {"statistic", o.statistic()},
               {"threshold_set", o.threshold_set},            {"flags", o.flags}};
-    if (!o.quantity.empty()) v["quantity"] = o.quantity;
-    if (!o.qualifier.empty()) v["qualifier"] = o.qualifier;
+    if (!o.quantity().empty()) v["quantity"] = o.quantity();
+    if (!o.qualifier().empty()) v["qualifier"] = o.qualifier();
     if (o.thresholds) v["thresholds"] = thresholds(*o.thresholds);
     j["vdm"].push_back(std::move(v));
   }

@@ -128,17 +128,23 @@ void decode_vdm_into(const ModuleImage& image, std::vector<VdmObservable>& out) 
     if (n == out.size()) out.emplace_back();
     VdmObservable& o = out[n++];
     o.type_id = in.type_id;
-    o.name = type->name;
-    o.quantity = type->quantity;
-    o.qualifier = type->qualifier;
-    o.statistic = type->statistic;
-    o.lane = in.lane;
-    o.unit = type->unit;
+    o.lane = static_cast<int16_t>(in.lane);
     o.value = *value;
-    o.group = in.group;
-    o.index = in.index;
-    o.threshold_set = in.threshold_set;
-    o.thresholds = vdm_thresholds(image, in);
+    o.group = static_cast<int16_t>(in.group);
+    o.index = static_cast<int16_t>(in.index);
+    o.threshold_set = static_cast<int16_t>(in.threshold_set);
+    // Instances of one type that name one set (a type's lanes usually do) share its levels.
+    o.thresholds.reset();
+    for (std::size_t i = 0; i + 1 < n; ++i) {
+      const VdmObservable& s = out[i];
+      if (s.type_id == o.type_id && s.group == o.group && s.threshold_set == o.threshold_set) {
+        o.thresholds = s.thresholds;
+        break;
+      }
+    }
+    if (!o.thresholds) {
+      if (const auto levels = vdm_thresholds(image, in)) o.thresholds = std::make_shared<const Thresholds>(*levels);
+    }
     read_flags(image, in.group, in.index, o.flags);
   }
   out.resize(n);

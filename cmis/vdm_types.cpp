@@ -2,6 +2,8 @@
 // breaks one fails the build.
 #include "cmis/vdm_types.hpp"
 
+#include "cmis/report.hpp"
+
 #include <algorithm>
 #include <initializer_list>
 
@@ -98,4 +100,25 @@ std::optional<VdmType> vdm_type(uint8_t type_id) {
 }
 
 }  // namespace codes
+
+// An observable's text, by its type (never unknown: the decoder keeps only known types).
+namespace {
+const codes::VdmTypeRef& type_of(const VdmObservable& o) {
+  static const std::array<codes::VdmTypeRef, 256> refs = [] {
+    std::array<codes::VdmTypeRef, 256> out{};
+    for (std::size_t id = 0; id < out.size(); ++id) {
+      out[id] = codes::vdm_type_ref(static_cast<uint8_t>(id)).value_or(codes::VdmTypeRef{});
+    }
+    return out;
+  }();
+  return refs[o.type_id];
+}
+}  // namespace
+
+std::string_view VdmObservable::name() const { return type_of(*this).name; }
+std::string_view VdmObservable::quantity() const { return type_of(*this).quantity; }
+std::string_view VdmObservable::qualifier() const { return type_of(*this).qualifier; }
+std::string_view VdmObservable::unit() const { return type_of(*this).unit; }
+bool VdmObservable::statistic() const { return type_of(*this).statistic; }
+
 }  // namespace xcvr::cmis

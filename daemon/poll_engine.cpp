@@ -44,7 +44,7 @@ PollEngine::PollEngine(const Config& config, std::vector<std::unique_ptr<PortPol
       d = domains_.back().get();
       d->name = domain;
       d->stats.domain = domain;
-      for (double le : kCycleBuckets) d->stats.cycle_seconds_buckets[le] = 0;
+      for (double le : kCycleBuckets) d->stats.cycle_seconds_buckets.emplace_back(le, 0);
     }
     d->ports.push_back(std::move(poller));
   }

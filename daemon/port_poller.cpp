@@ -5,6 +5,7 @@
 #include <cmath>
 #include <vector>
 
+#include "base/interned.hpp"
 #include "cmis/decode.hpp"
 #include "cmis/flags.hpp"
 #include "cmis/quantities.hpp"
@@ -110,7 +111,7 @@ bool PortPoller::identity_changed(const cmis::ModuleReport& fresh) const {
 }
 
 void PortPoller::account_flags(double now, double wall) {
-  std::vector<std::pair<std::string, int>> raised;
+  std::vector<std::pair<std::string_view, int>> raised;  // views into report_
   for (const std::string& f : report_->module_flags) raised.emplace_back(f, 0);
   for (const cmis::LaneReport& l : report_->lanes) {
     for (const std::string& f : l.flags) raised.emplace_back(f, l.lane);
@@ -120,9 +121,14 @@ void PortPoller::account_flags(double now, double wall) {
     read_clear(key.first, f, wall);
   }
   for (const auto& key : raised) {
-    FlagState& f = flags_[key];
-    f.history.flag = key.first;
-    f.history.lane = key.second;
+    auto it = flags_.find(key);
+    if (it == flags_.end()) {
+      const std::string_view name = base::interned(key.first);  // outlives the report
+      it = flags_.emplace(std::pair{name, key.second}, FlagState{}).first;
+      it->second.history.flag = name;
+      it->second.history.lane = key.second;
+    }
+    FlagState& f = it->second;
     // An event is a rising edge: raised on this read, clear on the previous read of the flag
     // (the confirming re-read below included), so a persisting condition counts once.
     if (!f.current) ++f.history.raised_total;
@@ -137,7 +143,7 @@ void PortPoller::account_flags(double now, double wall) {
 
 // A raised flag read clear: it is down, so its next raised read is a new event. When light
 // comes back, VDM is read on the next poll: a VDM read in the dark found zeros.
-void PortPoller::read_clear(const std::string& flag, FlagState& f, double wall) {
+void PortPoller::read_clear(std::string_view flag, FlagState& f, double wall) {
   f.current = false;
   f.history.last_cleared_unix = wall;
   if (flag == cmis::flag_name(cmis::FlagId::RxLos)) next_vdm_ = 0;
@@ -162,29 +168,20 @@ void PortPoller::confirm_latches(double wall) {
   }
 }
 
+// A steady-state poll's report: a copy of the last one with its dynamic part decoded again. It is
+// a copy, not the previous report reused in place, so a port holds one report between polls
+// (its snapshots share it): at 2,048 ports a second, reusable one cost 12 MiB for 1 µs a poll.
 std::shared_ptr<cmis::ModuleReport> PortPoller::decode_poll() {
   if (!report_ || full_decode_due_ || image_.entries().size() != pages_at_decode_) return nullptr;
-  std::shared_ptr<cmis::ModuleReport> next;
-  if (spare_.use_count() == 1) {
-    // No snapshot holds it any more: only the dynamic part needs redoing. The fence pairs with
-    // the releasing decrement of the last reader, whose reads must happen before our writes.
-    std::atomic_thread_fence(std::memory_order_acquire);
-    next = std::move(spare_);
-  } else {
-    next = std::make_shared<cmis::ModuleReport>(*report_);
-  }
-  spare_.reset();
+  auto next = std::make_shared<cmis::ModuleReport>(*report_);
   if (!cmis::decode_dynamic(image_, *next)) return nullptr;
   return next;
 }
 
 void PortPoller::on_good_read(double now, double wall, bool flags_read, std::optional<cmis::ModuleReport> full) {
   std::shared_ptr<cmis::ModuleReport> fresh = full ? nullptr : decode_poll();
-  if (fresh) {
-    spare_ = std::move(report_);
-  } else {
+  if (!fresh) {
     fresh = std::make_shared<cmis::ModuleReport>(full ? std::move(*full) : cmis::decode(image_));
-    spare_.reset();
     full_decode_due_ = false;
     pages_at_decode_ = image_.entries().size();
   }

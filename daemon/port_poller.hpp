@@ -78,7 +78,7 @@ class PortPoller {
   void account_flags(double now, double wall);
   void forget_flags();  // a module went or another one came: what the old one latched is not news
   struct FlagState;
-  void read_clear(const std::string& flag, FlagState& f, double wall);
+  void read_clear(std::string_view flag, FlagState& f, double wall);
   void confirm_latches(double wall);
   bool data_path_states_changed();
   bool identity_changed(const cmis::ModuleReport& fresh) const;
@@ -96,11 +96,7 @@ class PortPoller {
   State state_ = State::Empty;
   std::string misconfiguration_;
   cmis::ModuleImage image_;
-  std::shared_ptr<cmis::ModuleReport> report_;  // shared read-only with snapshots
-  // Double buffer for the steady-state decode: the report of the poll before last, reused in
-  // place once no snapshot holds it (set only after a dynamic decode, so it was decoded from the
-  // same static pages; reset whenever a full decode replaces them).
-  std::shared_ptr<cmis::ModuleReport> spare_;
+  std::shared_ptr<const cmis::ModuleReport> report_;  // shared read-only with snapshots
   bool full_decode_due_ = true;   // static pages re-read, or the set of pages may have changed
   std::size_t pages_at_decode_ = 0;
   double next_due_ = 0;
@@ -137,7 +133,7 @@ class PortPoller {
   bool shown(const FlagState& f, double now) const {
     return f.current || (f.last_seen_mono >= 0 && now - f.last_seen_mono <= poll_.flag_hold_s + 1e-9);
   }
-  std::map<std::pair<std::string, int>, FlagState> flags_;
+  std::map<std::pair<std::string_view, int>, FlagState> flags_;  // names base::interned
 };
 
 }  // namespace xcvr::daemon

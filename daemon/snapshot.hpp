@@ -51,7 +51,7 @@ constexpr std::string_view port_state_name(PortState s) {
 
 // One latched flag's history on one port (lane 0 = module-level flag).
 struct FlagHistory {
-  std::string flag;             // "rx_los", "temperature_high_warning", ...
+  std::string_view flag;  // "rx_los", ...: base::interned, so a snapshot's copy allocates nothing
   int lane = 0;
   // Events: rising edges, i.e. reads that found the flag raised when the previous read of it
   // (a poll, or the re-read that confirms a latched flag) found it clear. A condition that came
@@ -127,7 +127,7 @@ struct DomainStats {
   std::string domain;
   uint64_t cycles_total = 0;
   double last_cycle_seconds = 0;
-  std::map<double, uint64_t> cycle_seconds_buckets;  // upper bound (le) -> cumulative count
+  std::vector<std::pair<double, uint64_t>> cycle_seconds_buckets;  // (upper bound le, cumulative count), le ascending
   double cycle_seconds_sum = 0;
   uint64_t bus_bytes_total = 0;
   uint64_t bus_transactions_total = 0;

@@ -173,7 +173,7 @@ void add_aging(FamilySet& out, LiveLabels& labels, const PortSnapshot& p) {
 }
 
 // Flag counters: module-level ones carry no lane, lane ones no data path (see live_lane_labels).
-Labels flag_labels(const Labels& base, int lane, const std::string& flag) {
+Labels flag_labels(const Labels& base, int lane, std::string_view flag) {
   return lane > 0 ? plus(lane_labels(base, lane), "flag", flag) : plus(base, "flag", flag);
 }
 

@@ -30,22 +30,23 @@ void add_vdm_series(FamilySet& out, LiveLabels& labels, const daemon::PortSnapsh
   };
   for (const cmis::VdmObservable& o : r.vdm) {
     const cmis::VdmQuantitySpec* q = cmis::vdm_quantity_of(o.type_id);
-    if (q == nullptr || !q->exported() || o.statistic) continue;
+    if (q == nullptr || !q->exported() || o.statistic()) continue;
     const auto row = static_cast<std::size_t>(q - cmis::kVdmQuantities.data());
     const Fam value = vdm_family(row), threshold = vdm_threshold_family(row);
     const std::string_view label = q->qualifier_label;
     const int lane = q->per_lane ? o.lane : 0;
-    if (!seen.first({value, lane, o.qualifier})) continue;
+    const std::string_view qualifier = o.qualifier();
+    if (!seen.first({value, lane, qualifier})) continue;
     if (!measured(lane)) continue;
-    const auto qualify = [&](const Labels& l) { return label.empty() ? l : plus(l, label, o.qualifier); };
+    const auto qualify = [&](const Labels& l) { return label.empty() ? l : plus(l, label, qualifier); };
     if (lanes || !q->per_lane) {
       const Labels& l = q->per_lane ? labels.lane(lane) : labels.base();
       if (label.empty()) out.gauge(value, l, o.value);
-      else out.gauge(value, l, {label, o.qualifier}, o.value);
+      else out.gauge(value, l, {label, qualifier}, o.value);
     }
     // The levels of the first instance of a quantity (and side) that names a set: modules give
     // every lane of one observable type the same set.
-    if (o.thresholds && levels_seen.first({threshold, o.qualifier})) {
+    if (o.thresholds && levels_seen.first({threshold, qualifier})) {
       add_levels(out, threshold, qualify(labels.base()), *o.thresholds, lanes);
     }
   }

@@ -145,7 +145,7 @@ std::string vdm_table(const cmis::ModuleReport& r) {
                   "<th>warning range</th><th>alarm range</th><th>raised</th></tr>";
   const auto num = [](const std::optional<double>& v) { return v ? significant(*v) : std::string("\u2013"); };
   const auto of = [](std::string_view quantity) {
-    return [quantity](const cmis::VdmObservable& o) { return o.quantity == quantity; };
+    return [quantity](const cmis::VdmObservable& o) { return o.quantity() == quantity; };
   };
   // The highest pre-FEC BER and the lowest eSNR first, then the rest as the module lists them.
   const cmis::VdmObservable* const worst[] = {worst_vdm(r, true, of("pre_fec_ber")), worst_vdm(r, false, of("esnr"))};
@@ -159,13 +159,13 @@ std::string vdm_table(const cmis::ModuleReport& r) {
   }
   for (std::size_t i = 0; i < rows.size(); ++i) {
     const cmis::VdmObservable& o = *rows[i];
-    std::string value = vdm_measures(r, o.lane) ? significant(o.value) + " " + html_escape(o.unit) : "\u2014";
+    std::string value = vdm_measures(r, o.lane) ? significant(o.value) + " " + html_escape(o.unit()) : "\u2014";
     if (i < worst_rows) value = "<b>" + value + "</b> <i>(worst)</i>";
-    if (o.statistic) value += " <i>(statistic, not frozen)</i>";
-    const cmis::Thresholds th = o.thresholds.value_or(cmis::Thresholds{});
+    if (o.statistic()) value += " <i>(statistic, not frozen)</i>";
+    const cmis::Thresholds th = o.thresholds ? *o.thresholds : cmis::Thresholds{};
     std::string flags;
     for (const std::string& f : o.flags) flags += "<b>" + html_escape(f) + "</b> ";
-    t += "<tr><td>" + html_escape(o.name) + "</td><td class=\"num\">" + std::to_string(o.lane) + "</td><td class=\"num\">" +
+    t += "<tr><td>" + html_escape(o.name()) + "</td><td class=\"num\">" + std::to_string(o.lane) + "</td><td class=\"num\">" +
          value + "</td><td class=\"num\">" + num(th.low_warning) + " \u2026 " + num(th.high_warning) +
          "</td><td class=\"num\">" + num(th.low_alarm) + " \u2026 " + num(th.high_alarm) + "</td><td>" + flags + "</td></tr>";
   }

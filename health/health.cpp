@@ -72,7 +72,7 @@ std::vector<RaisedFlag> raised_flags(const daemon::PortSnapshot& port) {
   std::vector<RaisedFlag> out;
   if (!port.in_service || !monitors_visible(port)) return out;
   for (const auto& h : port.flags) {
-    if (h.raised) out.push_back({h.lane, h.flag, h.since_unix, h.last_seen_unix});
+    if (h.raised) out.push_back({h.lane, std::string(h.flag), h.since_unix, h.last_seen_unix});
   }
   const double read = port.last_good_read_unix;  // a flag only the report shows: seen at this read
   for (const auto& f : port.report->module_flags) out.push_back({0, f, read, read});

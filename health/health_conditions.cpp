@@ -92,10 +92,10 @@ bool add_vdm_numbers(const PortSnapshot& p, const Condition& c, Reason& r) {
       std::string_view(r.name).substr(kPrefix.size(), r.name.size() - kPrefix.size() - row->name.size() - 1);
   const bool high = is_high(level);
   const cmis::VdmObservable* worst =
-      worst_vdm(*p.report, high, [&](const cmis::VdmObservable& o) { return o.name == type && c.lanes.contains(o.lane); });
+      worst_vdm(*p.report, high, [&](const cmis::VdmObservable& o) { return o.name() == type && c.lanes.contains(o.lane); });
   if (!worst) return true;
   r.value = worst->value;
-  r.unit = std::string(worst->unit);
+  r.unit = std::string(worst->unit());
   r.worst_lane = worst->lane;
   if (worst->thresholds) r.threshold = level_value(*worst->thresholds, level);
   r.text += ": " + monitor_text(r.unit, *r.value);
@@ -111,7 +111,7 @@ bool add_vdm_numbers(const PortSnapshot& p, const Condition& c, Reason& r) {
       r.text += " (" + fixed(*r.value / *r.threshold, 1) + "\u00d7 the threshold)";
     }
   }
-  if (worst->quantity == "pre_fec_ber") {
+  if (worst->quantity() == "pre_fec_ber") {
     r.fec_limit = cmis::kKp4PreFecBerLimit;
     const double limit = *r.fec_limit;
     r.text += *r.value < limit ? "; " + fixed(limit / std::max(*r.value, 1e-300), 1) + "\u00d7 below the FEC limit "

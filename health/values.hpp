@@ -35,7 +35,7 @@ template <typename Keep>
 const cmis::VdmObservable* worst_vdm(const cmis::ModuleReport& report, bool highest, Keep&& keep) {
   const cmis::VdmObservable* worst = nullptr;
   for (const cmis::VdmObservable& o : report.vdm) {
-    if (o.statistic || !keep(o) || !vdm_measures(report, o.lane)) continue;
+    if (o.statistic() || !keep(o) || !vdm_measures(report, o.lane)) continue;
     if (!worst || (highest ? o.value > worst->value : o.value < worst->value)) worst = &o;
   }
   return worst;

@@ -40,13 +40,13 @@ std::vector<WorstLane> worst_lanes(const daemon::PortSnapshot& p, const std::vec
   // lane's own series, and a regression after it is measured from when the light came back.
   std::vector<std::pair<WorstOf, std::string_view>> unknown;
   for (const cmis::VdmObservable& o : r.vdm) {
-    const WorstOf q = o.quantity == "pre_fec_ber" ? WorstOf::PreFecBer : WorstOf::Esnr;
-    if ((o.quantity != "pre_fec_ber" && o.quantity != "esnr") || o.statistic || !in_service(o.lane)) continue;
+    const WorstOf q = o.quantity() == "pre_fec_ber" ? WorstOf::PreFecBer : WorstOf::Esnr;
+    if ((o.quantity() != "pre_fec_ber" && o.quantity() != "esnr") || o.statistic() || !in_service(o.lane)) continue;
     if (!std::isfinite(o.value) || !vdm_measures(r, o.lane)) {
-      unknown.emplace_back(q, o.qualifier);
+      unknown.emplace_back(q, o.qualifier());
       continue;
     }
-    offer(out, q, o.qualifier, o.lane, o.value);
+    offer(out, q, o.qualifier(), o.lane, o.value);
   }
   std::erase_if(out, [&](const WorstLane& w) {
     return std::find(unknown.begin(), unknown.end(), std::pair{w.quantity, w.side}) != unknown.end();

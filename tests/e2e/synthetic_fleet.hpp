@@ -7,9 +7,11 @@
 #include <cstdio>
 #include <memory>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
+#include "base/interned.hpp"
 #include "cmis/report.hpp"
 #include "cmis/vdm_types.hpp"
 #include "daemon/snapshot.hpp"
@@ -18,19 +20,20 @@ namespace xcvr::testing {
 
 inline constexpr double kNow = 1796000000.0;  // a fixed "now" so rendered values are stable
 
-// The text arguments must be static (literals), as the decoder's are (cmis/report.hpp).
+// The texts name what the fixture means; they must be the type table's (cmis/vdm_types.hpp),
+// which a report takes by type id: a fixture that disagrees with the table is refused.
 inline cmis::VdmObservable vdm_observable(int type, std::string_view name, std::string_view quantity,
                                           std::string_view qualifier, int lane, double value, std::string_view unit,
                                           std::optional<cmis::Thresholds> thresholds = std::nullopt) {
   cmis::VdmObservable o;
-  o.type_id = type;
-  o.name = name;
-  o.quantity = quantity;
-  o.qualifier = qualifier;
-  o.lane = lane;
+  o.type_id = static_cast<uint8_t>(type);
+  o.lane = static_cast<int16_t>(lane);
   o.value = value;
-  o.unit = unit;
-  o.thresholds = thresholds;
+  if (thresholds) o.thresholds = std::make_shared<const cmis::Thresholds>(*thresholds);
+  if (o.name() != name || o.quantity() != quantity || o.qualifier() != qualifier || o.unit() != unit) {
+    throw std::logic_error("vdm_observable: type " + std::to_string(type) + " is " + std::string(o.name()) + ", not " +
+                           std::string(name));
+  }
   return o;
 }
 
@@ -160,7 +163,7 @@ inline daemon::Snapshot make_fleet(int ports, const std::string& device = "spine
 inline daemon::FlagHistory flag_history(const std::string& flag, int lane, uint64_t total,
                                         bool raised) {
   daemon::FlagHistory h;
-  h.flag = flag;
+  h.flag = base::interned(flag);
   h.lane = lane;
   h.raised_total = total;
   h.raised = raised;
@@ -199,7 +202,7 @@ inline daemon::Snapshot make_rich_snapshot() {
     first->vdm.push_back(vdm_observable(t.id, t.name, q.key, t.qualifier, 1, 0.5, q.unit, any));
   }
   auto stat = vdm_observable(11, "pre_fec_ber_max_media", "", "media", 1, 3e-7, "ratio");
-  stat.statistic = true;
+  if (!stat.statistic()) throw std::logic_error("vdm_observable: type 11 is not a statistic");
   first->vdm.push_back(stat);
   // Ethernet8: hot (2 °C headroom) with the temperature warning raised.
   auto hot = std::make_shared<cmis::ModuleReport>(*ports[1].report);

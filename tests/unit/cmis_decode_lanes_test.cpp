@@ -355,12 +355,12 @@ TEST(CmisVdm, DescriptorsAndValuesOneGroup) {
   const ModuleReport r = decode_cmis(vdm_module(0x00));
   ASSERT_EQ(r.vdm.size(), 2u);
   EXPECT_EQ(r.vdm[0].type_id, 5);
-  EXPECT_EQ(r.vdm[0].name, "esnr_media_input");
+  EXPECT_EQ(r.vdm[0].name(), "esnr_media_input");
   EXPECT_EQ(r.vdm[0].lane, 1);
   EXPECT_DOUBLE_EQ(r.vdm[0].value, 26.5);
-  EXPECT_EQ(r.vdm[0].unit, "decibels");
+  EXPECT_EQ(r.vdm[0].unit(), "decibels");
   EXPECT_EQ(r.vdm[1].type_id, 15);
-  EXPECT_EQ(r.vdm[1].name, "pre_fec_ber_current_media");
+  EXPECT_EQ(r.vdm[1].name(), "pre_fec_ber_current_media");
   EXPECT_EQ(r.vdm[1].lane, 4);
   EXPECT_DOUBLE_EQ(r.vdm[1].value, 2.4e-6);
 }

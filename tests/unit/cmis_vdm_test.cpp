@@ -87,12 +87,12 @@ TEST(CmisVdm, RealModuleGroupThreeDecodes) {
   EXPECT_NEAR(find(r, 4)->value, 38.488, 1e-3);
   EXPECT_EQ(find(r, 4)->threshold_set, 3);
   EXPECT_NEAR(find(r, 5)->value, 15.547, 1e-3);
-  EXPECT_EQ(find(r, 5)->qualifier, "media");
+  EXPECT_EQ(find(r, 5)->qualifier(), "media");
   EXPECT_DOUBLE_EQ(find(r, 15)->value, 3.53e-4);
-  EXPECT_FALSE(find(r, 15)->statistic);
-  EXPECT_EQ(find(r, 15)->quantity, "pre_fec_ber");
+  EXPECT_FALSE(find(r, 15)->statistic());
+  EXPECT_EQ(find(r, 15)->quantity(), "pre_fec_ber");
   EXPECT_DOUBLE_EQ(find(r, 9)->value, 3.09e-4);
-  EXPECT_TRUE(find(r, 9)->statistic);
+  EXPECT_TRUE(find(r, 9)->statistic());
   EXPECT_EQ(find(r, 100), nullptr);
   EXPECT_FALSE(find(r, 15)->thresholds);  // page 2Ah not in the image
 }
@@ -152,6 +152,27 @@ TEST(CmisVdm, ThresholdSetsInTheObservablesEncoding) {
 
 // No VDM pages advertised, or VDM advertised but descriptors not read: nothing decoded, nothing
 // planned, never a crash (modules without VDM, VDM while the module initialises).
+// A fleet holds tens of thousands of observables: the lanes of one type that name one set share
+// its levels (one object, also shared by the report's copies), while another type naming the
+// same set number decodes it in its own encoding.
+TEST(CmisVdm, ObservablesOfOneTypeAndSetShareTheirLevels) {
+  VdmImage m(1);
+  m.put(0x20, {0x00, 0x0F, 0x01, 0x0F, 0x02, 0x05});  // BER lanes 1 and 2, eSNR lane 3: all set 0
+  m.put(0x24, {0x71, 0xF4, 0x71, 0xF4, 0x15, 0x00});
+  m.put(0x28, {0x91, 0x2C, 0x00, 0x00, 0x83, 0xE8, 0x00, 0x00});
+  m.page(0x2C);
+  const ModuleReport r = decode(m.img);
+  ASSERT_EQ(r.vdm.size(), 3u);
+  ASSERT_TRUE(r.vdm[0].thresholds && r.vdm[1].thresholds && r.vdm[2].thresholds);
+  EXPECT_EQ(r.vdm[0].thresholds.get(), r.vdm[1].thresholds.get());
+  EXPECT_NE(r.vdm[0].thresholds.get(), r.vdm[2].thresholds.get());
+  EXPECT_DOUBLE_EQ(*r.vdm[1].thresholds->high_alarm, 3e-4);
+  EXPECT_NE(*r.vdm[2].thresholds->high_alarm, 3e-4);  // the same bytes as decibels
+  const ModuleReport copy = r;
+  EXPECT_EQ(copy.vdm[0].thresholds.get(), r.vdm[0].thresholds.get());
+  EXPECT_LE(sizeof(VdmObservable), 64u);  // text by type id, levels shared: see cmis/report.hpp
+}
+
 TEST(CmisVdm, AbsentOrUnreadVdmIsEmpty) {
   VdmImage m(2);
   EXPECT_TRUE(decode(m.img).vdm.empty());
@@ -180,9 +201,9 @@ TEST(CmisVdm, CoherentTypesAreDecodedAndServedInSiUnits) {
   const ModuleReport r = decode(m.img);
   ASSERT_EQ(r.vdm.size(), 8u);
   ASSERT_TRUE(find(r, 139) && find(r, 143));
-  EXPECT_EQ(find(r, 139)->name, "osnr");
-  EXPECT_EQ(find(r, 139)->unit, "decibels");
-  EXPECT_EQ(find(r, 143)->unit, "watts");
+  EXPECT_EQ(find(r, 139)->name(), "osnr");
+  EXPECT_EQ(find(r, 139)->unit(), "decibels");
+  EXPECT_EQ(find(r, 143)->unit(), "watts");
   EXPECT_NEAR(find(r, 143)->value, 7.0794578e-4, 1e-11);  // -1.50 dBm
 
   daemon::Snapshot s = testing::make_fleet(1);
@@ -263,7 +284,7 @@ struct VdmRig {
 
 const cmis::VdmObservable* find(const cmis::ModuleReport& r, std::string_view name, int lane) {
   for (const auto& o : r.vdm) {
-    if (o.name == name && o.lane == lane) return &o;
+    if (o.name() == name && o.lane == lane) return &o;
   }
   return nullptr;
 }

@@ -4,6 +4,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "base/interned.hpp"
 #include "daemon/budget.hpp"
 #include "tests/support/emulated_engine.hpp"
 
@@ -51,6 +52,22 @@ TEST(Engine, SteadyStateReadsOnlyTheDynamicBytes) {
   const double polls = 10.0;
   // CMIS 8-lane dynamic set: lower 0-25 (26 B) + page 11h 128-201 (74 B) = 100 data bytes.
   EXPECT_NEAR(static_cast<double>(stats.bytes_read) / polls, 100.0, 1e-9);
+}
+
+// At 2,048 ports each report a port keeps costs ~10 MiB: a report no snapshot holds is gone once
+// the next poll has replaced it (no spare kept for reuse), and its flag history's names are
+// shared, not copied, by every snapshot.
+TEST(Engine, APortHoldsOneReportBetweenPolls) {
+  Fleet f(1, 1);
+  f.run_for(5.0);
+  const std::weak_ptr<const cmis::ModuleReport> before = f.port("sw/b0c0").report;
+  ASSERT_FALSE(before.expired());
+  f.run_for(2.0);
+  const PortSnapshot& now = f.port("sw/b0c0");  // drops the snapshot that held `before`
+  ASSERT_NE(now.report, nullptr);
+  EXPECT_TRUE(before.expired()) << "a second report is kept per port";
+  ASSERT_FALSE(now.flags.empty());  // the insertion's state-change flags
+  EXPECT_EQ(now.flags[0].flag.data(), base::interned(now.flags[0].flag).data());
 }
 
 TEST(Engine, TransientFlagsBetweenPollsAreCountedExactly) {
@@ -300,7 +317,7 @@ TEST(Engine, VdmIsReadAgainWhenLightReturns) {
   ASSERT_EQ(f.config.poll.vdm_interval_s, 60);
   const auto ber = [&] {
     for (const cmis::VdmObservable& o : f.port("sw/b0c0").report->vdm) {
-      if (o.name == "pre_fec_ber_current_media" && o.lane == 1) return o.value;
+      if (o.name() == "pre_fec_ber_current_media" && o.lane == 1) return o.value;
     }
     return -1.0;
   };

@@ -127,8 +127,8 @@ TEST(ExporterProfile, WorstLanesLeaveOutLanesOutOfServiceDarkLasersAndTxFaults) 
   // BER 1.5e-7 x lane: lane 8 is the worst, but out of service; lane 7 then.
   p.unused_lanes = {8};
   for (auto& o : r.vdm) {
-    if (o.quantity == "esnr" && o.lane == 4) o.value = 12;
-    if (o.quantity == "esnr" && o.lane == 8) o.value = 5;  // out of service
+    if (o.quantity() == "esnr" && o.lane == 4) o.value = 12;
+    if (o.quantity() == "esnr" && o.lane == 8) o.value = 5;  // out of service
   }
   // Drift: lane 3 dark (bias 0), lane 5 in Tx fault, lane 6 the farthest from 1 of the rest.
   p.aging = {{3, 0.1, 0.1}, {5, 2.0, 0.5}, {6, 0.8, 0.9}, {7, 1.1, 1.0}};

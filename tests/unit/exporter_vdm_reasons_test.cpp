@@ -37,7 +37,7 @@ std::string vdm_table_of(const PortSnapshot& p) {
 
 cmis::VdmObservable& vdm(PortSnapshot& p, std::string_view name, int lane) {
   for (cmis::VdmObservable& o : report(p).vdm) {
-    if (o.name == name && o.lane == lane) return o;
+    if (o.name() == name && o.lane == lane) return o;
   }
   throw std::runtime_error("no observable");
 }
@@ -61,7 +61,7 @@ PortSnapshot failing_optic() {
   for (int lane : {3, 5}) {
     cmis::VdmObservable& ber = vdm(p, "pre_fec_ber_current_media", lane);
     ber.value = lane == 3 ? 3e-5 : 2e-5;
-    ber.thresholds = cmis::Thresholds{2.4e-4, 1e-5, 0, 0};
+    ber.thresholds = std::make_shared<const cmis::Thresholds>(cmis::Thresholds{2.4e-4, 1e-5, 0, 0});
     raise(p, lane, "vdm_pre_fec_ber_current_media_high_warning");
   }
   return p;
@@ -112,7 +112,7 @@ TEST(ExporterVdmReasons, EsnrReasonHasAMarginInDecibels) {
   PortSnapshot p = port();
   cmis::VdmObservable& esnr = vdm(p, "esnr_media_input", 2);
   esnr.value = 14.0;
-  esnr.thresholds = cmis::Thresholds{30, 28, 15, 13};
+  esnr.thresholds = std::make_shared<const cmis::Thresholds>(cmis::Thresholds{30, 28, 15, 13});
   raise(p, 2, "vdm_esnr_media_input_low_warning");
   const PortView v = assess(p);
   const Reason* r = reason(v, "vdm_esnr_media_input_low_warning");

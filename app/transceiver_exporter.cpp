@@ -14,6 +14,7 @@
 #include "base/spelling.hpp"
 #include "daemon/allocator.hpp"
 #include "daemon/build_info.hpp"
+#include "daemon/coding_setup.hpp"
 #include "daemon/logging.hpp"
 #include "daemon/service.hpp"
 #include "exporters/http/frontend.hpp"
@@ -96,6 +97,7 @@ int check_config(const Options& o) {
               << " ports name what this host lacks (the daemon would export them as misconfigured)\n";
     return 2;
   }
+  for (const std::string& d : daemon::replayed_duplicate_serials(p.built.ports)) std::cout << "warning: " << d << '\n';
   std::cout << o.config << ": OK (" << p.built.port_count() << " ports)\n";
   for (const std::string& w : p.coding->warnings) std::cout << "note: coding checks: " << w << '\n';
   return 0;

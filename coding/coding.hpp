@@ -186,6 +186,11 @@ struct FleetFinding {
 // What makes two modules one serial_duplicate: vendor name (any case) and serial; "" for a
 // blank serial, which identifies nothing.
 std::string serial_key(const cmis::ModuleReport& report);
+// The modules that share a serial_key, one group per key (two ports or more), in port order.
+using SerialGroup = std::vector<const FleetPort*>;
+std::vector<SerialGroup> duplicate_serials(std::span<const FleetPort> ports);
+// One line for a group, however large: its serial, vendor and port count, three ports by name.
+std::string describe_duplicate(const SerialGroup& group);
 // `history` remembers each serial's first vendor/part number across runs (nullptr: skip that).
 std::vector<FleetFinding> verify_fleet(std::span<const FleetPort> ports, const IdentityHistory* history);
 

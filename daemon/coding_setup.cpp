@@ -2,8 +2,12 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <string_view>
+#include <unordered_map>
 
+#include "cmis/decode.hpp"
 #include "daemon/aging.hpp"
+#include "drivers/module_reader.hpp"
 
 namespace xcvr::daemon {
 
@@ -72,21 +76,38 @@ std::variant<std::shared_ptr<const CodingSetup>, std::string> load_coding_setup(
 void add_fleet_findings(std::vector<PortSnapshot>& ports, const AgingStore* aging) {
   std::vector<coding::FleetPort> fleet;
   fleet.reserve(ports.size());
-  for (const PortSnapshot& p : ports) {
+  std::unordered_map<std::string_view, PortSnapshot*> by_name;  // a finding per port of a batch
+  by_name.reserve(ports.size());                                 // of copies: no scan per finding
+  for (PortSnapshot& p : ports) {
+    by_name.emplace(p.port, &p);
     if (p.report && !p.stale && p.presence != PortPresence::Absent) fleet.push_back({p.port, p.report});
   }
   for (coding::FleetFinding& f : coding::verify_fleet(fleet, aging)) {
-    for (PortSnapshot& p : ports) {
-      if (p.port != f.port) continue;
-      // A port keeps one finding per check id.
-      auto& found = p.coding;
-      found.erase(std::remove_if(found.begin(), found.end(),
-                                 [&](const coding::CodingFinding& c) { return c.check == f.finding.check; }),
-                  found.end());
-      found.push_back(std::move(f.finding));
-      break;
-    }
+    const auto it = by_name.find(f.port);
+    if (it == by_name.end()) continue;
+    // A port keeps one finding per check id.
+    auto& found = it->second->coding;
+    found.erase(std::remove_if(found.begin(), found.end(),
+                               [&](const coding::CodingFinding& c) { return c.check == f.finding.check; }),
+                found.end());
+    found.push_back(std::move(f.finding));
   }
+}
+
+std::vector<std::string> replayed_duplicate_serials(const std::vector<PortSpec>& ports) {
+  std::vector<coding::FleetPort> replayed;
+  for (const PortSpec& p : ports) {
+    if (p.id.source != "file") continue;
+    cmis::ModuleImage image;
+    drivers::UnreachablePages unreachable;
+    if (drivers::read_static(*p.transport, image, unreachable, {}).error) continue;  // the daemon says why
+    replayed.push_back({p.id.port, std::make_shared<const cmis::ModuleReport>(cmis::decode(image))});
+  }
+  std::vector<std::string> out;
+  for (const coding::SerialGroup& group : coding::duplicate_serials(replayed)) {
+    out.push_back(coding::describe_duplicate(group) + ": each would be flagged serial_duplicate");
+  }
+  return out;
 }
 
 }  // namespace xcvr::daemon

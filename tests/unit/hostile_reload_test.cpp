@@ -12,6 +12,7 @@
 #include <regex>
 
 #include "coding/catalog.hpp"
+#include "daemon/coding_setup.hpp"
 #include "daemon/service.hpp"
 #include "dumpfile/dump_parser.hpp"
 #include "emulator/fleet.hpp"
@@ -325,6 +326,29 @@ TEST(HostileCheckConfig, StartBindCheckNamesTheLineOfAnAddressInUse) {
   EXPECT_EQ(err.rfind("config.toml:3:21: ", 0), 0u) << err;
   EXPECT_NE(err.find("Address already in use"), std::string::npos) << err;
   holder.stop();
+}
+
+// #39: a config that replays one dump in 2,000 cages (a counterfeit batch) is accepted, but
+// --check-config says so once, in one bounded line, not once per port or with every port named.
+TEST(HostileCheckConfig, ReplayedModulesSharingASerialAreOneWarningLine) {
+  TempDir d;
+  const std::string data = XCVR_TEST_DATA;
+  std::string text = "[[source]]\ntype = \"file\"\n";
+  const auto port = [&](const std::string& name, const std::string& dump) {
+    text += "[[source.port]]\nname = \"" + name + "\"\npath = \"" + data + "/" + dump + "/raw.txt\"\n";
+  };
+  for (int i = 1; i <= 2000; ++i) port("copy" + std::to_string(i), "qsfp28-lr4-dell-3mfxg");
+  port("other-a", "qsfp28-sr4-finisar-ftlc9551repm");
+  port("other-b", "sfp28-sr-finisar-ftlf8536p4bcl");
+  auto prepared = daemon::prepare_config(d.write("config.toml", text));
+  ASSERT_TRUE(std::holds_alternative<daemon::PreparedConfig>(prepared)) << std::get<std::string>(prepared);
+  const auto& built = std::get<daemon::PreparedConfig>(prepared).built;
+  const std::vector<std::string> lines = daemon::replayed_duplicate_serials(built.ports);
+  ASSERT_EQ(lines.size(), 1u);
+  EXPECT_NE(lines[0].find("is in 2000 ports: copy1, copy2, copy3 and 1997 more (2000 ports in all)"), std::string::npos)
+      << lines[0];
+  EXPECT_NE(lines[0].find("serial_duplicate"), std::string::npos);
+  EXPECT_LT(lines[0].size(), 400u);
 }
 
 // ---- error kinds: timeouts and NACKs are not "busy" --------------------------------------

@@ -42,6 +42,7 @@ EmulatedModule::EmulatedModule(ReplayTag, ModuleModel model, cmis::ModuleImage m
       clock_(&clock),
       dynamics_(dynamics),
       memory_(std::move(memory)) {
+  writes_.reserve(2 * kWriteLogKeep);  // the log's whole size, now: it never grows past it
   build_register_maps();
 }
 
@@ -265,8 +266,9 @@ void EmulatedModule::write(uint8_t offset, std::span<const uint8_t> data) {
   if (writes_.size() >= 2 * kWriteLogKeep) {  // drop the older half: amortized O(1) per write
     writes_.erase(writes_.begin(), writes_.begin() + static_cast<std::ptrdiff_t>(kWriteLogKeep));
   }
-  writes_.push_back(WriteRecord{clock_->now_ns(), page_, bank_, offset,
-                                std::vector<uint8_t>(data.begin(), data.end()), !allowed});
+  WriteRecord& w = writes_.emplace_back(WriteRecord{clock_->now_ns(), page_, bank_, offset, !allowed});
+  w.length = static_cast<uint16_t>(std::min<std::size_t>(data.size(), UINT16_MAX));
+  std::copy_n(data.begin(), std::min(data.size(), WriteRecord::kBytesKept), w.kept.begin());
   if (!allowed) ++violations_;
   pointer_ = offset;
   for (uint8_t v : data) {

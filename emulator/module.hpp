@@ -20,6 +20,7 @@
 //   are recomputed from the clock at each access (see module_live.cpp).
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <bitset>
 #include <cstdint>
@@ -68,13 +69,18 @@ struct ModuleFaults {
   std::array<int64_t, kMaxLanes> ber_degrade_since_ns{};
 };
 
+// One write, its first bytes kept inline: the log allocates nothing once made, so a benchmark's
+// emulated fleet does not grow while it runs (its heap is measured before, and subtracted).
 struct WriteRecord {
+  static constexpr std::size_t kBytesKept = 6;  // a host writes 1 (page) or 2 (bank, page)
   int64_t at_ns = 0;
   uint8_t page = 0;  // page and bank selected when the write arrived
   uint8_t bank = 0;
   uint8_t offset = 0;
-  std::vector<uint8_t> bytes;
   bool violation = false;
+  uint16_t length = 0;  // bytes written; the first kBytesKept of them are kept
+  std::array<uint8_t, kBytesKept> kept{};
+  std::span<const uint8_t> bytes() const { return {kept.data(), std::min<std::size_t>(length, kBytesKept)}; }
 };
 
 class EmulatedModule final : public I2cTarget {

@@ -89,7 +89,7 @@ TEST(EmulatorMemory, PageSelectWrittenOnlyWhenThePageChanges) {
   EXPECT_EQ(rig.module->violations(), 0u);
   for (const WriteRecord& w : rig.module->writes()) {
     EXPECT_EQ(w.offset, 127);
-    EXPECT_EQ(w.bytes.size(), 1u);
+    EXPECT_EQ(w.bytes().size(), 1u);
   }
 }
 

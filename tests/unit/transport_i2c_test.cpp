@@ -79,7 +79,7 @@ struct Rig {
     std::vector<std::vector<uint8_t>> w;
     for (const auto& r : module->writes()) {
       std::vector<uint8_t> one{r.offset};
-      one.insert(one.end(), r.bytes.begin(), r.bytes.end());
+      one.insert(one.end(), r.bytes().begin(), r.bytes().end());
       w.push_back(one);
     }
     return w;
@@ -102,10 +102,10 @@ cmis::ModuleImage read_static(drivers::Transport& t) { return test::read_static(
 void expect_no_violations(const EmulatedModule& m) {
   EXPECT_EQ(m.violations(), 0u);
   for (const auto& w : m.writes()) {
-    const bool page_only = w.offset == 127 && w.bytes.size() == 1;
-    const bool bank_page = w.offset == 126 && w.bytes.size() == 2;
+    const bool page_only = w.offset == 127 && w.bytes().size() == 1;
+    const bool bank_page = w.offset == 126 && w.bytes().size() == 2;
     EXPECT_TRUE(page_only || bank_page) << "write at " << int(w.offset) << " of "
-                                        << w.bytes.size() << " bytes";
+                                        << w.bytes().size() << " bytes";
   }
 }
 
@@ -274,7 +274,7 @@ TEST(TransportI2c, RestoreOffKeepsThePageAndLooksBeforeWriting) {
   // Someone else moves the page: the look-before-write notices.
   ASSERT_EQ(rig.bus.write_byte_data(0, 0x50, 127, 0x02), emulator::I2cStatus::Ok);
   rig.read(0, 0x11, 128, 74);
-  EXPECT_EQ(rig.module->writes().back().bytes, std::vector<uint8_t>{0x11});
+  EXPECT_EQ(std::vector<uint8_t>(rig.module->writes().back().bytes().begin(), rig.module->writes().back().bytes().end()), std::vector<uint8_t>{0x11});
   expect_no_violations(*rig.module);
 }
 
@@ -447,7 +447,7 @@ TEST(TransportI2c, EmptyCageIsAbsentAndNackMidSequenceIsNack) {
   EXPECT_TRUE(drivers::is_retryable(err->kind));
   EXPECT_NE(err->message.find("page 11h"), std::string::npos) << err->message;
   // It still tried to put page 0 back.
-  EXPECT_EQ(busy.module->writes().back().bytes, std::vector<uint8_t>{0});
+  EXPECT_EQ(std::vector<uint8_t>(busy.module->writes().back().bytes().begin(), busy.module->writes().back().bytes().end()), std::vector<uint8_t>{0});
 }
 
 TEST(TransportI2c, TimeoutOnStuckBusIsTimeoutAndRetryable) {

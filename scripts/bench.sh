@@ -30,6 +30,8 @@ if [ -x "$bin/bench_scrape" ]; then
   "$bin/bench_scrape" --benchmark_format=json --benchmark_min_time=1 --benchmark_min_warmup_time=0.5 \
     --benchmark_repetitions=3 --benchmark_report_aggregates_only=true > "$out/scrape.json" || true
 fi
+"$bin/bench_api" --benchmark_format=json --benchmark_min_time=0.5 --benchmark_repetitions=3 \
+  --benchmark_report_aggregates_only=true > "$out/api.json"
 # wrk: the exporter's HTTP server vs a bare prometheus-cpp + cpp-httplib server, same series.
 bash tests/bench/scrape_bench.sh "$bin/e2e/xcvr_e2e_server" 10 4 > "$out/scrape_wrk.md"
 # The exporters users pick instead (Go client_golang, Python prometheus_client) on the same series.

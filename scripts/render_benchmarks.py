@@ -186,6 +186,9 @@ if decode:
             ("BM_DecodeCmis8Lane", "full CMIS 8-lane image (lower, 00h, 01h, 02h, 10h, 11h: Juniper 800G DR8 dump)", 2000),
             ("BM_DecodeCmis8LaneDynamic", "steady-state poll decode of the same module (`decode_dynamic`: state, "
              "flags, monitors, lanes, VDM into the previous report)", 1000),
+            ("BM_DecodeCmis8LaneDynamicVdm", "the same for an emulated 800G optic with 32 VDM observables", None),
+            ("BM_PollDecodeCopyThenDynamicVdm", "what a poll of that optic pays: a copy of the previous report "
+             "(snapshots keep the old one), then `decode_dynamic`", None),
             ("BM_DecodeSff8636", "SFF-8636 image with page 03h thresholds (Mellanox SR4 dump)", None),
             ("BM_DecodeCmisToJson", "CMIS decode + JSON rendering", None)]:
         if name in decode:
@@ -195,8 +198,8 @@ if decode:
             print(f"| {label} | {v / 1e3:.2f} µs | {t} |")
     print()
     print("A steady-state poll does not decode the whole module: `cmis::decode_dynamic` refreshes, in a "
-          "report the poller reuses, only what the poll re-read (identity, applications, thresholds and "
-          "checksums are kept).")
+          "copy of the previous report, only what the poll re-read (identity, applications, thresholds and "
+          "checksums are kept; a port holds one report between polls).")
     print(" A field read is offset arithmetic: `ModuleImage` keeps an index from page key to "
           "half-page (rebuilt when a page is added or dropped) and `read_uint`/`read_scaled` are inline; "
           "the lane and application loops read through `BankLanes`, which finds a per-lane field's "

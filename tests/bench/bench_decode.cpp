@@ -3,6 +3,8 @@
 // Mellanox SR4 640-byte dump).
 #include <benchmark/benchmark.h>
 
+#include <memory>
+
 #include <fstream>
 #include <iterator>
 #include <stdexcept>
@@ -54,6 +56,19 @@ void BM_DecodeCmis8LaneDynamicVdm(benchmark::State& state) {
   }
 }
 BENCHMARK(BM_DecodeCmis8LaneDynamicVdm);
+
+// What a steady-state poll of that optic pays (daemon/port_poller.cpp): a copy of the previous
+// report, shared with the snapshots that hold it, then its dynamic part decoded again.
+void BM_PollDecodeCopyThenDynamicVdm(benchmark::State& state) {
+  const cmis::ModuleImage image = emulator::encode_image(*emulator::find_model("osfp-800g-2xsr4-finned"));
+  auto report = std::make_shared<const cmis::ModuleReport>(cmis::decode(image));
+  for (auto _ : state) {
+    auto next = std::make_shared<cmis::ModuleReport>(*report);
+    if (!cmis::decode_dynamic(image, *next)) state.SkipWithError("not refreshable");
+    report = std::move(next);
+  }
+}
+BENCHMARK(BM_PollDecodeCopyThenDynamicVdm);
 
 void BM_DecodeSff8636(benchmark::State& state) {
   const cmis::ModuleImage image = load("qsfp28-sr4-mellanox-mma1b00-mlxsw");

@@ -276,7 +276,9 @@ if poll:
           "applied once before RSS is read, as the daemon's main loop does). The emulator's heap is measured (mallinfo2) after the modules are built "
           "and before any daemon object exists; daemon RSS = process RSS − emulator heap (shared "
           "libraries, thread stacks and allocator slack count as the daemon's). CPU per port poll is the "
-          "process's, emulator included (its cost is below).\n")
+          "process's, emulator included (its cost is below). A snapshot taken 4 s before the measurement "
+          "stays held throughout, as a served daemon's scrape cache holds the last scraped one: a second "
+          "generation of reports and port records beside the current one (about 11 MiB at 2048 ports).\n")
 
 emu = bench_rows(load("emulator.json"))
 if emu:

@@ -5,9 +5,7 @@
 #include <string_view>
 #include <unordered_map>
 
-#include "cmis/decode.hpp"
 #include "daemon/aging.hpp"
-#include "drivers/module_reader.hpp"
 
 namespace xcvr::daemon {
 
@@ -92,22 +90,6 @@ void add_fleet_findings(std::vector<PortSnapshot>& ports, const AgingStore* agin
                 found.end());
     found.push_back(std::move(f.finding));
   }
-}
-
-std::vector<std::string> replayed_duplicate_serials(const std::vector<PortSpec>& ports) {
-  std::vector<coding::FleetPort> replayed;
-  for (const PortSpec& p : ports) {
-    if (p.id.source != "file") continue;
-    cmis::ModuleImage image;
-    drivers::UnreachablePages unreachable;
-    if (drivers::read_static(*p.transport, image, unreachable, {}).error) continue;  // the daemon says why
-    replayed.push_back({p.id.port, std::make_shared<const cmis::ModuleReport>(cmis::decode(image))});
-  }
-  std::vector<std::string> out;
-  for (const coding::SerialGroup& group : coding::duplicate_serials(replayed)) {
-    out.push_back(coding::describe_duplicate(group) + ": each would be flagged serial_duplicate");
-  }
-  return out;
 }
 
 }  // namespace xcvr::daemon

@@ -11,7 +11,6 @@
 #include "coding/catalog.hpp"
 #include "coding/coding.hpp"
 #include "daemon/config.hpp"
-#include "daemon/poll_engine.hpp"
 #include "daemon/snapshot.hpp"
 
 namespace xcvr::daemon {
@@ -59,10 +58,5 @@ std::variant<std::shared_ptr<const CodingSetup>, std::string> load_coding_setup(
 // without a report, or stale, take no part). `aging` remembers serials across runs.
 void add_fleet_findings(std::vector<PortSnapshot>& ports, const AgingStore* aging);
 
-// For --check-config: the serials that modules replayed from dump files (the "file" source: the
-// config names their contents) share, one line per serial however many ports carry it. The
-// daemon would flag each such port serial_duplicate and learn no aging baseline for it. Other
-// sources' modules are known only once read, which the daemon does.
-std::vector<std::string> replayed_duplicate_serials(const std::vector<PortSpec>& ports);
 
 }  // namespace xcvr::daemon

@@ -6,6 +6,10 @@
 
 #include <spdlog/spdlog.h>
 
+#include "cmis/decode.hpp"
+#include "coding/coding.hpp"
+#include "drivers/module_reader.hpp"
+
 namespace xcvr::daemon {
 namespace {
 
@@ -111,6 +115,22 @@ std::variant<BuiltSources, SourceError> build_sources(const Config& config, cons
     }
     out.resources.insert(out.resources.end(), record.resources.begin(), record.resources.end());
     out.sources.push_back(std::move(record));
+  }
+  return out;
+}
+
+std::vector<std::string> replayed_duplicate_serials(const std::vector<PortSpec>& ports) {
+  std::vector<coding::FleetPort> replayed;
+  for (const PortSpec& p : ports) {
+    if (p.id.source != "file") continue;
+    cmis::ModuleImage image;
+    drivers::UnreachablePages unreachable;
+    if (drivers::read_static(*p.transport, image, unreachable, {}).error) continue;  // the daemon says why
+    replayed.push_back({p.id.port, std::make_shared<const cmis::ModuleReport>(cmis::decode(image))});
+  }
+  std::vector<std::string> out;
+  for (const coding::SerialGroup& group : coding::duplicate_serials(replayed)) {
+    out.push_back(coding::describe_duplicate(group) + ": each would be flagged serial_duplicate");
   }
   return out;
 }

@@ -45,4 +45,10 @@ std::variant<BuiltSources, SourceError> build_sources(const Config& config, cons
 std::vector<PortSpec> port_specs(const SourceConfig& source, drivers::SourceBuild& built,
                                  std::vector<std::string>& problems);
 
+// For --check-config: the serials that modules replayed from dump files (the "file" source: the
+// config names their contents) share, one line per serial however many ports carry it. The
+// daemon would flag each such port serial_duplicate and learn no aging baseline for it. Other
+// sources' modules are known only once read, which the daemon does.
+std::vector<std::string> replayed_duplicate_serials(const std::vector<PortSpec>& ports);
+
 }  // namespace xcvr::daemon

@@ -12,8 +12,8 @@
 #include <regex>
 
 #include "coding/catalog.hpp"
-#include "daemon/coding_setup.hpp"
 #include "daemon/service.hpp"
+#include "daemon/sources.hpp"
 #include "dumpfile/dump_parser.hpp"
 #include "emulator/fleet.hpp"
 #include "base/safe_file.hpp"

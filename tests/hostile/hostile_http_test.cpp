@@ -322,7 +322,11 @@ TEST(HostileApi, FleetJsonCostsAtMostTwiceItsBodyPerRequest) {
 // keeps from it can only help the distinct case. (Each port listed every other before: 10,000
 // such ports held ~3 GB and a landing page drove RSS to 10 GB without an answer.)
 TEST(HostileFleet, TenThousandPortsOfOneSerialCostAtMostTwiceDistinctOnes) {
+#if defined(__SANITIZE_ADDRESS__)
+  constexpr int kPorts = 2'000;  // the same paths under ASan, within the test's time; no RSS bound
+#else
   constexpr int kPorts = 10'000;
+#endif
   std::size_t landing_bytes = 0;
   const auto serve = [&](bool one_serial) {
     daemon::return_free_heap_to_os();
@@ -350,9 +354,9 @@ TEST(HostileFleet, TenThousandPortsOfOneSerialCostAtMostTwiceDistinctOnes) {
   };
   const long batch = serve(true);
   const long distinct = serve(false);
-  std::printf("figure: 10,000 ports, peak RSS growth: one serial +%ld KiB, distinct serials +%ld KiB (%.2f x); "
+  std::printf("figure: %d ports, peak RSS growth: one serial +%ld KiB, distinct serials +%ld KiB (%.2f x); "
               "landing page %zu B\n",
-              batch, distinct, static_cast<double>(batch) / static_cast<double>(distinct), landing_bytes);
+              kPorts, batch, distinct, static_cast<double>(batch) / static_cast<double>(distinct), landing_bytes);
 #if defined(__SANITIZE_ADDRESS__)
   GTEST_SKIP() << "peak RSS under ASan measures its quarantine and shadow; the release build holds the bound";
 #endif

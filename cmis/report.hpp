@@ -56,7 +56,7 @@ struct LaneReport {
 };
 
 // One described VDM instance (cmis/vdm.hpp). Kept small, since a fleet holds tens of thousands
-// and each report is double-buffered: the type's text comes from the static type table
+// and a port's report is copied every poll: the type's text comes from the static type table
 // (cmis/vdm_types.hpp) by type_id (an observable exists only for a known type), and the
 // threshold set, which only a static read changes, is shared by the report's copies and by the
 // instances that name the same set.

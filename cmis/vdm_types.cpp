@@ -101,24 +101,34 @@ std::optional<VdmType> vdm_type(uint8_t type_id) {
 
 }  // namespace codes
 
-// An observable's text, by its type (never unknown: the decoder keeps only known types).
+// An observable's text, read from the table by its type code (one load, as vdm_type_ref does);
+// "" for a code the table does not know, which the decoder never keeps.
 namespace {
-const codes::VdmTypeRef& type_of(const VdmObservable& o) {
-  static const std::array<codes::VdmTypeRef, 256> refs = [] {
-    std::array<codes::VdmTypeRef, 256> out{};
-    for (std::size_t id = 0; id < out.size(); ++id) {
-      out[id] = codes::vdm_type_ref(static_cast<uint8_t>(id)).value_or(codes::VdmTypeRef{});
-    }
-    return out;
-  }();
-  return refs[o.type_id];
+const VdmTypeRow* type_row(uint8_t type_id) {
+  const VdmTypeSlot slot = kVdmTypeSlots[type_id];
+  return slot.known ? &kVdmQuantities[slot.row].types[slot.entry] : nullptr;
 }
 }  // namespace
 
-std::string_view VdmObservable::name() const { return type_of(*this).name; }
-std::string_view VdmObservable::quantity() const { return type_of(*this).quantity; }
-std::string_view VdmObservable::qualifier() const { return type_of(*this).qualifier; }
-std::string_view VdmObservable::unit() const { return type_of(*this).unit; }
-bool VdmObservable::statistic() const { return type_of(*this).statistic; }
+std::string_view VdmObservable::name() const {
+  const VdmTypeRow* t = type_row(type_id);
+  return t != nullptr ? t->name : "";
+}
+std::string_view VdmObservable::qualifier() const {
+  const VdmTypeRow* t = type_row(type_id);
+  return t != nullptr ? t->qualifier : "";
+}
+std::string_view VdmObservable::quantity() const {
+  const VdmQuantitySpec* q = vdm_quantity_of(type_id);
+  return q != nullptr ? q->key : "";
+}
+std::string_view VdmObservable::unit() const {
+  const VdmQuantitySpec* q = vdm_quantity_of(type_id);
+  return q != nullptr ? q->unit : "";
+}
+bool VdmObservable::statistic() const {
+  const VdmQuantitySpec* q = vdm_quantity_of(type_id);
+  return q != nullptr && q->statistic;
+}
 
 }  // namespace xcvr::cmis

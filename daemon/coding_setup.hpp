@@ -58,5 +58,4 @@ std::variant<std::shared_ptr<const CodingSetup>, std::string> load_coding_setup(
 // without a report, or stale, take no part). `aging` remembers serials across runs.
 void add_fleet_findings(std::vector<PortSnapshot>& ports, const AgingStore* aging);
 
-
 }  // namespace xcvr::daemon

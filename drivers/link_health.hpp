@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -22,8 +23,9 @@ enum class LinkCounterId : uint8_t {
   RcvErrors,                 // PMA PortRcvErrors
   LocalLinkIntegrityErrors,  // PMA LocalLinkIntegrityErrors
   ExcessiveBufferOverrunErrors,  // PMA ExcessiveBufferOverrunErrors
+  CarrierDown,               // a netdev's carrier losses: the kernel's carrier_down_count
 };
-inline constexpr int kLinkCounterIds = 9;
+inline constexpr int kLinkCounterIds = 10;
 std::string_view link_counter_name(LinkCounterId id);  // "fec_corrected_blocks", ...
 
 struct LinkCounter {
@@ -52,6 +54,15 @@ struct LinkBer {
   double window_s = 0;
 };
 
+// A netdev's carrier now and its last loss, timed from rtnetlink notifications followed live
+// (drivers/netlink/carrier.hpp); the count of losses is the CarrierDown counter.
+struct LinkCarrier {
+  std::string link;
+  bool up = false;
+  std::optional<double> last_down_seconds;  // how long the last loss that ended lasted
+  std::optional<double> last_down_unix;     // when the last (or current) loss began
+};
+
 // The IB port number behind a link named by its front-panel position (a switch cage's "4/1"):
 // what perfquery, ibdiagnet and UFM take.
 struct LinkIbPort {
@@ -62,6 +73,7 @@ struct LinkIbPort {
 struct LinkHealth {
   std::vector<LinkCounter> counters;
   std::vector<LinkBer> ber;
+  std::vector<LinkCarrier> carrier;  // netdevs only
   std::vector<LinkIbPort> ib_ports;  // switch links only (an HCA's link is its port number)
   uint64_t transactions = 0;  // requests this read cost (MADs or netlink requests)
   uint64_t bytes = 0;         // bytes on the wire, both ways

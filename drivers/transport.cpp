@@ -30,6 +30,7 @@ std::string_view link_counter_name(LinkCounterId id) {
     case LinkCounterId::RcvErrors: return "rcv_errors";
     case LinkCounterId::LocalLinkIntegrityErrors: return "local_link_integrity_errors";
     case LinkCounterId::ExcessiveBufferOverrunErrors: return "excessive_buffer_overrun_errors";
+    case LinkCounterId::CarrierDown: return "carrier_down";
   }
   return "unknown";
 }

@@ -176,6 +176,16 @@ json link_json(const daemon::PortSnapshot& p) {
                    {"window_s", b.window_s}});
   }
   j["ber"] = std::move(ber);
+  if (!p.link->carrier.empty()) {
+    json carrier = json::array();
+    for (const drivers::LinkCarrier& c : p.link->carrier) {
+      carrier.push_back({{"link", c.link},
+                         {"up", c.up},
+                         {"last_down_s", c.last_down_seconds ? json(*c.last_down_seconds) : json(nullptr)},
+                         {"last_down_unix", c.last_down_unix ? time_json(*c.last_down_unix) : json(nullptr)}});
+    }
+    j["carrier"] = std::move(carrier);
+  }
   if (!p.link->ib_ports.empty()) {
     json ib_ports = json::object();
     for (const drivers::LinkIbPort& l : p.link->ib_ports) ib_ports[l.link] = l.ib_port;

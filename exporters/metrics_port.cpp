@@ -274,7 +274,8 @@ void add_link(FamilySet& out, const Labels& base, const PortSnapshot& p) {
   static constexpr Fam kFamily[drivers::kLinkCounterIds] = {
       Fam::LinkFecCorrectedBlocks, Fam::LinkFecUncorrectableBlocks, Fam::LinkFecCorrectedBits,
       Fam::LinkSymbolErrors,       Fam::LinkErrorRecovery,          Fam::LinkDowned,
-      Fam::LinkRcvErrors,          Fam::LinkLocalIntegrityErrors,   Fam::LinkBufferOverrunErrors};
+      Fam::LinkRcvErrors,          Fam::LinkLocalIntegrityErrors,   Fam::LinkBufferOverrunErrors,
+      Fam::LinkCarrierDown};
   static constexpr Fam kBerFamily[drivers::kLinkBerIds] = {Fam::LinkRawBer, Fam::LinkEffectiveBer};
   for (const drivers::LinkCounter& c : p.link->counters) {
     Labels l = plus(base, "link", c.link);
@@ -286,6 +287,12 @@ void add_link(FamilySet& out, const Labels& base, const PortSnapshot& p) {
   }
   for (const drivers::LinkBer& b : p.link->ber) {
     out.gauge(kBerFamily[static_cast<std::size_t>(b.id)], base, {"link", b.link}, b.value);
+  }
+  for (const drivers::LinkCarrier& c : p.link->carrier) {
+    const Labels l = plus(base, "link", c.link);
+    out.gauge(Fam::LinkCarrierUp, l, c.up ? 1 : 0);
+    if (c.last_down_seconds) out.gauge(Fam::LinkLastDownDuration, l, *c.last_down_seconds);
+    if (c.last_down_unix) out.gauge(Fam::LinkLastDownTimestamp, l, *c.last_down_unix);
   }
 }
 

@@ -86,8 +86,25 @@ printf '%s' '{"version":2,"modules":{
 mkdir -p "$seeds/proc"
 cat /proc/self/stat > "$seeds/proc/self-stat" 2>/dev/null || echo "1 (x) S 1 1 1 0 -1 0 0 0 0 0 1 2 0 0 20 0 1 0 5 6 7" > "$seeds/proc/self-stat"
 
+# The netlink target (fuzz_netlink_reply): the dumps, and this machine's own rtnetlink answer to
+# RTM_GETLINK for lo (its carrier and counts, as the carrier parser meets them), first byte 0
+# (no sequence number expected).
+mkdir -p "$seeds/netlink"
+cp "$seeds"/dumps/* "$seeds/netlink/"
+python3 - "$seeds/netlink/getlink-lo" <<'PY' || true
+import socket, struct, sys
+s = socket.socket(socket.AF_NETLINK, socket.SOCK_RAW, socket.NETLINK_ROUTE)
+name = b"lo\0"
+attr = struct.pack("=HH", 4 + len(name), 3) + name + b"\0" * (-len(name) % 4)
+body = struct.pack("=BxHiII", 0, 0, 0, 0, 0) + attr
+s.send(struct.pack("=IHHII", 16 + len(body), 18, 0x5, 1, 0) + body)  # RTM_GETLINK, REQUEST|ACK
+reply = s.recv(65536) + s.recv(65536)
+open(sys.argv[1], "wb").write(b"\0" + reply)
+PY
+
 seeds_of() {
   case "$1" in
+    fuzz_netlink*) echo "$seeds/netlink" ;;
     fuzz_state) echo "$seeds/state" ;;
     fuzz_proc_stat) echo "$seeds/proc" ;;
     fuzz_config) echo "$seeds/toml" ;;

@@ -17,6 +17,7 @@
 
 #include "base/files/files.hpp"
 #include "cmis/image.hpp"
+#include "drivers/netlink/carrier_watch.hpp"
 #include "drivers/netlink/netlink_link.hpp"
 
 namespace xcvr::netlink {
@@ -50,8 +51,8 @@ class MnlChannel final : public NetlinkChannel {
 
 }  // namespace
 
-std::unique_ptr<NetlinkChannel> open_netlink_channel(int& error, int recv_timeout_ms) {
-  mnl_socket* nl = mnl_socket_open(NETLINK_GENERIC);
+std::unique_ptr<NetlinkChannel> open_netlink_channel(int& error, int recv_timeout_ms, int protocol) {
+  mnl_socket* nl = mnl_socket_open(protocol);
   if (nl == nullptr) {
     error = errno;
     return nullptr;
@@ -82,9 +83,12 @@ std::string netdev_pci_device(const std::string& sysfs_net, const std::string& n
   return {};
 }
 
-NetlinkTransport::NetlinkTransport(NetlinkPortConfig config, ChannelFactory factory)
-    : config_(std::move(config)), factory_(std::move(factory)) {
-  if (!factory_) factory_ = [](int& error) { return open_netlink_channel(error); };
+NetlinkTransport::NetlinkTransport(NetlinkPortConfig config, ChannelFactory factory, CarrierSource* carrier)
+    : config_(std::move(config)), factory_(std::move(factory)), carrier_(carrier) {
+  if (!factory_) {
+    factory_ = [](int& error) { return open_netlink_channel(error); };
+    if (carrier_ == nullptr) carrier_ = &CarrierWatch::instance();
+  }
 }
 
 std::string NetlinkTransport::domain() const {
@@ -103,18 +107,20 @@ std::string NetlinkTransport::where(const drivers::ReadRequest& r) const {
   return drivers::describe_read(describe(), r.device, r.bank, r.page, r.offset);
 }
 
-std::optional<Error> NetlinkTransport::exchange(const std::vector<uint8_t>& request, const Take& take) {
-  if (const int n = channel_->send(request); n < 0) {
-    channel_.reset();  // a broken socket: reopen next time
+std::optional<Error> exchange_on(NetlinkChannel& channel, const std::vector<uint8_t>& request, const TakeReply& take,
+                                 bool& broken) {
+  broken = false;
+  if (const int n = channel.send(request); n < 0) {
+    broken = true;
     return kernel_error({-n, "sending the request"});
   }
   std::vector<uint8_t> buf(MNL_SOCKET_BUFFER_SIZE);
   // A reply (data) message and then the ACK, or an error; each is its own datagram.
   for (int datagrams = 0; datagrams < 16; ++datagrams) {
-    const int n = channel_->recv(buf);
+    const int n = channel.recv(buf);
     if (n < 0) {
       if (n == -EAGAIN) return Error{ErrorKind::Timeout, "no netlink reply (timeout)"};
-      channel_.reset();
+      broken = true;
       return kernel_error({-n, "receiving the reply"});
     }
     auto r = take(std::span<const uint8_t>(buf.data(), static_cast<std::size_t>(n)));
@@ -122,6 +128,13 @@ std::optional<Error> NetlinkTransport::exchange(const std::vector<uint8_t>& requ
     if (std::get<bool>(r)) return std::nullopt;
   }
   return Error{ErrorKind::Corrupt, "netlink exchange did not end"};
+}
+
+std::optional<Error> NetlinkTransport::exchange(const std::vector<uint8_t>& request, const TakeReply& take) {
+  bool broken = false;
+  auto e = exchange_on(*channel_, request, take, broken);
+  if (broken) channel_.reset();  // a broken socket: reopen next time
+  return e;
 }
 
 std::optional<Error> NetlinkTransport::ensure_open() {
@@ -262,11 +275,23 @@ std::variant<drivers::LinkHealth, Error> NetlinkTransport::read_link_health() {
     return Error{e->kind, what + e->message};
   }
   out.counters = link_counters(fec, state, config_.netdev);
-  if (out.counters.empty()) {
+  if (carrier_ != nullptr) {
+    ++out.transactions;
+    auto r = carrier_->read(config_.netdev);
+    if (auto* e = std::get_if<Error>(&r); e && e->kind != ErrorKind::Unsupported) return Error{e->kind, what + e->message};
+    if (auto* c = std::get_if<CarrierReading>(&r)) {
+      out.bytes += c->bytes;
+      if (c->down_count) {
+        out.counters.push_back({drivers::LinkCounterId::CarrierDown, config_.netdev, 0, *c->down_count, false});
+      }
+      out.carrier.push_back(std::move(c->carrier));
+    }
+  }
+  if (out.counters.empty() && out.carrier.empty()) {
     // kernel_error's EOPNOTSUPP hint speaks of module memory: not this request's.
     return Error{ErrorKind::Unsupported, what + "the driver reports no FEC statistics" +
                                              (fec_error ? " (" + fec_error->message.substr(0, fec_error->message.find(" — ")) + ")" : "") +
-                                             " and the kernel no link-down count"};
+                                             " and the kernel no link-down count or carrier"};
   }
   return out;
 }

@@ -14,6 +14,8 @@
 // pure parse_module_eeprom_reply() (netlink_reply.hpp).
 #pragma once
 
+#include <linux/netlink.h>
+
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -27,7 +29,8 @@
 
 namespace xcvr::netlink {
 
-// One NETLINK_GENERIC socket. send/recv return bytes or -errno.
+// One netlink socket (NETLINK_GENERIC for ethtool, NETLINK_ROUTE for carrier). send/recv
+// return bytes or -errno.
 class NetlinkChannel {
  public:
   virtual ~NetlinkChannel() = default;
@@ -35,9 +38,18 @@ class NetlinkChannel {
   virtual int recv(std::span<uint8_t> buffer) = 0;  // one datagram; -EAGAIN on timeout
 };
 
-// libmnl: mnl_socket_open(NETLINK_GENERIC), NETLINK_EXT_ACK + NETLINK_CAP_ACK, a receive
-// timeout. nullptr and the errno when the socket cannot be opened.
-std::unique_ptr<NetlinkChannel> open_netlink_channel(int& error, int recv_timeout_ms = 2000);
+// libmnl: mnl_socket_open(protocol), NETLINK_EXT_ACK + NETLINK_CAP_ACK, a receive timeout.
+// nullptr and the errno when the socket cannot be opened.
+std::unique_ptr<NetlinkChannel> open_netlink_channel(int& error, int recv_timeout_ms = 2000,
+                                                     int protocol = NETLINK_GENERIC);
+
+// One request and its reply: sends `request`, then feeds each datagram to `take` (done, or an
+// error) until done. `broken` is set when the socket failed (the caller reopens it).
+using TakeReply = std::function<std::variant<bool, drivers::Error>(std::span<const uint8_t>)>;
+std::optional<drivers::Error> exchange_on(NetlinkChannel& channel, const std::vector<uint8_t>& request,
+                                          const TakeReply& take, bool& broken);
+
+class CarrierSource;
 
 struct NetlinkPortConfig {
   std::string netdev;         // "enp59s0f0np0"
@@ -50,7 +62,9 @@ struct NetlinkPortConfig {
 class NetlinkTransport final : public drivers::Transport {
  public:
   using ChannelFactory = std::function<std::unique_ptr<NetlinkChannel>(int& error)>;
-  explicit NetlinkTransport(NetlinkPortConfig config, ChannelFactory factory = {});
+  // `carrier`: where the netdev's carrier is read (the process-wide CarrierWatch by default;
+  // none when a test's `factory` plays the kernel and gives no carrier source).
+  explicit NetlinkTransport(NetlinkPortConfig config, ChannelFactory factory = {}, CarrierSource* carrier = nullptr);
 
   std::string domain() const override;
   std::string describe() const override;
@@ -64,20 +78,21 @@ class NetlinkTransport final : public drivers::Transport {
   // own traffic is not visible from here.
   drivers::BusCounters counters() const override { return counters_; }
   // FEC statistics (corrected / uncorrectable blocks, corrected bits; per lane where the
-  // driver gives them) and the link-down count where the kernel counts it (netlink_link.hpp):
-  // 2 netlink requests. Counters the driver does not report are absent; none at all (no FEC
-  // statistics, no down count) is Unsupported, and the poller stops asking.
+  // driver gives them), the link-down count where the kernel counts it (netlink_link.hpp) and
+  // the netdev's carrier with its count of losses (carrier.hpp): 3 netlink requests. Counters
+  // the driver does not report are absent; none at all is Unsupported, and the poller stops
+  // asking.
   std::variant<drivers::LinkHealth, drivers::Error> read_link_health() override;
 
  private:
   // Feeds each received datagram to `take` (done, or an error) until done.
-  using Take = std::function<std::variant<bool, drivers::Error>(std::span<const uint8_t>)>;
   std::optional<drivers::Error> ensure_open();
-  std::optional<drivers::Error> exchange(const std::vector<uint8_t>& request, const Take& take);
+  std::optional<drivers::Error> exchange(const std::vector<uint8_t>& request, const TakeReply& take);
   std::string where(const drivers::ReadRequest& r) const;
 
   NetlinkPortConfig config_;
   ChannelFactory factory_;
+  CarrierSource* carrier_ = nullptr;
   std::unique_ptr<NetlinkChannel> channel_;
   uint16_t family_id_ = 0;
   uint32_t seq_ = 0;

@@ -278,7 +278,10 @@ inline daemon::Snapshot make_rich_snapshot() {
                    {LinkCounterId::FecCorrectedBlocks, "eth0", 1, 700, false},
                    {LinkCounterId::FecCorrectedBlocks, "eth0", 2, 800, false},
                    {LinkCounterId::FecUncorrectableBlocks, "eth0", 0, 2, false},
-                   {LinkCounterId::FecCorrectedBits, "eth0", 0, 1600, false}};
+                   {LinkCounterId::FecCorrectedBits, "eth0", 0, 1600, false},
+                   {LinkCounterId::CarrierDown, "eth0", 0, 4, false}};
+  // Its carrier: up again after a 50 ms loss the kernel counted and the exporter timed.
+  fec->carrier = {{"eth0", true, 0.05, kNow - 600}};
   s.ports[0].link = fec;
   s.ports[0].link_read_unix = kNow - 3;
   // A port whose netdev this host lacks: misconfigured, not an empty cage.

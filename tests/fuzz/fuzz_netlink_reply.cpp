@@ -1,12 +1,15 @@
 // libFuzzer target: the ethtool transport's netlink parsers over hostile kernel replies. The
 // input is one recv() buffer; the first byte decides whether a sequence number is expected.
 // Any crash, hang, out-of-bounds read or a data attribute longer than 128 bytes fails; the link
-// health parsers (FEC statistics, link state) never return more than a total and 8 lanes.
+// health parsers (FEC statistics, link state) never return more than a total and 8 lanes; the
+// rtnetlink link parser (carrier) never returns an empty or over-long interface name, and its
+// timeline stays consistent whatever order the messages come in.
 #include <cstdint>
 #include <cstdlib>
 #include <span>
 #include <variant>
 
+#include "drivers/netlink/carrier.hpp"
 #include "drivers/netlink/netlink_link.hpp"
 #include "drivers/netlink/netlink_reply.hpp"
 
@@ -36,6 +39,22 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     const auto* s = std::get_if<xcvr::netlink::LinkStateReply>(&state);
     if (xcvr::netlink::link_counters(*f, s ? *s : none, "eth0").size() > 3 * 9 + 1) std::abort();
   } else if (std::get<xcvr::drivers::Error>(fec).message.empty()) {
+    std::abort();
+  }
+
+  const auto links = xcvr::netlink::parse_link_messages(bytes, seq);
+  if (const auto* l = std::get_if<xcvr::netlink::LinkMessages>(&links)) {
+    xcvr::netlink::CarrierTimeline timeline;
+    double t = 0;
+    for (const auto& m : l->links) {
+      if (m.ifname.empty() || m.ifname.size() >= 16) std::abort();
+      timeline.on_message(m, t, t);
+      t += 0.5;
+      const auto v = timeline.view(m.ifname);
+      if (v && v->last_down_seconds && *v->last_down_seconds < 0) std::abort();
+    }
+    for (const auto& name : l->deleted) timeline.on_deleted(name);
+  } else if (std::get<xcvr::drivers::Error>(links).message.empty()) {
     std::abort();
   }
   return 0;

@@ -10,6 +10,7 @@
 #include "cmis/flags.hpp"
 #include "cmis/quantities.hpp"
 #include "daemon/coding_setup.hpp"
+#include "daemon/fec_tail.hpp"
 
 namespace xcvr::daemon {
 
@@ -244,7 +245,9 @@ void PortPoller::poll_link(double now, double wall) {
     log_.log(spdlog::level::warn, "link", now, fmt::format("link counters ({}): {}", kind, e->message));
     return;
   }
-  link_ = std::make_shared<const drivers::LinkHealth>(std::move(std::get<drivers::LinkHealth>(r)));
+  auto& health = std::get<drivers::LinkHealth>(r);
+  add_fec_tails(link_.get(), health);
+  link_ = std::make_shared<const drivers::LinkHealth>(std::move(health));
   link_good_mono_ = now;
   link_good_wall_ = wall;
 }

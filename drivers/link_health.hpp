@@ -63,6 +63,21 @@ struct LinkCarrier {
   std::optional<double> last_down_unix;     // when the last (or current) loss began
 };
 
+// A link's FEC codeword histogram: how many codewords needed `low`..`high` symbol corrections,
+// as the device counts them (ethtool's FEC histogram). `tail` is the poller's: the highest bin
+// whose count grew since the last read — how close the worst codewords of the last interval came
+// to `correction_limit`, the t of the RS code the link runs.
+struct LinkFecBin {
+  uint16_t low = 0, high = 0;
+  uint64_t value = 0;
+};
+struct LinkFecHistogram {
+  std::string link;
+  std::vector<LinkFecBin> bins;
+  std::optional<int> correction_limit;
+  std::optional<int> tail;  // the high bound of that bin; 0 when only bin 0 grew (or none)
+};
+
 // The IB port number behind a link named by its front-panel position (a switch cage's "4/1"):
 // what perfquery, ibdiagnet and UFM take.
 struct LinkIbPort {
@@ -74,6 +89,7 @@ struct LinkHealth {
   std::vector<LinkCounter> counters;
   std::vector<LinkBer> ber;
   std::vector<LinkCarrier> carrier;  // netdevs only
+  std::vector<LinkFecHistogram> fec_histograms;
   std::vector<LinkIbPort> ib_ports;  // switch links only (an HCA's link is its port number)
   uint64_t transactions = 0;  // requests this read cost (MADs or netlink requests)
   uint64_t bytes = 0;         // bytes on the wire, both ways

@@ -176,6 +176,18 @@ json link_json(const daemon::PortSnapshot& p) {
                    {"window_s", b.window_s}});
   }
   j["ber"] = std::move(ber);
+  if (!p.link->fec_histograms.empty()) {
+    json histograms = json::array();
+    for (const drivers::LinkFecHistogram& h : p.link->fec_histograms) {
+      json bins = json::array();
+      for (const drivers::LinkFecBin& b : h.bins) bins.push_back({{"low", b.low}, {"high", b.high}, {"codewords", b.value}});
+      histograms.push_back({{"link", h.link},
+                            {"bins", std::move(bins)},
+                            {"tail", h.tail ? json(*h.tail) : json(nullptr)},
+                            {"correction_limit", h.correction_limit ? json(*h.correction_limit) : json(nullptr)}});
+    }
+    j["fec_histograms"] = std::move(histograms);
+  }
   if (!p.link->carrier.empty()) {
     json carrier = json::array();
     for (const drivers::LinkCarrier& c : p.link->carrier) {

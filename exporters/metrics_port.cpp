@@ -265,7 +265,9 @@ void add_counters(FamilySet& out, const Labels& base, const PortSnapshot& p, boo
 
 // Link health beside the optic: the port's link counters, labelled by `link` (IB port number
 // or netdev) and `lane` where the device counts per lane.
-void add_link(FamilySet& out, const Labels& base, const PortSnapshot& p) {
+// `bins`: the FEC codeword histogram's bins too (full profile or a detail port); the tail and
+// the correction limit always.
+void add_link(FamilySet& out, const Labels& base, const PortSnapshot& p, bool bins) {
   for (const auto& [kind, n] : p.link_read_errors_total) {
     out.counter(Fam::LinkReadErrorsTotal, base, {"kind", kind}, static_cast<double>(n));
   }
@@ -288,6 +290,17 @@ void add_link(FamilySet& out, const Labels& base, const PortSnapshot& p) {
   for (const drivers::LinkBer& b : p.link->ber) {
     out.gauge(kBerFamily[static_cast<std::size_t>(b.id)], base, {"link", b.link}, b.value);
   }
+  for (const drivers::LinkFecHistogram& h : p.link->fec_histograms) {
+    const Labels l = plus(base, "link", h.link);
+    if (h.tail) out.gauge(Fam::LinkFecTail, l, *h.tail);
+    if (h.correction_limit) out.gauge(Fam::LinkFecCorrectionLimit, l, *h.correction_limit);
+    if (!bins) continue;
+    for (const drivers::LinkFecBin& b : h.bins) {
+      const std::string symbols =
+          b.low == b.high ? std::to_string(b.low) : std::to_string(b.low) + "-" + std::to_string(b.high);
+      out.counter(Fam::LinkFecCodewords, l, {"symbols", symbols}, static_cast<double>(b.value));
+    }
+  }
   for (const drivers::LinkCarrier& c : p.link->carrier) {
     const Labels l = plus(base, "link", c.link);
     out.gauge(Fam::LinkCarrierUp, l, c.up ? 1 : 0);
@@ -309,7 +322,7 @@ void add_port_series(FamilySet& out, const PortSnapshot& p, const PortView& view
   if (!p.misconfiguration.empty()) out.gauge(Fam::PortMisconfigured, base, {"reason", p.misconfiguration}, 1);
   out.gauge(Fam::PortHealth, base, {"health", health_name(view.health)}, 1);
   add_counters(out, base, p, !detail.fleet);
-  add_link(out, base, p);
+  add_link(out, base, p, detail.lanes);
   if (p.presence != PortPresence::Present) return;
   out.gauge(Fam::ModuleStale, base, p.stale ? 1 : 0);
   if (p.last_good_read_unix > 0) out.gauge(Fam::LastReadTimestamp, base, p.last_good_read_unix);

@@ -275,6 +275,27 @@ std::variant<drivers::LinkHealth, Error> NetlinkTransport::read_link_health() {
     return Error{e->kind, what + e->message};
   }
   out.counters = link_counters(fec, state, config_.netdev);
+  if (!fec.histogram.empty()) {
+    // The correction limit depends on the rate per lane: one more request, only where there is
+    // a histogram to put it beside. Without an answer the histogram comes without its limit.
+    LinkModesReply modes;
+    seq = ++seq_;
+    const auto modes_request = build_linkmodes_request(family_id_, seq, config_.netdev);
+    auto take_modes = [&](std::span<const uint8_t> bytes) -> std::variant<bool, Error> {
+      auto r = parse_linkmodes_reply(bytes, seq);
+      if (auto* e = std::get_if<Error>(&r)) return *e;
+      auto& got = std::get<LinkModesReply>(r);
+      if (got.speed_mbps) modes.speed_mbps = got.speed_mbps;
+      if (got.lanes) modes.lanes = got.lanes;
+      return got.done;
+    };
+    ++out.transactions;
+    out.bytes += modes_request.size();
+    if (auto e = exchange(modes_request, take_modes); e && e->kind != ErrorKind::Unsupported) {
+      return Error{e->kind, what + e->message};
+    }
+    if (auto h = fec_histogram(fec, modes, config_.netdev)) out.fec_histograms.push_back(std::move(*h));
+  }
   if (carrier_ != nullptr) {
     ++out.transactions;
     auto r = carrier_->read(config_.netdev);

@@ -282,6 +282,11 @@ inline daemon::Snapshot make_rich_snapshot() {
                    {LinkCounterId::CarrierDown, "eth0", 0, 4, false}};
   // Its carrier: up again after a 50 ms loss the kernel counted and the exporter timed.
   fec->carrier = {{"eth0", true, 0.05, kNow - 600}};
+  // Its FEC codeword histogram (RS(544,514): t = 15), 16 bins as IEEE 802.3ck counts them, the
+  // worst codeword of the last interval needing 5 corrections.
+  drivers::LinkFecHistogram hist{"eth0", {}, 15, 5};
+  for (uint16_t b = 0; b < 16; ++b) hist.bins.push_back({b, b, b <= 5 ? 1'000'000'000ull >> (3 * b) : 0});
+  fec->fec_histograms = {hist};
   s.ports[0].link = fec;
   s.ports[0].link_read_unix = kNow - 3;
   // A port whose netdev this host lacks: misconfigured, not an empty cage.

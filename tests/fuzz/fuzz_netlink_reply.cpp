@@ -1,7 +1,8 @@
 // libFuzzer target: the ethtool transport's netlink parsers over hostile kernel replies. The
 // input is one recv() buffer; the first byte decides whether a sequence number is expected.
 // Any crash, hang, out-of-bounds read or a data attribute longer than 128 bytes fails; the link
-// health parsers (FEC statistics, link state) never return more than a total and 8 lanes; the
+// health parsers (FEC statistics, link state) never return more than a total and 8 lanes, nor
+// a histogram bin out of order or out of an RS codeword's range; the
 // rtnetlink link parser (carrier) never returns an empty or over-long interface name, and its
 // timeline stays consistent whatever order the messages come in.
 #include <cstdint>
@@ -34,6 +35,19 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (const auto* f = std::get_if<xcvr::netlink::FecStatsReply>(&fec)) {
     for (const auto* v : {&f->corrected, &f->uncorrectable, &f->corrected_bits}) {
       if (v->size() > 9) std::abort();
+    }
+    // Histogram bins: bounded, ascending, not overlapping, at most 8 lanes each.
+    if (f->histogram.size() > 64) std::abort();
+    for (std::size_t i = 0; i < f->histogram.size(); ++i) {
+      const auto& b = f->histogram[i];
+      if (b.low > b.high || b.high > 544 || b.per_lane.size() > 8) std::abort();
+      if (i > 0 && b.low <= f->histogram[i - 1].high) std::abort();
+    }
+    const auto modes = xcvr::netlink::parse_linkmodes_reply(bytes, seq);
+    const auto* m = std::get_if<xcvr::netlink::LinkModesReply>(&modes);
+    if (const auto h = xcvr::netlink::fec_histogram(*f, m ? *m : xcvr::netlink::LinkModesReply{}, "eth0")) {
+      if (h->bins.size() != f->histogram.size()) std::abort();
+      if (h->correction_limit && *h->correction_limit != 7 && *h->correction_limit != 15) std::abort();
     }
     const xcvr::netlink::LinkStateReply none;
     const auto* s = std::get_if<xcvr::netlink::LinkStateReply>(&state);

@@ -25,6 +25,12 @@ std::string_view i2c_status_name(I2cStatus status) {
 EmulatedBus::EmulatedBus(BusConfig config, Clock& clock)
     : config_(std::move(config)), clock_(&clock) {
   cages_.resize(static_cast<std::size_t>(std::max(1, config_.cages)));
+  if (config_.links) {
+    const uint64_t bus_channel = std::hash<std::string>{}(config_.name);
+    for (std::size_t i = 0; i < cages_.size(); ++i) {
+      cages_[i].link = std::make_unique<EmulatedLink>(config_.link_seed, bus_channel * 1021 + i);
+    }
+  }
   if (cages_.size() == 1 && config_.mux_address) config_.mux_address.reset();  // nothing to mux
 }
 
@@ -47,13 +53,58 @@ void EmulatedBus::insert(int cage, std::shared_ptr<EmulatedModule> module) {
     c.targets.emplace_back(kModuleAddress, c.module);
     ++c.insertions;
   }
+  observe_link_locked(cage);
 }
 
 std::shared_ptr<EmulatedModule> EmulatedBus::remove(int cage) {
   std::lock_guard lock(mutex_);
   Cage& c = cage_at(cage);
   c.targets.clear();
-  return std::exchange(c.module, nullptr);
+  auto module = std::exchange(c.module, nullptr);
+  observe_link_locked(cage);
+  return module;
+}
+
+namespace {
+
+// The RS code and codeword rate of the link a module's first application runs: PAM4 (CMIS)
+// lanes run RS(544,514), the 25G NRZ lanes of SFF-8636 modules RS(528,514); SFF-8472 ports
+// have no RS FEC here.
+std::optional<LinkCode> link_code_of(const ModuleModel& m) {
+  if (m.spec == cmis::Spec::Sff8472) return std::nullopt;
+  const bool pam4 = m.spec == cmis::Spec::Cmis;
+  LinkCode c;
+  c.code = pam4 ? cmis::kRs544 : cmis::kRs528;
+  const double lane_gbps = m.host_lane_gbps > 0 ? m.host_lane_gbps : pam4 ? 53.125 : 25.78125;
+  c.codewords_per_second = m.host_lanes * lane_gbps * 1e9 / (c.code.n * 10.0);
+  return c;
+}
+
+}  // namespace
+
+void EmulatedBus::observe_link(int cage) {
+  std::lock_guard lock(mutex_);
+  observe_link_locked(cage);
+}
+
+void EmulatedBus::observe_link_locked(int cage) {
+  Cage& c = cage_at(cage);
+  if (!c.link) return;
+  if (c.module) {
+    if (const auto code = link_code_of(c.module->model())) c.link_code = code;
+  }
+  if (!c.link_code) return;
+  std::optional<LinkSide> side;
+  if (c.module) side = c.module->link_side();
+  c.link->advance(clock_->now_ns(), clock_->wall(), side, *c.link_code);
+}
+
+std::optional<drivers::LinkHealth> EmulatedBus::link_health(int cage, const std::string& link) {
+  std::lock_guard lock(mutex_);
+  observe_link_locked(cage);
+  const Cage& c = cage_at(cage);
+  if (!c.link || !c.link_code) return std::nullopt;
+  return c.link->health(link, *c.link_code);
 }
 
 std::shared_ptr<EmulatedModule> EmulatedBus::module(int cage) const {

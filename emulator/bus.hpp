@@ -63,6 +63,8 @@ struct BusConfig {
   int cages = 1;
   std::optional<uint8_t> mux_address = 0x70;  // PCA954x; nullopt: cages wired directly
   int64_t timeout_ns = 25 * kMillisecond;     // cost of a timed-out transaction
+  bool links = false;      // each cage carries a link its host reads (emulator/link.hpp)
+  uint64_t link_seed = 1;  // the links' FEC statistics are deterministic under it
 };
 
 struct BusStats {
@@ -110,6 +112,14 @@ class EmulatedBus {
                                 std::span<uint8_t> out);  // out.size() <= 32
   I2cStatus write_byte_data(int cage, uint8_t address, uint8_t command, uint8_t value);
 
+  // --- The links the cages carry (BusConfig::links) ---
+  bool has_links() const { return config_.links; }
+  // The module's state now reaches the cage's link: a carrier change is an edge at this time.
+  // Called on every fault, insertion and removal, and before every link read.
+  void observe_link(int cage);
+  // The link's counters now; nullopt without links or before any module was in the cage.
+  std::optional<drivers::LinkHealth> link_health(int cage, const std::string& link);
+
   // --- Wire faults ---
   void stick(int64_t until_ns);  // every transaction times out until then
   void set_cage_faults(int cage, const CageFaults& faults);
@@ -137,7 +147,10 @@ class EmulatedBus {
     std::vector<std::pair<uint8_t, std::shared_ptr<I2cTarget>>> targets;
     uint64_t insertions = 0;
     CageFaults faults;
+    std::unique_ptr<EmulatedLink> link;  // BusConfig::links only
+    std::optional<LinkCode> link_code;   // of the module last seen in the cage
   };
+  void observe_link_locked(int cage);
   Cage& cage_at(int cage);
   const Cage& cage_at(int cage) const;
   I2cTarget* target(Cage& cage, uint8_t address);

@@ -97,6 +97,7 @@ ModuleModel sr4_400g_nic_side() {
   m.applications = {{kHost400gaui4S, kMmf400gSr4, 4, 4, 0x01, 0x01},
                     {kHost200gaui2S, kMmf200gSr2, 2, 2, 0x05, 0x05}};
   m.host_lanes = m.media_lanes = 4;
+  m.host_lane_gbps = 106.25;  // 100G PAM4
   m.power_class = 4;  // <= 8 W
   m.max_power_w = 8.0;
   m.thermal_resistance_c_per_w = 3.0;  // flat top: the NIC cage's heatsink does the work
@@ -140,6 +141,7 @@ ModuleModel osfp_800g_twin_sr4_finned() {
   m.applications = {{kHost400gaui4S, kMmf400gSr4, 4, 4, 0x11, 0x11},
                     {kHost200gaui2S, kMmf200gSr2, 2, 2, 0x55, 0x55}};
   m.host_lanes = m.media_lanes = 8;
+  m.host_lane_gbps = 106.25;  // 100G PAM4
   m.length_om3_m = 30;
   m.length_om4_m = 50;
   m.power_class = 8;  // > 14 W
@@ -297,6 +299,7 @@ ModuleModel osfp_800g_aec() {
   m.applications = {{kHost800gS, kActiveBer1e6, 8, 8, 0x01, 0x01},
                     {kHost400gaui4S, kActiveBer1e6, 4, 4, 0x11, 0x11}};
   m.host_lanes = m.media_lanes = 8;
+  m.host_lane_gbps = 106.25;  // 100G PAM4
   m.cable_length_m = 3.0;
   m.power_class = 6;  // <= 12 W
   m.max_power_w = 12.0;

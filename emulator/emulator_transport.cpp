@@ -100,4 +100,11 @@ std::optional<Error> EmulatorTransport::read(const drivers::ReadRequest& r,
   return e;
 }
 
+std::variant<drivers::LinkHealth, Error> EmulatorTransport::read_link_health() {
+  const std::string link = port_.empty() ? "cage" + std::to_string(cage_) : port_.substr(port_.rfind('/') + 1);
+  auto h = bus_->link_health(cage_, link);
+  if (!h) return Error{drivers::ErrorKind::Unsupported, describe() + ": no emulated link on this bus"};
+  return std::move(*h);
+}
+
 }  // namespace xcvr::emulator

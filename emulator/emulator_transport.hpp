@@ -26,6 +26,10 @@ class EmulatorTransport final : public drivers::Transport {
   std::optional<drivers::Error> read(const drivers::ReadRequest& request,
                                      std::span<uint8_t> out) override;
 
+  // The cage's emulated link (a bus with links: FEC statistics with the codeword histogram, the
+  // carrier), named by the port's last path component ("p3"); Unsupported otherwise.
+  std::variant<drivers::LinkHealth, drivers::Error> read_link_health() override;
+
   EmulatedBus& bus() const { return *bus_; }
   int cage() const { return cage_; }
   uint64_t page_select_writes() const { return select_.writes(); }

@@ -38,6 +38,7 @@ constexpr std::array kKindNames = {
     KindName{FaultKind::ThresholdsOutOfOrder, "thresholds_out_of_order"},
     KindName{FaultKind::GarbageIdentifier, "garbage_identifier"},
     KindName{FaultKind::AllFF, "all_ff"},
+    KindName{FaultKind::LinkDown, "link_down"},
 };
 
 bool is_memory_edit(FaultKind k) {
@@ -153,6 +154,21 @@ std::optional<std::string> FaultInjector::apply(int cage, const Fault& f) {
   if (cage < 0 || cage >= bus_->cage_count()) {
     return "bus " + bus_->name() + " has no cage " + std::to_string(cage);
   }
+  auto error = apply_now(cage, f);
+  bus_->observe_link(cage);
+  return error;
+}
+
+std::optional<std::string> FaultInjector::clear(int cage, const Fault& f) {
+  if (cage < 0 || cage >= bus_->cage_count()) {
+    return "bus " + bus_->name() + " has no cage " + std::to_string(cage);
+  }
+  auto error = clear_now(cage, f);
+  bus_->observe_link(cage);
+  return error;
+}
+
+std::optional<std::string> FaultInjector::apply_now(int cage, const Fault& f) {
   CageFaults wire = bus_->cage_faults(cage);
   switch (f.kind) {
     case FaultKind::Unplug:
@@ -219,6 +235,7 @@ std::optional<std::string> FaultInjector::apply(int cage, const Fault& f) {
         break;
       case FaultKind::BerShift: set_lane_value(mf.ber_shift_decades, f.lane, f.value.value_or(1.0)); break;
       case FaultKind::AllFF: mf.all_ff = true; break;
+      case FaultKind::LinkDown: mf.link_down = true; break;
       default: break;
     }
     m.update();  // the module sees it now, so even a brief fault latches its flags
@@ -227,16 +244,13 @@ std::optional<std::string> FaultInjector::apply(int cage, const Fault& f) {
   return std::nullopt;
 }
 
-std::optional<std::string> FaultInjector::clear(int cage, const Fault& f) {
-  if (cage < 0 || cage >= bus_->cage_count()) {
-    return "bus " + bus_->name() + " has no cage " + std::to_string(cage);
-  }
+std::optional<std::string> FaultInjector::clear_now(int cage, const Fault& f) {
   CageFaults wire = bus_->cage_faults(cage);
   switch (f.kind) {
     case FaultKind::Unplug: {  // clearing an unplug puts the module back
       Fault insert;
       insert.kind = FaultKind::Insert;
-      return apply(cage, insert);
+      return apply_now(cage, insert);
     }
     case FaultKind::Insert:
       if (auto m = bus_->remove(cage)) parked_[cage] = std::move(m);
@@ -277,6 +291,7 @@ std::optional<std::string> FaultInjector::clear(int cage, const Fault& f) {
       case FaultKind::BerDegrade: set_lane_value(mf.ber_decades_per_minute, f.lane, 0); break;
       case FaultKind::BerShift: set_lane_value(mf.ber_shift_decades, f.lane, 0); break;
       case FaultKind::AllFF: mf.all_ff = false; break;
+      case FaultKind::LinkDown: mf.link_down = false; break;
       default: break;
     }
     m.update();

@@ -41,6 +41,7 @@ enum class FaultKind : uint8_t {
   ThresholdsOutOfOrder,  // high/low alarm and warning levels swapped
   GarbageIdentifier,     // identifier byte set to `value` (default 0x5A, reserved)
   AllFF,                 // every byte reads 0xFF
+  LinkDown,              // the host's link drops with no optical cause; with a duration, a flap
 };
 std::string_view fault_kind_name(FaultKind kind);  // "rx_los", "stuck_bus", ...
 std::optional<FaultKind> parse_fault_kind(std::string_view name);
@@ -64,10 +65,14 @@ class FaultInjector {
   // Returns an error message when the fault cannot apply (empty cage, unknown model...).
   std::optional<std::string> apply(int cage, const Fault& fault);
   // Undoes the fault: memory edits are restored from the copy taken when first applied.
+  // Both tell the cage's link (emulator/link.hpp) at once, so a flap shorter than any poll
+  // still counts.
   std::optional<std::string> clear(int cage, const Fault& fault);
   EmulatedBus& bus() const { return *bus_; }
 
  private:
+  std::optional<std::string> apply_now(int cage, const Fault& fault);
+  std::optional<std::string> clear_now(int cage, const Fault& fault);
   std::optional<std::string> edit_memory(int cage, const Fault& fault);
   EmulatedBus* bus_;
   DynamicsConfig dynamics_;

@@ -42,6 +42,7 @@ struct FleetBuilder {
   uint64_t seed = 1;
   double ambient = 30.0;
   std::optional<ClockMode> clock_override;
+  bool links = false;  // the current system's: its cages carry links (emulator/link.hpp)
 
   void emulator_section(Table& root) {
     const toml::table* section = root.subtable("emulator");
@@ -71,7 +72,7 @@ struct FleetBuilder {
 
   void system(const toml::table& st) {
     Table t(st, "system");
-    t.allow({"name", "description", "port_prefix", "power_budget_watts", "bus", "port"});
+    t.allow({"name", "description", "port_prefix", "power_budget_watts", "links", "bus", "port"});
     FleetSystem sys;
     const auto name = t.str("name");
     if (!name || name->empty()) toml_fail(st, "system needs a 'name'");
@@ -82,6 +83,7 @@ struct FleetBuilder {
     sys.description = t.str("description").value_or("");
     sys.power_budget_watts = t.number_in("power_budget_watts", 0, 1e6).value_or(0);
     const std::string prefix = t.str("port_prefix").value_or("port");
+    links = t.boolean("links").value_or(false);
     const toml::array* buses = t.tables("bus");
     if (buses == nullptr || buses->empty()) toml_fail(st, "system '" + sys.name + "' has no [[system.bus]]");
     int port_number = 1;
@@ -112,6 +114,8 @@ struct FleetBuilder {
     }
     const int64_t timeout_ms = t.integer("timeout_ms", 1, 60'000).value_or(25);
     cfg.timeout_ns = timeout_ms * kMillisecond;
+    cfg.links = links;
+    cfg.link_seed = seed;
     for (const auto& b : fleet.buses_) {
       if (b->name() == cfg.name) toml_fail(bt, "duplicate bus name '" + cfg.name + "'");
     }

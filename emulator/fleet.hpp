@@ -3,7 +3,8 @@
 // tests) load one and poll its transports as if they were real i2c buses.
 //
 //   [emulator]  clock = "virtual" | "realtime", seed, ambient_celsius
-//   [[system]]  name, description, port_prefix, power_budget_watts
+//   [[system]]  name, description, port_prefix, power_budget_watts, links (its cages carry
+//               links the host reads: FEC statistics, codeword histogram, carrier; emulator/link.hpp)
 //   [[system.bus]]  clock_khz, cage_form ("OSFP", "QSFP-DD", "QSFP28"), modules = [catalog keys,
 //                   "" for an empty cage], optional name, ports, cage_forms, mux, timeout_ms
 //   [[system.port]] port (name within the system), airflow, ambient_celsius,

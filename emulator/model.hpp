@@ -89,6 +89,9 @@ struct ModuleModel {
   uint8_t encoding = 0;              // SFF-8636 139
   double nominal_bit_rate_bps = 0;   // SFF-8636 140 (per lane)
   int host_lanes = 8;
+  // Signalling rate of a host lane in the first application, which sets the emulated link's
+  // codeword rate (emulator/link.hpp); 0: 53.125 Gb/s for CMIS (50G PAM4), 25.78125 otherwise.
+  double host_lane_gbps = 0;
   int media_lanes = 8;
   double wavelength_m = 0;
   double wavelength_tolerance_m = 0;

@@ -34,6 +34,7 @@
 #include "cmis/vdm.hpp"
 #include "base/clock.hpp"
 #include "emulator/dynamics.hpp"
+#include "emulator/link.hpp"
 #include "emulator/i2c_target.hpp"
 #include "emulator/model.hpp"
 #include "emulator/spec_layout.hpp"
@@ -67,6 +68,7 @@ struct ModuleFaults {
   std::array<double, kMaxLanes> ber_shift_decades{};
   std::array<double, kMaxLanes> ber_decades_per_minute{};
   std::array<int64_t, kMaxLanes> ber_degrade_since_ns{};
+  bool link_down = false;  // the host's link drops with no optical cause (a host-side flap)
 };
 
 // One write, its first bytes kept inline: the log allocates nothing once made, so a benchmark's
@@ -108,6 +110,9 @@ class EmulatedModule final : public I2cTarget {
   ModuleFaults& faults();                // mutable access forces a refresh at the next access
   cmis::ModuleImage& memory();           // static contents, for memory-editing faults
   DynamicsConfig& dynamics();
+
+  // --- The link it carries, as the host's port sees it (emulator/link.hpp) ---
+  LinkSide link_side();  // now: refreshes first
 
   // --- Invariant 1 ---
   // The most recent writes (at least kWriteLogKeep of them; older ones are dropped so a
@@ -161,6 +166,7 @@ class EmulatedModule final : public I2cTarget {
   void raise_at(const cmis::Location& loc);     // the same, for a flag bit found by location
   void update_vdm(int64_t now, double case_celsius, int64_t bucket);
   double ber_decades(int64_t now, int lane) const;  // pre-FEC BER over nominal, in decades
+  double lane_ber(int64_t now, int lane) const;     // the lane's pre-FEC BER, before noise
   bool module_powered() const;
 
   ModuleModel model_;

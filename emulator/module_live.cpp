@@ -315,6 +315,27 @@ double EmulatedModule::ber_decades(int64_t now, int lane) const {
   return decades + 0.2 * (faults_.rx_extra_loss_db + faults_.rx_power_drop_db[i]);
 }
 
+double EmulatedModule::lane_ber(int64_t now, int lane) const {
+  // A module that models no BER (no VDM) still carries a link: a clean one.
+  const double healthy = model_.vdm.pre_fec_ber > 0 ? model_.vdm.pre_fec_ber : 1e-9;
+  const double spread = 1.0 + 0.3 * deterministic_noise(dynamics_.seed, channel(kSpread, 1000 + lane), 0);
+  return std::min(0.5, healthy * spread * std::pow(10.0, ber_decades(now, lane)));
+}
+
+LinkSide EmulatedModule::link_side() {
+  refresh();
+  LinkSide side;
+  const int64_t now = clock_->now_ns();
+  side.carrier = !faults_.link_down && module_powered() && !faults_.all_ff;
+  for (int lane = 1; lane <= model_.media_lanes && lane <= kMaxLanes; ++lane) {
+    const std::size_t i = static_cast<std::size_t>(lane - 1);
+    // The host's PCS needs every lane: one lane without light or with a fault takes the link down.
+    if (!lane_active(lane) || faults_.rx_los[i] || faults_.tx_los[i]) side.carrier = false;
+    side.lane_ber.push_back(lane_ber(now, lane));
+  }
+  return side;
+}
+
 // VDM real-time values of every described instance, and their latched flags against the
 // module's own threshold sets. A lane that is not up, or has no light, measures nothing: 0.
 void EmulatedModule::update_vdm(int64_t now, double case_celsius, int64_t bucket) {
@@ -325,8 +346,7 @@ void EmulatedModule::update_vdm(int64_t now, double case_celsius, int64_t bucket
     const std::size_t i = static_cast<std::size_t>(in.lane - 1);
     const double noise = deterministic_noise(dynamics_.seed, channel(kVdm, in.lane * 256 + in.type_id), bucket);
     const double decades = ber_decades(now, in.lane);
-    const double spread = 1.0 + 0.3 * deterministic_noise(dynamics_.seed, channel(kSpread, 1000 + in.lane), 0);
-    const double ber = std::min(0.5, v.pre_fec_ber * spread * std::pow(10.0, decades + 0.05 * noise));
+    const double ber = std::min(0.5, lane_ber(now, in.lane) * std::pow(10.0, 0.05 * noise));
     double value = 0;
     if (lane_active(in.lane) && !faults_.rx_los[i]) {
       if (type->quantity == "laser_temperature") value = case_celsius + v.laser_above_case_c + 0.2 * noise;

@@ -70,17 +70,20 @@ struct Fleet {
   std::unique_ptr<PollEngine> engine;
 
   Fleet(int bus_count, int cages, const char* model = "qsfpdd-400g-sr8", int reverify_cycles = 720,
-        TransportPath path = TransportPath::Emulator, std::shared_ptr<const CodingSetup> coding = nullptr) {
+        TransportPath path = TransportPath::Emulator, std::shared_ptr<const CodingSetup> coding = nullptr,
+        bool links = false) {
     config.poll.static_reverify_cycles = reverify_cycles;
     config.poll.dynamic_interval_s = 1;
     config.poll.settle_delay_s = 2;
     config.poll.stale_after_intervals = 3;
     config.poll.backoff_max_s = 4;
+    if (links) config.poll.link_interval_s = 2;
     std::vector<PortSpec> ports;
     for (int b = 0; b < bus_count; ++b) {
       emulator::BusConfig bc;
       bc.name = "i2c-" + std::to_string(b);
       bc.cages = cages;
+      bc.links = links;  // each cage carries a link the engine reads (emulator transport only)
       buses.push_back(std::make_unique<emulator::EmulatedBus>(bc, clock));
       for (int c = 0; c < cages; ++c) {
         if (model != nullptr) buses.back()->insert(c, make_module(model, clock, static_cast<uint64_t>(b * 100 + c)));

@@ -68,7 +68,7 @@ TEST(EmulatorFaults, EveryKindHasAName) {
   for (FaultKind k : all_fault_kinds()) {
     EXPECT_EQ(parse_fault_kind(fault_kind_name(k)), k);
   }
-  EXPECT_EQ(all_fault_kinds().size(), 23u);
+  EXPECT_EQ(all_fault_kinds().size(), 24u);
 }
 
 TEST(EmulatorFaults, UnplugThenInsertADifferentModule) {

@@ -9,6 +9,7 @@
 #include "cmis/decode.hpp"
 #include "cmis/flags.hpp"
 #include "cmis/quantities.hpp"
+#include "cmis/vdm.hpp"
 #include "daemon/coding_setup.hpp"
 #include "daemon/fec_tail.hpp"
 
@@ -47,6 +48,7 @@ void PortPoller::on_insertion(double now) {
   image_.clear();
   report_.reset();
   full_decode_due_ = true;
+  fec_trend_.reset();
   last_module_state_.reset();
   last_dp_states_.clear();
   unavailable_.clear();
@@ -189,6 +191,7 @@ void PortPoller::on_good_read(double now, double wall, bool flags_read, std::opt
   }
   report_ = std::move(fresh);
   if (flags_read) account_flags(now, wall);
+  track_fec_trend(now);
   if (consecutive_failures_ > 0) {
     log_.log(spdlog::level::info, "recovered", now, fmt::format("reads good again after {} failures", consecutive_failures_));
   }
@@ -202,6 +205,17 @@ void PortPoller::on_good_read(double now, double wall, bool flags_read, std::opt
   // A host that reconfigures data paths takes them through DPDeactivated and DPInit while the
   // module stays Ready: re-read the static pages then too, for the new Active Control Set.
   if (data_path_states_changed()) static_due_ = true;
+}
+
+// The worst media lane's current pre-FEC BER (VDM), for the forecast; nothing when no lane
+// measures one.
+void PortPoller::track_fec_trend(double now) {
+  double worst = 0;
+  for (const cmis::VdmObservable& o : report_->vdm) {
+    if (o.quantity() != "pre_fec_ber" || o.statistic() || o.qualifier() != "media") continue;
+    if (std::isfinite(o.value) && o.value > worst) worst = o.value;
+  }
+  if (worst > 0) fec_trend_.add(now, worst);
 }
 
 bool PortPoller::data_path_states_changed() {
@@ -295,6 +309,7 @@ double PortPoller::poll_module(double now, double wall) {
       if (previous && identity_changed(fresh)) {  // a different module in this cage
         ++insertions_;
         forget_flags();
+        fec_trend_.reset();
         log_.log(spdlog::level::info, "inserted", now,
                  fmt::format("different module: serial {} replaces {}", fresh.id.serial, previous->id.serial));
       }
@@ -373,6 +388,7 @@ PortSnapshot PortPoller::snapshot(double now) {
   s.link_read_unix = link_good_wall_;
   if (link_ && now - link_good_mono_ <= poll_.stale_after_intervals * poll_.link_interval_s + 1e-9) s.link = link_;
   if (state_ == State::Empty || state_ == State::Misconfigured) s.link.reset();
+  if (fec_trend_.has_samples()) s.fec_forecast = fec_trend_.estimate(now, cmis::kKp4PreFecBerLimit);
   switch (state_) {
     case State::Empty: s.presence = PortPresence::Absent; s.state = state_; return s;
     case State::Misconfigured:  // not an empty cage: presence stays unknown

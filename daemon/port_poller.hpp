@@ -16,6 +16,7 @@
 #include "daemon/port_log.hpp"
 #include "cmis/read_plan.hpp"
 #include "drivers/module_reader.hpp"
+#include "daemon/fec_forecast.hpp"
 #include "daemon/snapshot.hpp"
 #include "drivers/transport.hpp"
 
@@ -81,6 +82,7 @@ class PortPoller {
   void read_clear(std::string_view flag, FlagState& f, double wall);
   void confirm_latches(double wall);
   bool data_path_states_changed();
+  void track_fec_trend(double now);
   bool identity_changed(const cmis::ModuleReport& fresh) const;
   void verify_coding(double now, double wall);
   double interval() const { return poll_.dynamic_interval_s; }
@@ -111,6 +113,7 @@ class PortPoller {
   bool static_due_ = true;
   std::atomic<bool> reverify_requested_{false};
   std::optional<uint32_t> last_module_state_;
+  FecTrend fec_trend_;  // the worst media lane's pre-FEC BER of this module
   std::vector<std::optional<std::string_view>> last_dp_states_;  // per lane, as of the last good read
   drivers::UnreachablePages unavailable_;  // pages this path cannot read for this module
 

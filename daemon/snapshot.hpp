@@ -16,6 +16,7 @@
 #include "coding/finding.hpp"
 #include "daemon/metrics_config.hpp"
 #include "cmis/report.hpp"
+#include "daemon/fec_forecast.hpp"
 #include "drivers/link_health.hpp"
 
 namespace xcvr::daemon {
@@ -110,6 +111,9 @@ struct PortSnapshot {
   std::shared_ptr<const drivers::LinkHealth> link;
   double link_read_unix = 0;                                 // 0 = never
   std::map<std::string, uint64_t> link_read_errors_total;   // by error kind
+  // Time to the FEC limit at the worst media lane's pre-FEC BER trend (daemon/fec_forecast.hpp);
+  // absent for a module without VDM pre-FEC BER.
+  std::optional<FecForecast> fec_forecast;
 };
 
 struct BudgetSnapshot {

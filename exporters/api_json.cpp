@@ -240,6 +240,12 @@ json port_json(const daemon::Snapshot& s, const daemon::PortSnapshot& p, const P
     if (const auto& m = view.worst_rx_margin) {
       j["worst_rx_margin"] = {{"lane", m->lane}, {"margin_db", m->margin_db}};
     }
+    if (const auto& f = p.fec_forecast) {
+      j["fec_forecast"] = {{"seconds_to_limit", f->seconds_to_limit ? json(*f->seconds_to_limit) : json(nullptr)},
+                           {"slope_decades_per_hour", f->slope_decades_per_hour},
+                           {"margin_decades", f->margin_decades},
+                           {"why_not", f->why_not.empty() ? json(nullptr) : json(std::string(f->why_not))}};
+    }
   } else {
     j["aging"] = json::array();
   }

@@ -71,6 +71,7 @@ enum class Fam : std::size_t {
   LinkRcvErrors,
   LinkLocalIntegrityErrors,
   LinkBufferOverrunErrors,
+  FecLimitForecast,
   LinkFecCodewords,
   LinkFecTail,
   LinkFecCorrectionLimit,

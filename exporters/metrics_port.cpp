@@ -323,6 +323,9 @@ void add_port_series(FamilySet& out, const PortSnapshot& p, const PortView& view
   out.gauge(Fam::PortHealth, base, {"health", health_name(view.health)}, 1);
   add_counters(out, base, p, !detail.fleet);
   add_link(out, base, p, detail.lanes);
+  if (p.fec_forecast && p.fec_forecast->seconds_to_limit) {
+    out.gauge(Fam::FecLimitForecast, base, *p.fec_forecast->seconds_to_limit);
+  }
   if (p.presence != PortPresence::Present) return;
   out.gauge(Fam::ModuleStale, base, p.stale ? 1 : 0);
   if (p.last_good_read_unix > 0) out.gauge(Fam::LastReadTimestamp, base, p.last_good_read_unix);

@@ -287,6 +287,7 @@ inline daemon::Snapshot make_rich_snapshot() {
   drivers::LinkFecHistogram hist{"eth0", {}, 15, 5};
   for (uint16_t b = 0; b < 16; ++b) hist.bins.push_back({b, b, b <= 5 ? 1'000'000'000ull >> (3 * b) : 0});
   fec->fec_histograms = {hist};
+  s.ports[0].fec_forecast = daemon::FecForecast{3 * 86400.0, 0.02, 1.4, ""};
   s.ports[0].link = fec;
   s.ports[0].link_read_unix = kNow - 3;
   // A port whose netdev this host lacks: misconfigured, not an empty cage.

@@ -71,13 +71,13 @@ struct Fleet {
 
   Fleet(int bus_count, int cages, const char* model = "qsfpdd-400g-sr8", int reverify_cycles = 720,
         TransportPath path = TransportPath::Emulator, std::shared_ptr<const CodingSetup> coding = nullptr,
-        bool links = false) {
+        bool links = false, double dynamic_interval_s = 1) {
     config.poll.static_reverify_cycles = reverify_cycles;
-    config.poll.dynamic_interval_s = 1;
+    config.poll.dynamic_interval_s = dynamic_interval_s;
     config.poll.settle_delay_s = 2;
     config.poll.stale_after_intervals = 3;
     config.poll.backoff_max_s = 4;
-    if (links) config.poll.link_interval_s = 2;
+    if (links) config.poll.link_interval_s = std::max(2.0, dynamic_interval_s);
     std::vector<PortSpec> ports;
     for (int b = 0; b < bus_count; ++b) {
       emulator::BusConfig bc;

@@ -1,6 +1,8 @@
 // /port/<name>: one module in detail — its verdict and reasons, identity, monitors (module
 // state, fault cause, worst-lane rx margin), lanes (dBm and mW, margin), thresholds, raised
 // flags per lane, coding findings, counters. Live values are left out while the module is stale.
+#include <algorithm>
+#include <cmath>
 #include <map>
 #include <string>
 
@@ -235,6 +237,70 @@ std::string counters_table(const daemon::Snapshot& s, const PortSnapshot& p, con
   return t + "</table>";
 }
 
+// The codeword histogram as bars on a log scale (no JavaScript): one bar per bin, the bins past
+// the tail's bound unlit, the correction limit t as the last bar's edge.
+std::string histogram_svg(const drivers::LinkFecHistogram& h) {
+  constexpr int kBar = 14, kHeight = 60;
+  double top = 1;
+  for (const auto& b : h.bins) top = std::max(top, std::log10(1.0 + static_cast<double>(b.value)));
+  const int width = kBar * static_cast<int>(h.bins.size());
+  std::string svg = "<svg class=\"fec\" width=\"" + std::to_string(width) + "\" height=\"" + std::to_string(kHeight + 14) +
+                    "\" role=\"img\" aria-label=\"FEC codeword histogram of " + html_escape(h.link) + "\">";
+  for (std::size_t i = 0; i < h.bins.size(); ++i) {
+    const auto& b = h.bins[i];
+    const int height = static_cast<int>(std::lround(kHeight * std::log10(1.0 + static_cast<double>(b.value)) / top));
+    const bool tail = h.tail && b.high == *h.tail;
+    svg += "<rect x=\"" + std::to_string(static_cast<int>(i) * kBar + 1) + "\" y=\"" + std::to_string(kHeight - height) +
+           "\" width=\"" + std::to_string(kBar - 2) + "\" height=\"" + std::to_string(height) + "\" fill=\"" +
+           (tail ? "#c0392b" : "#4a7fb5") + "\"><title>" + std::to_string(b.low) +
+           (b.low == b.high ? "" : "-" + std::to_string(b.high)) + " symbols: " + std::to_string(b.value) + " codewords</title></rect>";
+    svg += "<text x=\"" + std::to_string(static_cast<int>(i) * kBar + kBar / 2) + "\" y=\"" + std::to_string(kHeight + 12) +
+           "\" font-size=\"9\" text-anchor=\"middle\">" + std::to_string(b.low) + "</text>";
+  }
+  return svg + "</svg>";
+}
+
+std::string duration_text(double seconds) {
+  if (seconds < 10) return fixed(seconds, 3) + " s";
+  if (seconds < 7200) return fixed(seconds / 60, 1) + " min";
+  if (seconds < 4 * 86400) return fixed(seconds / 3600, 1) + " h";
+  return fixed(seconds / 86400, 1) + " days";
+}
+
+// The link beside the optic: carrier and flaps, the FEC tail against its limit with the
+// histogram, the error counters, and the forecast of when the BER reaches the FEC limit.
+std::string link_table(const PortSnapshot& p) {
+  if (!p.link && !p.fec_forecast) return "";
+  std::string t = "<h2>Link</h2><table>";
+  if (p.link) {
+    for (const drivers::LinkCarrier& c : p.link->carrier) {
+      std::string last;
+      if (c.last_down_unix) last = ", last loss began " + utc_time(*c.last_down_unix);
+      if (c.last_down_seconds) last += " and lasted " + duration_text(*c.last_down_seconds);
+      t += row("carrier " + c.link, std::string(c.up ? "up" : "<b>down</b>") + html_escape(last));
+    }
+    for (const drivers::LinkCounter& c : p.link->counters) {
+      std::string name = std::string(drivers::link_counter_name(c.id)) + " " + c.link;
+      if (c.lane > 0) name += " lane " + std::to_string(c.lane);
+      t += row(name, std::to_string(c.value) + (c.saturated ? " (saturated)" : ""));
+    }
+    for (const drivers::LinkFecHistogram& h : p.link->fec_histograms) {
+      std::string tail = h.tail ? std::to_string(*h.tail) : std::string("\u2014");
+      if (h.correction_limit) tail += " of " + std::to_string(*h.correction_limit) + " symbols the FEC corrects";
+      t += row("FEC tail " + h.link + " (last interval)", html_escape(tail));
+      t += row("FEC codewords by symbols corrected", histogram_svg(h));
+    }
+  }
+  if (const auto& f = p.fec_forecast) {
+    t += row("FEC limit forecast",
+             f->seconds_to_limit ? "reached in about " + duration_text(*f->seconds_to_limit) + " at " +
+                                       fixed(f->slope_decades_per_hour, 3) + " decades/h (" +
+                                       fixed(f->margin_decades, 2) + " decades of margin)"
+                                 : "no estimate: " + html_escape(std::string(f->why_not)));
+  }
+  return t + "</table>";
+}
+
 std::string header(const PortSnapshot& p, const PortView& v, const LandingOptions& o) {
   std::string out = "<p><a href=\"/\">\u2190 port map</a></p><h1>" + html_escape(p.port) + "</h1>";
   out += "<p>health: " + badge(v.health) + " \u2014 poller state " + html_escape(daemon::port_state_name(p.state)) +
@@ -270,7 +336,7 @@ std::optional<std::string> port_page_html(const health::FleetView& views, std::s
     if (verdict.monitors_visible) body += monitors_table(*p, verdict) + lanes_table(*p) + vdm_table(*p->report);
     body += thresholds_table(*p->report);
   }
-  body += flags_table(*p, verdict) + coding_table(*p) + counters_table(s, *p, verdict);
+  body += link_table(*p) + flags_table(*p, verdict) + coding_table(*p) + counters_table(s, *p, verdict);
   return html_page(p->port + " \u2014 transceiver-exporter", body, o.refresh_seconds);
 }
 

@@ -224,6 +224,28 @@ TEST(ExporterLanding, PortDetailShowsMonitorsInDbmAndMilliwatts) {
   EXPECT_NE(page->find("href=\"/\""), std::string::npos);
 }
 
+TEST(ExporterLanding, PortDetailShowsTheLinkBesideTheOptic) {
+  const auto s = testing::make_rich_snapshot();
+  const auto page = port_page_html(health::FleetView(s), "spine1/Ethernet0", options());
+  ASSERT_TRUE(page.has_value());
+  expect_self_contained(*page);
+  EXPECT_NE(page->find("<h2>Link</h2>"), std::string::npos);
+  EXPECT_NE(page->find("<th>carrier eth0</th><td>up, last loss began"), std::string::npos);
+  EXPECT_NE(page->find("and lasted 0.050 s</td>"), std::string::npos);
+  EXPECT_NE(page->find("<th>carrier_down eth0</th><td>4</td>"), std::string::npos);
+  EXPECT_NE(page->find("<th>FEC tail eth0 (last interval)</th><td>5 of 15 symbols the FEC corrects</td>"),
+            std::string::npos);
+  // The histogram as an inline SVG: 16 bars, the tail's bin marked, each with its count.
+  EXPECT_NE(page->find("<svg class=\"fec\" width=\"224\""), std::string::npos);
+  EXPECT_NE(page->find("fill=\"#c0392b\"><title>5 symbols: 30517 codewords</title>"), std::string::npos);
+  EXPECT_NE(page->find("<title>15 symbols: 0 codewords</title>"), std::string::npos);
+  EXPECT_NE(page->find("<th>FEC limit forecast</th><td>reached in about 72.0 h at 0.020 decades/h (1.40 decades of margin)"),
+            std::string::npos);
+  // A port without a link has no such section.
+  const auto other = port_page_html(health::FleetView(s), "spine1/Ethernet16", options());
+  EXPECT_EQ(other->find("<h2>Link</h2>"), std::string::npos);
+}
+
 TEST(ExporterLanding, PortDetailShowsModuleStateAndFaultCause) {
   auto s = testing::make_rich_snapshot();
   auto fault = std::make_shared<cmis::ModuleReport>(*s.ports[3].report);

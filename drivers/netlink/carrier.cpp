@@ -56,10 +56,7 @@ std::variant<LinkMessages, Error> parse_link_messages(std::span<const uint8_t> b
 
 std::vector<uint8_t> build_getlink_request(uint32_t seq, const std::string& netdev) {
   std::vector<uint8_t> buf(256);
-  nlmsghdr* nlh = mnl_nlmsg_put_header(buf.data());
-  nlh->nlmsg_type = RTM_GETLINK;
-  nlh->nlmsg_flags = NLM_F_REQUEST | NLM_F_ACK;
-  nlh->nlmsg_seq = seq;
+  nlmsghdr* nlh = put_request(buf, RTM_GETLINK, seq);
   auto* ifi = static_cast<ifinfomsg*>(mnl_nlmsg_put_extra_header(nlh, sizeof(ifinfomsg)));
   ifi->ifi_family = AF_UNSPEC;
   mnl_attr_put_strz(nlh, IFLA_IFNAME, netdev.substr(0, IFNAMSIZ - 1).c_str());

@@ -149,14 +149,21 @@ std::variant<Reply, Error> parse_genl_reply(std::span<const uint8_t> bytes, std:
   return reply;
 }
 
-// Starts a generic-netlink request of `cmd` to family `type` in `buf` (large enough): the
-// netlink header (request, ACK wanted) and the generic-netlink header.
-inline nlmsghdr* put_genl_request(std::vector<uint8_t>& buf, uint16_t type, uint32_t seq, uint8_t cmd,
-                                  uint8_t version) {
+// Starts a request of message `type` in `buf` (large enough): the netlink header, request and
+// ACK wanted. The family's own header and attributes follow.
+inline nlmsghdr* put_request(std::vector<uint8_t>& buf, uint16_t type, uint32_t seq) {
   nlmsghdr* nlh = mnl_nlmsg_put_header(buf.data());
   nlh->nlmsg_type = type;
   nlh->nlmsg_flags = NLM_F_REQUEST | NLM_F_ACK;
   nlh->nlmsg_seq = seq;
+  return nlh;
+}
+
+// Starts a generic-netlink request of `cmd` to family `type` in `buf` (large enough): the
+// netlink header (request, ACK wanted) and the generic-netlink header.
+inline nlmsghdr* put_genl_request(std::vector<uint8_t>& buf, uint16_t type, uint32_t seq, uint8_t cmd,
+                                  uint8_t version) {
+  nlmsghdr* nlh = put_request(buf, type, seq);
   auto* genl = static_cast<genlmsghdr*>(mnl_nlmsg_put_extra_header(nlh, sizeof(genlmsghdr)));
   genl->cmd = cmd;
   genl->version = version;

@@ -7,8 +7,12 @@
 #include <linux/netlink.h>
 
 #include <cstdint>
+#include <cstring>
+#include <span>
 #include <string>
 #include <vector>
+
+#include "drivers/netlink/netlink_transport.hpp"
 
 namespace xcvr::netlink::netlink_bytes {
 
@@ -84,5 +88,40 @@ inline Bytes concat(Bytes a, const Bytes& b) {
   a.insert(a.end(), b.begin(), b.end());
   return a;
 }
+
+// The controller's answer to the family lookup, naming kFamily for "ethtool", and its ACK.
+inline Bytes family_reply(uint32_t seq) {
+  Bytes payload{CTRL_CMD_NEWFAMILY, 1, 0, 0};
+  Bytes id;
+  append<uint16_t>(id, kFamily);
+  const Bytes a = attr(CTRL_ATTR_FAMILY_ID, id);
+  payload.insert(payload.end(), a.begin(), a.end());
+  Bytes out = nlmsg(GENL_ID_CTRL, 0, seq, payload);
+  const Bytes done = error_msg(seq, 0);
+  out.insert(out.end(), done.begin(), done.end());
+  return out;
+}
+
+// A kernel a test plays: each request is answered at once by answer(type, seq, request) (the
+// family lookup by family_reply), and recv() hands the answer back in one datagram.
+struct PlayedKernel : NetlinkChannel {
+  virtual Bytes answer(uint16_t type, uint32_t seq, std::span<const uint8_t> request) = 0;
+  int send(std::span<const uint8_t> m) override {
+    uint16_t type = 0;
+    uint32_t seq = 0;
+    std::memcpy(&type, m.data() + 4, 2);
+    std::memcpy(&seq, m.data() + 8, 4);
+    pending = type == GENL_ID_CTRL ? family_reply(seq) : answer(type, seq, m);
+    return static_cast<int>(m.size());
+  }
+  int recv(std::span<uint8_t> buffer) override {
+    if (pending.empty()) return -EAGAIN;
+    std::copy(pending.begin(), pending.end(), buffer.begin());
+    const int n = static_cast<int>(pending.size());
+    pending.clear();
+    return n;
+  }
+  Bytes pending;
+};
 
 }  // namespace xcvr::netlink::netlink_bytes

@@ -203,32 +203,8 @@ struct FixedCarrier final : CarrierSource {
 };
 
 // A kernel with no ethtool FEC or link state for the netdev (a veth): every request refused.
-struct RefusingKernel final : NetlinkChannel {
-  int send(std::span<const uint8_t> m) override {
-    uint32_t seq = 0;
-    std::memcpy(&seq, m.data() + 8, 4);
-    uint16_t type = 0;
-    std::memcpy(&type, m.data() + 4, 2);
-    if (type == GENL_ID_CTRL) {
-      Bytes id;
-      append<uint16_t>(id, kFamily);
-      Bytes payload{CTRL_CMD_NEWFAMILY, 1, 0, 0};
-      const Bytes a = attr(CTRL_ATTR_FAMILY_ID, id);
-      payload.insert(payload.end(), a.begin(), a.end());
-      pending = cat(nlmsg(GENL_ID_CTRL, 0, seq, payload), ack(seq));
-    } else {
-      pending = error_msg(seq, -EOPNOTSUPP);
-    }
-    return static_cast<int>(m.size());
-  }
-  int recv(std::span<uint8_t> buffer) override {
-    if (pending.empty()) return -EAGAIN;
-    std::copy(pending.begin(), pending.end(), buffer.begin());
-    const int n = static_cast<int>(pending.size());
-    pending.clear();
-    return n;
-  }
-  Bytes pending;
+struct RefusingKernel final : PlayedKernel {
+  Bytes answer(uint16_t, uint32_t seq, std::span<const uint8_t>) override { return error_msg(seq, -EOPNOTSUPP); }
 };
 
 TEST(NetlinkCarrier, ALinkReadCarriesTheCarrierEvenWithoutEthtoolCounters) {

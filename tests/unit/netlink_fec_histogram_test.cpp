@@ -219,39 +219,20 @@ TEST(FecTail, ResetCountersAndChangedBins) {
 }
 
 // A kernel with a histogram on its FEC statistics: the transport asks the link modes too.
-struct HistogramKernel final : NetlinkChannel {
-  int send(std::span<const uint8_t> m) override {
-    uint32_t seq = 0;
-    uint16_t type = 0;
-    std::memcpy(&type, m.data() + 4, 2);
-    std::memcpy(&seq, m.data() + 8, 4);
-    ++requests;
+struct HistogramKernel final : PlayedKernel {
+  Bytes answer(uint16_t, uint32_t seq, std::span<const uint8_t> m) override {
     Bytes reply;
-    if (type == GENL_ID_CTRL) {
-      Bytes payload{CTRL_CMD_NEWFAMILY, 1, 0, 0};
-      const Bytes a = attr(CTRL_ATTR_FAMILY_ID, Bytes{kFamily, 0});
-      payload.insert(payload.end(), a.begin(), a.end());
-      reply = nlmsg(GENL_ID_CTRL, 0, seq, payload);
-    } else if (m[16] == ETHTOOL_MSG_FEC_GET) {
+    if (m[16] == ETHTOOL_MSG_FEC_GET) {
       reply = fec_reply(seq, histogram ? std::vector<Bytes>{bin(0, 0, 100), bin(1, 1, 3)} : std::vector<Bytes>{});
     } else if (m[16] == ETHTOOL_MSG_LINKMODES_GET) {
       ++linkmodes;
       reply = linkmodes_reply(seq, 800'000, 8);
     } else {
-      reply = error_msg(seq, -EOPNOTSUPP);
+      return error_msg(seq, -EOPNOTSUPP);
     }
-    pending = join({reply, reply[4] == NLMSG_ERROR ? Bytes{} : error_msg(seq, 0)});
-    return static_cast<int>(m.size());
+    return join({reply, error_msg(seq, 0)});
   }
-  int recv(std::span<uint8_t> buffer) override {
-    if (pending.empty()) return -EAGAIN;
-    std::copy(pending.begin(), pending.end(), buffer.begin());
-    const int n = static_cast<int>(pending.size());
-    pending.clear();
-    return n;
-  }
-  Bytes pending;
-  int requests = 0, linkmodes = 0;
+  int linkmodes = 0;
   bool histogram = true;
 };
 

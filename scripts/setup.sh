@@ -59,6 +59,8 @@ TEST_PACKAGES=(
   systemd dpkg-dev lintian man-db groff-base bash-completion strace procps file init-system-helpers
   # exporter e2e: the landing page rendered by headless Chromium (JavaScript off)
   chromium
+  # link flaps through the real kernel (tests/e2e/carrier_flaps_e2e.py): ip netns and veth pairs
+  iproute2
   # scrape benchmark peers (tests/bench/peers): the exporters users pick instead, a Go one on
   # client_golang (built offline from Debian's Go sources) and a Python one on prometheus_client
   golang-go golang-github-prometheus-client-golang-dev python3-prometheus-client

@@ -13,7 +13,7 @@
 
 #include "drivers/link_health.hpp"
 #include "drivers/netlink/carrier.hpp"
-#include "drivers/netlink/netlink_transport.hpp"
+#include "drivers/netlink/netlink_channel.hpp"
 
 namespace xcvr::netlink {
 

@@ -76,7 +76,15 @@ NOT_IN_DEMO_SCRAPE.update({name: "link health: netlink and ib sources only" for 
     "transceiver_link_error_recovery_total", "transceiver_link_downed_total", "transceiver_link_rcv_errors_total",
     "transceiver_link_local_integrity_errors_total", "transceiver_link_buffer_overrun_errors_total",
     "transceiver_link_saturated", "transceiver_link_read_errors_total", "transceiver_link_last_read_timestamp_seconds",
-    "transceiver_link_raw_ber_ratio", "transceiver_link_effective_ber_ratio")})
+    "transceiver_link_raw_ber_ratio", "transceiver_link_effective_ber_ratio",
+    # the carrier and the FEC codeword histogram: netlink ports, and emulated systems with
+    # links = true, which the demo has none of (e2e_carrier_flaps, e2e_alertmanager_links)
+    "transceiver_link_carrier_down_total", "transceiver_link_carrier_up",
+    "transceiver_link_last_down_duration_seconds", "transceiver_link_last_down_timestamp_seconds",
+    "transceiver_link_fec_codewords_total", "transceiver_link_fec_tail_symbols",
+    "transceiver_link_fec_correction_limit_symbols")})
+NOT_IN_DEMO_SCRAPE["transceiver_fec_limit_forecast_seconds"] = (
+    "needs an hour of steadily rising pre-FEC BER (EmulatorForecast.WarnsBeforeTheFirstUncorrectableCodeword)")
 # Coherent optics (OIF C-CMIS VDM types 128-147, rows marked "C-CMIS" in docs/metrics.md): no
 # emulated module is coherent. CmisVdm.CoherentTypesAreDecodedAndServedInSiUnits serves them from
 # a synthetic module, ExporterDocs from the rich snapshot.

@@ -150,20 +150,14 @@ std::optional<std::string> FaultInjector::edit_memory(int cage, const Fault& f) 
   return error;
 }
 
-std::optional<std::string> FaultInjector::apply(int cage, const Fault& f) {
-  if (cage < 0 || cage >= bus_->cage_count()) {
-    return "bus " + bus_->name() + " has no cage " + std::to_string(cage);
-  }
-  auto error = apply_now(cage, f);
-  bus_->observe_link(cage);
-  return error;
-}
+std::optional<std::string> FaultInjector::apply(int cage, const Fault& f) { return change(cage, f, /*clear=*/false); }
+std::optional<std::string> FaultInjector::clear(int cage, const Fault& f) { return change(cage, f, /*clear=*/true); }
 
-std::optional<std::string> FaultInjector::clear(int cage, const Fault& f) {
+std::optional<std::string> FaultInjector::change(int cage, const Fault& f, bool clear) {
   if (cage < 0 || cage >= bus_->cage_count()) {
     return "bus " + bus_->name() + " has no cage " + std::to_string(cage);
   }
-  auto error = clear_now(cage, f);
+  auto error = clear ? clear_now(cage, f) : apply_now(cage, f);
   bus_->observe_link(cage);
   return error;
 }

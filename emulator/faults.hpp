@@ -71,6 +71,7 @@ class FaultInjector {
   EmulatedBus& bus() const { return *bus_; }
 
  private:
+  std::optional<std::string> change(int cage, const Fault& fault, bool clear);
   std::optional<std::string> apply_now(int cage, const Fault& fault);
   std::optional<std::string> clear_now(int cage, const Fault& fault);
   std::optional<std::string> edit_memory(int cage, const Fault& fault);

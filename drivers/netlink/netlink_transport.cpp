@@ -166,6 +166,21 @@ std::optional<Error> NetlinkTransport::read(const drivers::ReadRequest& r,
   return std::nullopt;
 }
 
+template <typename Reply, typename Build, typename Parse, typename Merge>
+std::optional<Error> NetlinkTransport::ask(Build build, Parse parse, Merge merge, drivers::LinkHealth& out) {
+  const uint32_t seq = ++seq_;
+  const std::vector<uint8_t> request = build(family_id_, seq, config_.netdev);
+  ++out.transactions;
+  out.bytes += request.size();
+  return exchange(request, [&](std::span<const uint8_t> bytes) -> std::variant<bool, Error> {
+    auto r = parse(bytes, seq);
+    if (auto* e = std::get_if<Error>(&r)) return *e;
+    auto& got = std::get<Reply>(r);
+    merge(got);
+    return got.done;
+  });
+}
+
 std::variant<drivers::LinkHealth, Error> NetlinkTransport::read_link_health() {
   const std::string what = describe() + ": link counters: ";
   if (auto e = ensure_open()) {
@@ -176,33 +191,15 @@ std::variant<drivers::LinkHealth, Error> NetlinkTransport::read_link_health() {
   // FEC statistics; a driver without FEC (or without its statistics) answers EOPNOTSUPP or
   // sends an empty nest: those counters are then absent.
   FecStatsReply fec;
-  uint32_t seq = ++seq_;
-  const auto fec_request = build_fec_stats_request(family_id_, seq, config_.netdev);
-  auto take_fec = [&](std::span<const uint8_t> bytes) -> std::variant<bool, Error> {
-    auto r = parse_fec_reply(bytes, seq);
-    if (auto* e = std::get_if<Error>(&r)) return *e;
-    auto& got = std::get<FecStatsReply>(r);
+  const auto fec_error = ask<FecStatsReply>(build_fec_stats_request, parse_fec_reply, [&](FecStatsReply& got) {
     if (got.has_stats) fec = std::move(got);
-    return got.done;
-  };
-  ++out.transactions;
-  out.bytes += fec_request.size();
-  const auto fec_error = exchange(fec_request, take_fec);
+  }, out);
   if (fec_error && fec_error->kind != ErrorKind::Unsupported) return Error{fec_error->kind, what + fec_error->message};
   LinkStateReply state;
-  seq = ++seq_;
-  const auto state_request = build_linkstate_request(family_id_, seq, config_.netdev);
-  auto take_state = [&](std::span<const uint8_t> bytes) -> std::variant<bool, Error> {
-    auto r = parse_linkstate_reply(bytes, seq);
-    if (auto* e = std::get_if<Error>(&r)) return *e;
-    auto& got = std::get<LinkStateReply>(r);
-    if (got.link_up) state.link_up = got.link_up;
-    if (got.down_count) state.down_count = got.down_count;
-    return got.done;
-  };
-  ++out.transactions;
-  out.bytes += state_request.size();
-  if (auto e = exchange(state_request, take_state); e && e->kind != ErrorKind::Unsupported) {
+  if (auto e = ask<LinkStateReply>(build_linkstate_request, parse_linkstate_reply, [&](LinkStateReply& got) {
+        if (got.link_up) state.link_up = got.link_up;
+        if (got.down_count) state.down_count = got.down_count;
+      }, out); e && e->kind != ErrorKind::Unsupported) {
     return Error{e->kind, what + e->message};
   }
   out.counters = link_counters(fec, state, config_.netdev);
@@ -210,19 +207,10 @@ std::variant<drivers::LinkHealth, Error> NetlinkTransport::read_link_health() {
     // The correction limit depends on the rate per lane: one more request, only where there is
     // a histogram to put it beside. Without an answer the histogram comes without its limit.
     LinkModesReply modes;
-    seq = ++seq_;
-    const auto modes_request = build_linkmodes_request(family_id_, seq, config_.netdev);
-    auto take_modes = [&](std::span<const uint8_t> bytes) -> std::variant<bool, Error> {
-      auto r = parse_linkmodes_reply(bytes, seq);
-      if (auto* e = std::get_if<Error>(&r)) return *e;
-      auto& got = std::get<LinkModesReply>(r);
-      if (got.speed_mbps) modes.speed_mbps = got.speed_mbps;
-      if (got.lanes) modes.lanes = got.lanes;
-      return got.done;
-    };
-    ++out.transactions;
-    out.bytes += modes_request.size();
-    if (auto e = exchange(modes_request, take_modes); e && e->kind != ErrorKind::Unsupported) {
+    if (auto e = ask<LinkModesReply>(build_linkmodes_request, parse_linkmodes_reply, [&](LinkModesReply& got) {
+          if (got.speed_mbps) modes.speed_mbps = got.speed_mbps;
+          if (got.lanes) modes.lanes = got.lanes;
+        }, out); e && e->kind != ErrorKind::Unsupported) {
       return Error{e->kind, what + e->message};
     }
     if (auto h = fec_histogram(fec, modes, config_.netdev)) out.fec_histograms.push_back(std::move(*h));

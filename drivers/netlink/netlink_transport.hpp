@@ -67,6 +67,10 @@ class NetlinkTransport final : public drivers::Transport {
   // Feeds each received datagram to `take` (done, or an error) until done.
   std::optional<drivers::Error> ensure_open();
   std::optional<drivers::Error> exchange(const std::vector<uint8_t>& request, const TakeReply& take);
+  // One ethtool request of a link read, counted in `out`: build(family, seq, netdev) makes it,
+  // parse(bytes, seq) reads each datagram of the reply, merge(reply) keeps what came.
+  template <typename Reply, typename Build, typename Parse, typename Merge>
+  std::optional<drivers::Error> ask(Build build, Parse parse, Merge merge, drivers::LinkHealth& out);
   std::string where(const drivers::ReadRequest& r) const;
 
   NetlinkPortConfig config_;

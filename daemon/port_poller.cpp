@@ -191,7 +191,6 @@ void PortPoller::on_good_read(double now, double wall, bool flags_read, std::opt
   }
   report_ = std::move(fresh);
   if (flags_read) account_flags(now, wall);
-  track_fec_trend(now);
   if (consecutive_failures_ > 0) {
     log_.log(spdlog::level::info, "recovered", now, fmt::format("reads good again after {} failures", consecutive_failures_));
   }
@@ -300,6 +299,7 @@ double PortPoller::poll_module(double now, double wall) {
   std::optional<drivers::Error> err;
   std::optional<cmis::ModuleReport> full;  // the static read's decode, reused for the report
   bool flags_read = false;
+  bool vdm_read = false;
   if (static_due_ || (dynamic_due && ++cycles_since_static_ >= poll_.static_reverify_cycles)) {
     const auto previous = report_;
     err = read_static(wall);
@@ -325,6 +325,7 @@ double PortPoller::poll_module(double now, double wall) {
       const auto vdm = cmis::vdm_reads(image_);
       plan.insert(plan.begin(), vdm.begin(), vdm.end());
       next_vdm_ = now + poll_.vdm_interval_s;
+      vdm_read = !vdm.empty();
     }
     err = read_ranges(plan, wall);
     flags_read = true;
@@ -341,6 +342,9 @@ double PortPoller::poll_module(double now, double wall) {
   }
   const bool static_read = full.has_value();
   on_good_read(now, wall, flags_read, std::move(full));
+  // One sample per measurement: the static pages carry the VDM values too; the polls between
+  // VDM reads only repeat the last ones.
+  if (static_read || vdm_read) track_fec_trend(now);
   if (static_read) verify_coding(now, wall);  // identity, advertisement, thresholds: just read
   next_due_ = next_dynamic_;
   if (poll_.thermal_interval_s > 0) {

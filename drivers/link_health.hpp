@@ -5,6 +5,7 @@
 // device itself computes (PPCNT's physical layer statistics, as mlxlink shows them).
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -71,6 +72,9 @@ struct LinkFecBin {
   uint16_t low = 0, high = 0;
   uint64_t value = 0;
 };
+// A bin's name as the metrics' `symbols` label and the port page show it: "3", or "9-15" for a
+// range; written into `buffer`, no allocation.
+std::string_view fec_bin_name(const LinkFecBin& bin, std::array<char, 16>& buffer);
 struct LinkFecHistogram {
   std::string link;
   std::vector<LinkFecBin> bins;

@@ -1,6 +1,7 @@
 #include "drivers/transport.hpp"
 
 #include <cerrno>
+#include <charconv>
 #include <cstdio>
 #include <cstring>
 
@@ -33,6 +34,15 @@ std::string_view link_counter_name(LinkCounterId id) {
     case LinkCounterId::CarrierDown: return "carrier_down";
   }
   return "unknown";
+}
+
+std::string_view fec_bin_name(const LinkFecBin& bin, std::array<char, 16>& buffer) {
+  char* end = std::to_chars(buffer.data(), buffer.data() + buffer.size(), bin.low).ptr;
+  if (bin.high != bin.low) {
+    *end++ = '-';
+    end = std::to_chars(end, buffer.data() + buffer.size(), bin.high).ptr;
+  }
+  return {buffer.data(), static_cast<std::size_t>(end - buffer.data())};
 }
 
 std::string_view link_ber_name(LinkBerId id) {

@@ -113,7 +113,6 @@ class EmulatedBus {
   I2cStatus write_byte_data(int cage, uint8_t address, uint8_t command, uint8_t value);
 
   // --- The links the cages carry (BusConfig::links) ---
-  bool has_links() const { return config_.links; }
   // The module's state now reaches the cage's link: a carrier change is an edge at this time.
   // Called on every fault, insertion and removal, and before every link read.
   void observe_link(int cage);

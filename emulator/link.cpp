@@ -10,6 +10,7 @@ namespace xcvr::emulator {
 namespace {
 
 constexpr int kBitsPerSymbol = 10;
+constexpr const char* kTimelineName = "link";  // the one link the timeline follows
 
 double uniform01(uint64_t seed, uint64_t channel, uint64_t n) {
   return (deterministic_noise(seed, channel, static_cast<int64_t>(n)) + 1.0) / 2.0;
@@ -65,7 +66,7 @@ void EmulatedLink::advance(int64_t now_ns, double now_unix, const std::optional<
   const int t = code.code.t;
   if (bins_.size() != static_cast<std::size_t>(t) + 1) bins_.assign(static_cast<std::size_t>(t) + 1, 0);
   // Codewords of the interval that just ended, at the state it had.
-  if (last_ns_ >= 0 && now_ns > last_ns_ && up_ && side_ && !side_->lane_ber.empty()) {
+  if (last_ns_ >= 0 && now_ns > last_ns_ && up() && !side_->lane_ber.empty()) {
     const double codewords = code.codewords_per_second * static_cast<double>(now_ns - last_ns_) * 1e-9;
     double ber = 0;
     for (double b : side_->lane_ber) ber += b;
@@ -81,16 +82,10 @@ void EmulatedLink::advance(int64_t now_ns, double now_unix, const std::optional<
     }
     uncorrectable_ += draw(codewords * shares.back());
   }
-  const bool up = side && side->carrier;
-  if (last_ns_ >= 0 && up_ && !up) {
-    ++down_count_;
-    down_since_ns_ = now_ns;
-    last_down_unix_ = now_unix;
-  } else if (!up_ && up && down_since_ns_) {
-    last_down_seconds_ = static_cast<double>(now_ns - *down_since_ns_) * 1e-9;
-    down_since_ns_.reset();
-  }
-  up_ = up;
+  const bool now_up = side && side->carrier;
+  if (last_ns_ >= 0 && up() && !now_up) ++down_count_;
+  timeline_.on_state(kTimelineName, now_up, static_cast<uint32_t>(down_count_), static_cast<double>(now_ns) * 1e-9,
+                     now_unix);
   side_ = side;
   last_ns_ = std::max(last_ns_, now_ns);
 }
@@ -102,7 +97,8 @@ drivers::LinkHealth EmulatedLink::health(const std::string& link, const LinkCode
                 {LinkCounterId::FecUncorrectableBlocks, link, 0, uncorrectable_, false},
                 {LinkCounterId::FecCorrectedBits, link, 0, corrected_bits_, false},
                 {LinkCounterId::CarrierDown, link, 0, down_count_, false}};
-  h.carrier.push_back({link, up_, last_down_seconds_, last_down_unix_});
+  const auto times = timeline_.view(kTimelineName).value_or(drivers::CarrierTimeline::View{});
+  h.carrier.push_back({link, up(), times.last_down_seconds, times.last_down_unix});
   drivers::LinkFecHistogram hist;
   hist.link = link;
   hist.correction_limit = code.code.t;

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "cmis/fec.hpp"
+#include "drivers/carrier_timeline.hpp"
 #include "drivers/link_health.hpp"
 
 namespace xcvr::emulator {
@@ -48,14 +49,15 @@ class EmulatedLink {
  private:
   uint64_t draw(double expected);  // a count with that expectation, from the next noise values
 
+  bool up() const { return side_ && side_->carrier; }
+
   uint64_t seed_, channel_;
   uint64_t draws_ = 0;
   int64_t last_ns_ = -1;
-  std::optional<LinkSide> side_;
-  bool up_ = false;
-  uint64_t down_count_ = 0;
-  std::optional<int64_t> down_since_ns_;
-  std::optional<double> last_down_seconds_, last_down_unix_;
+  std::optional<LinkSide> side_;  // the module's state since the last advance
+  uint64_t down_count_ = 0;       // what a kernel's carrier_down_count would say
+  // The times of the losses, kept as the netlink path keeps them from the kernel's notifications.
+  drivers::CarrierTimeline timeline_;
   std::vector<uint64_t> bins_;  // 0..t
   uint64_t corrected_ = 0, uncorrectable_ = 0, corrected_bits_ = 0;
 };

@@ -295,10 +295,9 @@ void add_link(FamilySet& out, const Labels& base, const PortSnapshot& p, bool bi
     if (h.tail) out.gauge(Fam::LinkFecTail, l, *h.tail);
     if (h.correction_limit) out.gauge(Fam::LinkFecCorrectionLimit, l, *h.correction_limit);
     if (!bins) continue;
+    std::array<char, 16> name;
     for (const drivers::LinkFecBin& b : h.bins) {
-      const std::string symbols =
-          b.low == b.high ? std::to_string(b.low) : std::to_string(b.low) + "-" + std::to_string(b.high);
-      out.counter(Fam::LinkFecCodewords, l, {"symbols", symbols}, static_cast<double>(b.value));
+      out.counter(Fam::LinkFecCodewords, l, {"symbols", drivers::fec_bin_name(b, name)}, static_cast<double>(b.value));
     }
   }
   for (const drivers::LinkCarrier& c : p.link->carrier) {

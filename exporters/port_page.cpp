@@ -237,8 +237,8 @@ std::string counters_table(const daemon::Snapshot& s, const PortSnapshot& p, con
   return t + "</table>";
 }
 
-// The codeword histogram as bars on a log scale (no JavaScript): one bar per bin, the bins past
-// the tail's bound unlit, the correction limit t as the last bar's edge.
+// The codeword histogram as bars on a log scale (no JavaScript): one bar per bin, each with its
+// count as a tooltip, the tail's bin in red.
 std::string histogram_svg(const drivers::LinkFecHistogram& h) {
   constexpr int kBar = 14, kHeight = 60;
   double top = 1;
@@ -250,10 +250,10 @@ std::string histogram_svg(const drivers::LinkFecHistogram& h) {
     const auto& b = h.bins[i];
     const int height = static_cast<int>(std::lround(kHeight * std::log10(1.0 + static_cast<double>(b.value)) / top));
     const bool tail = h.tail && b.high == *h.tail;
+    std::array<char, 16> name;
     svg += "<rect x=\"" + std::to_string(static_cast<int>(i) * kBar + 1) + "\" y=\"" + std::to_string(kHeight - height) +
            "\" width=\"" + std::to_string(kBar - 2) + "\" height=\"" + std::to_string(height) + "\" fill=\"" +
-           (tail ? "#c0392b" : "#4a7fb5") + "\"><title>" + std::to_string(b.low) +
-           (b.low == b.high ? "" : "-" + std::to_string(b.high)) + " symbols: " + std::to_string(b.value) + " codewords</title></rect>";
+           (tail ? "#c0392b" : "#4a7fb5") + "\"><title>" + std::string(drivers::fec_bin_name(b, name)) + " symbols: " + std::to_string(b.value) + " codewords</title></rect>";
     svg += "<text x=\"" + std::to_string(static_cast<int>(i) * kBar + kBar / 2) + "\" y=\"" + std::to_string(kHeight + 12) +
            "\" font-size=\"9\" text-anchor=\"middle\">" + std::to_string(b.low) + "</text>";
   }

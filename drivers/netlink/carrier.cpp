@@ -64,44 +64,4 @@ std::vector<uint8_t> build_getlink_request(uint32_t seq, const std::string& netd
   return buf;
 }
 
-void CarrierTimeline::on_message(const LinkMessage& m, double mono, double unix_s) {
-  if (!m.carrier) return;
-  auto it = by_name_.find(m.ifname);
-  if (it == by_name_.end()) {
-    if (by_name_.size() >= kMaxNetdevs) return;
-    it = by_name_.emplace(m.ifname, Entry{}).first;
-  }
-  Entry& e = it->second;
-  const bool up = *m.carrier;
-  // The first message of a netdev only tells its state: a loss already under way began at an
-  // unknown time.
-  if (e.carrier) {
-    const bool was_up = *e.carrier;
-    // Losses the kernel counted beyond the one this message shows: a flap folded into it.
-    const uint32_t shown = was_up && !up ? 1 : 0;
-    const bool folded = e.down_count && m.down_count && *m.down_count != *e.down_count + shown;
-    if (folded) {
-      e.view.last_down_seconds.reset();
-      e.view.last_down_unix.reset();
-      e.down_since_mono.reset();
-    }
-    if (!up && (was_up || folded)) {
-      e.down_since_mono = mono;
-      e.view.last_down_unix = unix_s;
-    } else if (up && !was_up && e.down_since_mono) {
-      e.view.last_down_seconds = mono - *e.down_since_mono;
-      e.down_since_mono.reset();
-    }
-  }
-  e.carrier = up;
-  if (m.down_count) e.down_count = m.down_count;
-  e.view.down_now = !up;
-}
-
-std::optional<CarrierTimeline::View> CarrierTimeline::view(const std::string& ifname) const {
-  const auto it = by_name_.find(ifname);
-  if (it == by_name_.end()) return std::nullopt;
-  return it->second.view;
-}
-
 }  // namespace xcvr::netlink

@@ -1,5 +1,5 @@
-// A netdev's carrier through rtnetlink (NETLINK_ROUTE), as pure parsers and a pure timeline
-// (fuzzed by tests/fuzz/fuzz_netlink_reply.cpp):
+// A netdev's carrier through rtnetlink (NETLINK_ROUTE), as pure parsers (fuzzed by
+// tests/fuzz/fuzz_netlink_reply.cpp), whose messages drivers/carrier_timeline.hpp times:
 //
 // - the count: the kernel's own carrier_down_count (IFLA_CARRIER_DOWN_COUNT, Linux >= 4.16) in
 //   the RTM_NEWLINK that answers RTM_GETLINK. The kernel counts every loss of carrier however
@@ -10,7 +10,6 @@
 #pragma once
 
 #include <cstdint>
-#include <map>
 #include <optional>
 #include <span>
 #include <string>
@@ -42,37 +41,5 @@ std::variant<LinkMessages, drivers::Error> parse_link_messages(std::span<const u
 
 // RTM_GETLINK of one netdev by name, ACK wanted.
 std::vector<uint8_t> build_getlink_request(uint32_t seq, const std::string& netdev);
-
-// When a netdev's carrier last went down and for how long, from notifications in the order
-// they arrived, each with the monotonic and Unix seconds of its arrival.
-//
-// A loss and its return each come as a notification, except when the kernel folds a flap into
-// one (the link watcher batches non-urgent events): the down count then moved while the carrier
-// reads up both times. That flap is counted by the kernel all the same; its duration is unknown
-// and the last duration is then withheld rather than reported from an older flap.
-class CarrierTimeline {
- public:
-  static constexpr std::size_t kMaxNetdevs = 4096;  // a host's netdevs; beyond, new names are not followed
-
-  struct View {
-    bool down_now = false;
-    std::optional<double> last_down_seconds;  // the last loss that ended, as timed
-    std::optional<double> last_down_unix;     // when the last (or current) loss began
-  };
-
-  void on_message(const LinkMessage& m, double mono, double unix_s);
-  void on_deleted(const std::string& ifname) { by_name_.erase(ifname); }
-  std::optional<View> view(const std::string& ifname) const;
-  std::size_t followed() const { return by_name_.size(); }
-
- private:
-  struct Entry {
-    std::optional<bool> carrier;
-    std::optional<uint32_t> down_count;
-    std::optional<double> down_since_mono;
-    View view;
-  };
-  std::map<std::string, Entry> by_name_;
-};
 
 }  // namespace xcvr::netlink

@@ -1,6 +1,5 @@
 #include "drivers/netlink/carrier_watch.hpp"
 
-#include <linux/rtnetlink.h>
 #include <poll.h>
 #include <sys/eventfd.h>
 #include <sys/socket.h>
@@ -18,8 +17,13 @@ namespace {
 using drivers::Error;
 using drivers::ErrorKind;
 
-double seconds_since_epoch_of(auto now) {
-  return std::chrono::duration<double>(now.time_since_epoch()).count();
+// When a notification arrived (or a netdev began to be followed): the timeline's two clocks.
+struct Stamp {
+  double mono, unix_s;
+};
+Stamp stamp_now() {
+  const auto seconds = [](auto t) { return std::chrono::duration<double>(t.time_since_epoch()).count(); };
+  return {seconds(std::chrono::steady_clock::now()), seconds(std::chrono::system_clock::now())};
 }
 
 }  // namespace
@@ -30,16 +34,10 @@ CarrierWatch& CarrierWatch::instance() {
 }
 
 CarrierWatch::CarrierWatch() {
-  events_fd_ = ::socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_ROUTE);
-  sockaddr_nl addr{};
-  addr.nl_family = AF_NETLINK;
-  addr.nl_groups = RTMGRP_LINK;
-  if (events_fd_ < 0 || ::bind(events_fd_, reinterpret_cast<const sockaddr*>(&addr), sizeof addr) < 0) {
-    error_ = "rtnetlink link notifications: " + drivers::errno_text(errno) + " (carrier losses are counted, not timed)";
-    if (events_fd_ >= 0) ::close(events_fd_);
-    events_fd_ = -1;
-    return;
-  }
+  // Without the notification socket the count and state still come (read()); the times do not.
+  int error = 0;
+  events_fd_ = open_link_notifications(error);
+  if (events_fd_ < 0) return;
   // A burst of notifications (a whole switch's links changing) must not be dropped.
   const int size = 1 << 20;
   ::setsockopt(events_fd_, SOL_SOCKET, SO_RCVBUF, &size, sizeof size);
@@ -57,11 +55,6 @@ CarrierWatch::~CarrierWatch() {
   if (wake_fd_ >= 0) ::close(wake_fd_);
 }
 
-std::string CarrierWatch::error() const {
-  std::lock_guard lock(mutex_);
-  return error_;
-}
-
 void CarrierWatch::run() {
   std::array<uint8_t, 32768> buf;
   for (;;) {
@@ -70,19 +63,18 @@ void CarrierWatch::run() {
     if ((fds[1].revents & POLLIN) != 0) return;
     if ((fds[0].revents & POLLIN) == 0) continue;
     const ssize_t n = ::recv(events_fd_, buf.data(), buf.size(), MSG_DONTWAIT);
-    const double mono = seconds_since_epoch_of(std::chrono::steady_clock::now());
-    const double unix_s = seconds_since_epoch_of(std::chrono::system_clock::now());
+    const Stamp at = stamp_now();
     // ENOBUFS: notifications were dropped. The next one of each netdev carries the kernel's
-    // count, and the timeline withholds a duration it could not time.
+    // count, and the timeline withholds a duration it could not time. A malformed one is
+    // skipped: the next GETLINK of the netdev reads the kernel's state anyway.
     if (n <= 0) continue;
     auto parsed = parse_link_messages(std::span<const uint8_t>(buf.data(), static_cast<std::size_t>(n)));
-    std::lock_guard lock(mutex_);
-    if (auto* e = std::get_if<Error>(&parsed)) {
-      error_ = "rtnetlink link notification: " + e->message;
-      continue;
-    }
+    if (std::holds_alternative<Error>(parsed)) continue;
     const auto& got = std::get<LinkMessages>(parsed);
-    for (const LinkMessage& m : got.links) timeline_.on_message(m, mono, unix_s);
+    std::lock_guard lock(mutex_);
+    for (const LinkMessage& m : got.links) {
+      if (m.carrier) timeline_.on_state(m.ifname, *m.carrier, m.down_count, at.mono, at.unix_s);
+    }
     for (const std::string& name : got.deleted) timeline_.on_deleted(name);
   }
 }
@@ -127,8 +119,8 @@ std::variant<CarrierReading, Error> CarrierWatch::read(const std::string& netdev
   std::lock_guard lock(mutex_);
   if (events_fd_ < 0) return out;
   if (!timeline_.view(netdev)) {
-    timeline_.on_message(*found, seconds_since_epoch_of(std::chrono::steady_clock::now()),
-                         seconds_since_epoch_of(std::chrono::system_clock::now()));
+    const Stamp at = stamp_now();
+    timeline_.on_state(netdev, *found->carrier, found->down_count, at.mono, at.unix_s);
   }
   if (const auto v = timeline_.view(netdev)) {
     out.carrier.last_down_seconds = v->last_down_seconds;

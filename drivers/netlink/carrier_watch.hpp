@@ -11,6 +11,7 @@
 #include <thread>
 #include <variant>
 
+#include "drivers/carrier_timeline.hpp"
 #include "drivers/link_health.hpp"
 #include "drivers/netlink/carrier.hpp"
 #include "drivers/netlink/netlink_channel.hpp"
@@ -39,17 +40,15 @@ class CarrierWatch final : public CarrierSource {
 
   // The netdev's carrier and down count from the kernel; its last loss from the timeline (a
   // netdev not followed yet starts being followed from this state). Without the notification
-  // socket (error() says why) the count and state still come; the times do not.
+  // socket the count and state still come; the times do not.
   std::variant<CarrierReading, drivers::Error> read(const std::string& netdev) override;
-  std::string error() const;
 
  private:
   CarrierWatch();
   void run();
 
-  mutable std::mutex mutex_;  // timeline_, error_
-  CarrierTimeline timeline_;
-  std::string error_;
+  std::mutex mutex_;  // timeline_
+  drivers::CarrierTimeline timeline_;
   std::mutex request_mutex_;  // request_, seq_
   std::unique_ptr<NetlinkChannel> request_;
   uint32_t seq_ = 0;

@@ -1,7 +1,5 @@
 #include "drivers/netlink/netdev_watch.hpp"
 
-#include <linux/netlink.h>
-#include <linux/rtnetlink.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -15,15 +13,9 @@
 namespace xcvr::netlink {
 
 NetdevWatch::NetdevWatch(std::string sysfs_net) : sysfs_net_(std::move(sysfs_net)) {
-  fd_ = ::socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC | SOCK_NONBLOCK, NETLINK_ROUTE);
-  sockaddr_nl addr{};
-  addr.nl_family = AF_NETLINK;
-  addr.nl_groups = RTMGRP_LINK;
-  if (fd_ < 0 || ::bind(fd_, reinterpret_cast<const sockaddr*>(&addr), sizeof addr) < 0) {
-    error_ = "rtnetlink link notifications: " + drivers::errno_text(errno);
-    if (fd_ >= 0) ::close(fd_);
-    fd_ = -1;
-  }
+  int error = 0;
+  fd_ = open_link_notifications(error);
+  if (fd_ < 0) error_ = "rtnetlink link notifications: " + drivers::errno_text(error);
   known_ = physical_netdevs(sysfs_net_);
 }
 

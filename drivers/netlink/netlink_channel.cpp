@@ -1,7 +1,9 @@
 #include "drivers/netlink/netlink_channel.hpp"
 
+#include <linux/rtnetlink.h>
 #include <sys/socket.h>
 #include <sys/time.h>
+#include <unistd.h>
 
 #include <cerrno>
 
@@ -81,6 +83,20 @@ std::optional<Error> exchange_on(NetlinkChannel& channel, const std::vector<uint
     if (std::get<bool>(r)) return std::nullopt;
   }
   return Error{ErrorKind::Corrupt, "netlink exchange did not end"};
+}
+
+int open_link_notifications(int& error) {
+  const int fd = ::socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC | SOCK_NONBLOCK, NETLINK_ROUTE);
+  sockaddr_nl addr{};
+  addr.nl_family = AF_NETLINK;
+  addr.nl_groups = RTMGRP_LINK;
+  if (fd < 0 || ::bind(fd, reinterpret_cast<const sockaddr*>(&addr), sizeof addr) < 0) {
+    error = errno;
+    if (fd >= 0) ::close(fd);
+    return -1;
+  }
+  error = 0;
+  return fd;
 }
 
 }  // namespace xcvr::netlink

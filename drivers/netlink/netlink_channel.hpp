@@ -37,4 +37,9 @@ using TakeReply = std::function<std::variant<bool, drivers::Error>(std::span<con
 std::optional<drivers::Error> exchange_on(NetlinkChannel& channel, const std::vector<uint8_t>& request,
                                           const TakeReply& take, bool& broken);
 
+// A non-blocking rtnetlink socket subscribed to link notifications (RTMGRP_LINK: RTM_NEWLINK
+// and RTM_DELLINK of every netdev), what the netdev and carrier watches follow. -1 and `error`
+// (an errno) when it cannot be opened.
+int open_link_notifications(int& error);
+
 }  // namespace xcvr::netlink

@@ -10,6 +10,7 @@
 #include <span>
 #include <variant>
 
+#include "drivers/carrier_timeline.hpp"
 #include "drivers/netlink/carrier.hpp"
 #include "drivers/netlink/netlink_link.hpp"
 #include "drivers/netlink/netlink_reply.hpp"
@@ -58,11 +59,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
 
   const auto links = xcvr::netlink::parse_link_messages(bytes, seq);
   if (const auto* l = std::get_if<xcvr::netlink::LinkMessages>(&links)) {
-    xcvr::netlink::CarrierTimeline timeline;
+    xcvr::drivers::CarrierTimeline timeline;
     double t = 0;
     for (const auto& m : l->links) {
       if (m.ifname.empty() || m.ifname.size() >= 16) std::abort();
-      timeline.on_message(m, t, t);
+      if (m.carrier) timeline.on_state(m.ifname, *m.carrier, m.down_count, t, t);
       t += 0.5;
       const auto v = timeline.view(m.ifname);
       if (v && v->last_down_seconds && *v->last_down_seconds < 0) std::abort();

@@ -10,6 +10,7 @@
 
 #include <cstring>
 
+#include "drivers/carrier_timeline.hpp"
 #include "drivers/netlink/carrier.hpp"
 #include "drivers/netlink/carrier_watch.hpp"
 #include "drivers/netlink/netlink_transport.hpp"
@@ -125,67 +126,57 @@ TEST(NetlinkCarrier, GetlinkRequestNamesTheNetdev) {
   EXPECT_STREQ(reinterpret_cast<const char*>(q.data() + 16 + 16 + 4), "enp59s0f0np0");
 }
 
-LinkMessage state(bool carrier, uint32_t down_count) {
-  LinkMessage m;
-  m.ifname = "fa0";
-  m.carrier = carrier;
-  m.down_count = down_count;
-  return m;
-}
-
 TEST(NetlinkCarrier, TimelineTimesALossFromItsTwoNotifications) {
-  CarrierTimeline t;
-  t.on_message(state(true, 1), 100.0, 1'800'000'000.0);
+  drivers::CarrierTimeline t;
+  t.on_state("fa0", true, 1u, 100.0, 1'800'000'000.0);
   EXPECT_FALSE(t.view("fa0")->last_down_unix.has_value());
-  t.on_message(state(false, 2), 110.0, 1'800'000'010.0);
+  t.on_state("fa0", false, 2u, 110.0, 1'800'000'010.0);
   EXPECT_TRUE(t.view("fa0")->down_now);
   EXPECT_EQ(t.view("fa0")->last_down_unix, 1'800'000'010.0);
   EXPECT_FALSE(t.view("fa0")->last_down_seconds.has_value());  // still down: not ended yet
-  t.on_message(state(true, 2), 111.5, 1'800'000'011.5);
+  t.on_state("fa0", true, 2u, 111.5, 1'800'000'011.5);
   EXPECT_FALSE(t.view("fa0")->down_now);
   EXPECT_DOUBLE_EQ(*t.view("fa0")->last_down_seconds, 1.5);
   // A message that changes nothing of the carrier (an MTU change) keeps the times.
-  t.on_message(state(true, 2), 200.0, 1'800'000'100.0);
+  t.on_state("fa0", true, 2u, 200.0, 1'800'000'100.0);
   EXPECT_DOUBLE_EQ(*t.view("fa0")->last_down_seconds, 1.5);
   EXPECT_FALSE(t.view("eth9").has_value());
 }
 
 TEST(NetlinkCarrier, AFlapFoldedIntoOneNotificationIsNotTimed) {
-  CarrierTimeline t;
-  t.on_message(state(true, 1), 100.0, 1.0);
-  t.on_message(state(false, 2), 110.0, 11.0);
-  t.on_message(state(true, 2), 110.2, 11.2);
+  drivers::CarrierTimeline t;
+  t.on_state("fa0", true, 1u, 100.0, 1.0);
+  t.on_state("fa0", false, 2u, 110.0, 11.0);
+  t.on_state("fa0", true, 2u, 110.2, 11.2);
   ASSERT_TRUE(t.view("fa0")->last_down_seconds.has_value());
   // Up, and the kernel counted another loss: it came and went between two notifications.
-  t.on_message(state(true, 3), 120.0, 21.0);
+  t.on_state("fa0", true, 3u, 120.0, 21.0);
   EXPECT_FALSE(t.view("fa0")->last_down_seconds.has_value());
   EXPECT_FALSE(t.view("fa0")->last_down_unix.has_value());
   // Down again, with an "up" missed in between (two more losses counted): timed from now.
-  t.on_message(state(false, 5), 130.0, 31.0);
+  t.on_state("fa0", false, 5u, 130.0, 31.0);
   EXPECT_EQ(t.view("fa0")->last_down_unix, 31.0);
-  t.on_message(state(true, 5), 130.05, 31.05);
+  t.on_state("fa0", true, 5u, 130.05, 31.05);
   EXPECT_NEAR(*t.view("fa0")->last_down_seconds, 0.05, 1e-9);
 }
 
 TEST(NetlinkCarrier, ALossUnderWayWhenFirstSeenHasNoStart) {
-  CarrierTimeline t;
-  t.on_message(state(false, 4), 100.0, 1.0);
+  drivers::CarrierTimeline t;
+  t.on_state("fa0", false, 4u, 100.0, 1.0);
   EXPECT_TRUE(t.view("fa0")->down_now);
   EXPECT_FALSE(t.view("fa0")->last_down_unix.has_value());
-  t.on_message(state(true, 4), 105.0, 6.0);
+  t.on_state("fa0", true, 4u, 105.0, 6.0);
   EXPECT_FALSE(t.view("fa0")->last_down_seconds.has_value());
   t.on_deleted("fa0");
   EXPECT_FALSE(t.view("fa0").has_value());
 }
 
 TEST(NetlinkCarrier, TimelineFollowsABoundedNumberOfNetdevs) {
-  CarrierTimeline t;
-  for (std::size_t i = 0; i < CarrierTimeline::kMaxNetdevs + 10; ++i) {
-    LinkMessage m = state(true, 0);
-    m.ifname = "n" + std::to_string(i);
-    t.on_message(m, 1.0, 1.0);
+  drivers::CarrierTimeline t;
+  for (std::size_t i = 0; i < drivers::CarrierTimeline::kMaxNetdevs + 10; ++i) {
+    t.on_state("n" + std::to_string(i), true, 0u, 1.0, 1.0);
   }
-  EXPECT_EQ(t.followed(), CarrierTimeline::kMaxNetdevs);
+  EXPECT_EQ(t.followed(), drivers::CarrierTimeline::kMaxNetdevs);
 }
 
 struct FixedCarrier final : CarrierSource {

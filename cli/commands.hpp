@@ -15,5 +15,6 @@ void add_show_command(CLI::App& app, int& exit_code);     // cmd_show.cpp: live 
 void add_verify_command(CLI::App& app, int& exit_code);   // cmd_verify.cpp: coding verification
 void add_emulate_command(CLI::App& app, int& exit_code);  // cmd_emulate.cpp: an emulated module
 void add_discover_command(CLI::App& app, int& exit_code); // cmd_discover.cpp: what sources would find
+void add_events_command(CLI::App& app, int& exit_code);   // cmd_events.cpp: the flight recorder's events
 
 }  // namespace xcvr::cli

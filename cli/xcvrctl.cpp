@@ -14,6 +14,7 @@ int main(int argc, char** argv) {
   xcvr::cli::add_verify_command(app, exit_code);
   xcvr::cli::add_emulate_command(app, exit_code);
   xcvr::cli::add_discover_command(app, exit_code);
+  xcvr::cli::add_events_command(app, exit_code);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

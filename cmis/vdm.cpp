@@ -177,4 +177,13 @@ std::optional<bool> vdm_flag_raised(const ModuleImage& image, std::string_view n
   return std::nullopt;
 }
 
+std::optional<double> worst_media_vdm(const ModuleReport& report, std::string_view quantity, bool highest) {
+  std::optional<double> worst;
+  for (const VdmObservable& o : report.vdm) {
+    if (o.quantity() != quantity || o.statistic() || o.qualifier() != "media" || !std::isfinite(o.value)) continue;
+    if (!worst || (highest ? o.value > *worst : o.value < *worst)) worst = o.value;
+  }
+  return worst;
+}
+
 }  // namespace xcvr::cmis

@@ -50,6 +50,11 @@ std::optional<Thresholds> vdm_thresholds(const ModuleImage& image, const VdmInst
 // PMDs). The alert rules carry the same figure (config/prometheus, recording rules).
 inline constexpr double kKp4PreFecBerLimit = 2.4e-4;
 
+// The worst current (not statistic) media-side value of an exported VDM quantity ("pre_fec_ber",
+// "esnr") across lanes, as the module reports it: the highest when `highest`, else the lowest;
+// nothing when no lane reports one.
+std::optional<double> worst_media_vdm(const ModuleReport& report, std::string_view quantity, bool highest);
+
 // Exported flag name of an observable's flag: "vdm_" + type name + "_" + level, e.g.
 // "vdm_pre_fec_ber_current_media_high_warning" (level: "high_alarm", ... as the table rows).
 std::string vdm_flag_name(std::string_view type_name, std::string_view level);

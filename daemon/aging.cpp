@@ -15,11 +15,10 @@ double now_unix() {
   return std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
 }
 
-std::string aside_suffix(double wall) { return ".corrupt-" + std::to_string(static_cast<long long>(wall)); }
-
 }  // namespace
 
-AgingStore::AgingStore(std::string path, AgingLimits limits, files::FileSyscalls& sys) : limits_(limits), sys_(sys) {
+AgingStore::AgingStore(std::string path, AgingLimits limits, files::FileSyscalls& sys)
+    : limits_(limits), file_("aging baselines", limits.max_file_bytes, limits.log_interval_s, sys) {
   std::lock_guard lock(mutex_);
   last_wall_ = now_unix();
   set_path_locked(std::move(path), last_wall_);
@@ -39,14 +38,14 @@ std::size_t AgingStore::size() const {
 
 std::string AgingStore::path() const {
   std::lock_guard lock(mutex_);
-  return path_;
+  return file_.path();
 }
 
 void AgingStore::set_directory(const std::string& dir, double wall) {
   std::lock_guard lock(mutex_);
-  if (dir == dir_ && !path_.empty() == !dir.empty()) return;
+  if (dir == dir_ && !file_.in_memory_only() == !dir.empty()) return;
   if (!dir.empty()) {
-    if (const files::FileError e = files::make_directories(dir, 0750, sys_); !e.ok()) {
+    if (const files::FileError e = files::make_directories(dir, 0750, file_.syscalls()); !e.ok()) {
       // Not fatal: baselines stay in memory and every save attempt is retried and counted.
       spdlog::error("state directory {}: {}; aging baselines kept in memory, saves retried", dir, e.message);
     }
@@ -56,49 +55,22 @@ void AgingStore::set_directory(const std::string& dir, double wall) {
 }
 
 void AgingStore::set_path_locked(std::string path, double wall) {
-  if (path == path_) return;
-  if (!path_.empty() && (dirty_ || touched_)) save_locked(wall);  // the old directory gets what it is owed
-  path_ = std::move(path);
-  dir_ = std::filesystem::path(path_).parent_path().string();
-  refuse_writes_.clear();
-  failures_in_row_ = unlogged_failures_ = 0;
-  last_attempt_ = last_success_ = last_failure_log_ = -1e300;
-  if (path_.empty()) return;
+  if (path == file_.path()) return;
+  if (!file_.in_memory_only() && (dirty_ || touched_)) save_locked(wall);  // the old directory gets what it is owed
   const bool had_entries = !by_serial_.empty();
-  load_locked(wall);
+  if (std::optional<std::string> text = file_.open(std::move(path), wall)) load_locked(*text, wall);
+  if (file_.in_memory_only()) return;
   if (had_entries) dirty_ = true;  // a new directory: what we knew goes there too
   if (dirty_) save_locked(wall);
 }
 
-void AgingStore::load_locked(double wall) {
-  const files::ReadResult r = files::read_regular_file(path_, limits_.max_file_bytes, sys_);
-  if (r.status == files::ReadStatus::Missing) return;
-  auto set_aside = [&](const std::string& why) {
-    files::FileError e;
-    const std::string to = files::move_aside(path_, aside_suffix(wall), e, sys_);
-    if (to.empty()) {
-      refuse_writes_ = why + ", and it could not be moved aside (" + e.message + ")";
-      spdlog::error("{}; it is left untouched and never overwritten: aging baselines kept in memory only", refuse_writes_);
-    } else {
-      spdlog::error("{}; the file is kept as {}", why, to);
-    }
-  };
-  if (r.status == files::ReadStatus::TooLarge) {
-    set_aside(r.error.message + " for state files: not loaded, aging baselines start afresh");
-    return;
-  }
-  if (r.status != files::ReadStatus::Ok) {
-    // Unreadable (EACCES, EIO) or not a regular file: never write over what we could not read.
-    refuse_writes_ = r.error.message;
-    spdlog::error("{}: aging baselines kept in memory only, the file is never overwritten", r.error.message);
-    return;
-  }
-  ParsedAging parsed = parse_aging(path_, r.data);
+void AgingStore::load_locked(const std::string& text, double wall) {
+  ParsedAging parsed = parse_aging(file_.path(), text);
   // A file of thousands of bad entries must not flood the log: the first few, then a count.
   constexpr std::size_t kLoggedDrops = 20;
   for (std::size_t i = 0; i < std::min(kLoggedDrops, parsed.dropped.size()); ++i) spdlog::warn("{}", parsed.dropped[i]);
   if (parsed.dropped.size() > kLoggedDrops) {
-    spdlog::warn("{}: {} more bad entries dropped (not logged)", path_, parsed.dropped.size() - kLoggedDrops);
+    spdlog::warn("{}: {} more bad entries dropped (not logged)", file_.path(), parsed.dropped.size() - kLoggedDrops);
   }
   for (auto& [serial, b] : parsed.entries) insert_locked(serial, std::move(b));
   // What was in memory and what the file holds, in one order: least recently seen first.
@@ -106,18 +78,17 @@ void AgingStore::load_locked(double wall) {
     return by_serial_.at(*a).b.last_seen_unix < by_serial_.at(*b).b.last_seen_unix;
   });
   if (by_serial_.size() > limits_.max_entries) {
-    spdlog::warn("{}: {} serials, above the bound of {}: the {} least recently seen dropped", path_,
+    spdlog::warn("{}: {} serials, above the bound of {}: the {} least recently seen dropped", file_.path(),
                  by_serial_.size(), limits_.max_entries, by_serial_.size() - limits_.max_entries);
     evict_locked();
   }
   const std::size_t kept = by_serial_.size();
   if (!parsed.fatal.empty() || !parsed.dropped.empty()) {
-    std::string why = parsed.fatal.empty() ? path_ + ": " + std::to_string(parsed.dropped.size()) + " bad entries dropped"
+    std::string why = parsed.fatal.empty() ? file_.path() + ": " + std::to_string(parsed.dropped.size()) + " bad entries dropped"
                                            : parsed.fatal + " (the rest of the file is not readable)";
-    set_aside(why + "; " + std::to_string(kept) + " serials kept");
-    dirty_ = refuse_writes_.empty();  // the usable entries go back under the normal name
+    dirty_ = file_.set_aside(why + "; " + std::to_string(kept) + " serials kept", wall);  // the usable entries go back under the normal name
   }
-  if (!dirty_) last_success_ = wall;  // the file holds what memory holds
+  if (!dirty_) file_.loaded_clean(wall);  // the file holds what memory holds
 }
 
 AgingStore::Entry& AgingStore::insert_locked(const std::string& serial, AgingBaseline b) {
@@ -154,7 +125,7 @@ std::vector<LaneAging> AgingStore::observe(const cmis::ModuleReport& report, dou
   const std::string serial = aging_text(report.id.serial);
   std::lock_guard lock(mutex_);
   last_wall_ = wall;
-  loss_logged_ = false;
+  file_.clear_loss_logged();
   auto it = by_serial_.find(serial);
   if (it == by_serial_.end()) {
     AgingBaseline b;
@@ -201,62 +172,22 @@ std::optional<std::string> AgingStore::recorded_identity_mismatch(const cmis::Mo
 void AgingStore::flush(double wall) {
   std::lock_guard lock(mutex_);
   // (Not again when the shutdown's flush failed and the destructor flushes: said once.)
-  if (!path_.empty() && (dirty_ || touched_) && !loss_logged_) save_locked(wall, true);
+  if (!file_.in_memory_only() && (dirty_ || touched_) && !file_.loss_logged()) save_locked(wall, true);
 }
 
 void AgingStore::maybe_save_locked(double wall) {
-  if (path_.empty()) return;
-  if ((dirty_ && wall - last_attempt_ >= limits_.save_interval_s) ||
-      (touched_ && wall - last_success_ >= limits_.touch_save_interval_s && wall - last_attempt_ >= limits_.save_interval_s)) {
+  if (file_.in_memory_only()) return;
+  const double since_attempt = wall - file_.last_attempt();
+  if ((dirty_ && since_attempt >= limits_.save_interval_s) ||
+      (touched_ && wall - file_.last_success() >= limits_.touch_save_interval_s && since_attempt >= limits_.save_interval_s)) {
     save_locked(wall);
   }
 }
 
 void AgingStore::save_locked(double wall, bool last) {
-  last_attempt_ = wall;
-  if (!refuse_writes_.empty()) {
-    note_write_failure_locked("not writing " + path_ + ": " + refuse_writes_, wall, last);
-    return;
-  }
   AgingWriter w;
   for (const auto& [serial, e] : by_serial_) w.add(serial, e.b);
-  files::FileError e = files::make_directories(dir_.empty() ? "." : dir_, 0750, sys_);  // recreated if removed
-  if (e.ok()) e = files::write_file_atomic(path_, w.finish(), 0640, sys_);
-  if (!e.ok()) {
-    note_write_failure_locked(e.message, wall, last);
-    return;
-  }
-  if (failures_in_row_ > 0) {
-    spdlog::info("aging baselines saved to {} again after {} failed writes", path_, failures_in_row_);
-  }
-  failures_in_row_ = unlogged_failures_ = 0;
-  last_failure_log_ = -1e300;
-  last_success_ = wall;
-  dirty_ = touched_ = false;
-}
-
-void AgingStore::note_write_failure_locked(const std::string& what, double wall, bool last) {
-  write_failures_.fetch_add(1, std::memory_order_relaxed);
-  ++failures_in_row_;
-  if (last) {
-    const std::string saved = last_success_ < -1e299 ? std::string("never saved")
-                                                      : fmt::format("last saved {:.0f} s ago", wall - last_success_);
-    spdlog::error("cannot save aging baselines at shutdown: {}; what was learned since the last save is lost ({} serials "
-                  "known, {}; {} failures in a row, {} of them not logged)",
-                  what, by_serial_.size(), saved, failures_in_row_, unlogged_failures_);
-    unlogged_failures_ = 0;
-    last_failure_log_ = wall;
-    loss_logged_ = true;
-    return;
-  }
-  if (wall - last_failure_log_ < limits_.log_interval_s) {
-    ++unlogged_failures_;
-    return;
-  }
-  spdlog::error("cannot save aging baselines: {}; {} serials kept in memory, retried every {} s ({} failures in a row, {} not logged)",
-                what, by_serial_.size(), limits_.save_interval_s, failures_in_row_, unlogged_failures_);
-  unlogged_failures_ = 0;
-  last_failure_log_ = wall;
+  if (file_.write(w.finish(), wall, std::to_string(by_serial_.size()) + " serials", last)) dirty_ = touched_ = false;
 }
 
 }  // namespace xcvr::daemon

@@ -22,6 +22,7 @@
 #include "cmis/report.hpp"
 #include "coding/coding.hpp"
 #include "daemon/aging_file.hpp"
+#include "daemon/state_file.hpp"
 #include "daemon/snapshot.hpp"
 #include "base/files/file_syscalls.hpp"
 
@@ -63,7 +64,7 @@ class AgingStore : public coding::IdentityHistory {
   // The vendor/part number first recorded for `serial`, if different from the report's.
   std::optional<std::string> recorded_identity_mismatch(const cmis::ModuleReport& report) const override;
 
-  uint64_t write_failures() const { return write_failures_.load(std::memory_order_relaxed); }
+  uint64_t write_failures() const { return file_.write_failures(); }
   std::size_t size() const;
   std::string path() const;
 
@@ -73,7 +74,7 @@ class AgingStore : public coding::IdentityHistory {
     std::list<const std::string*>::iterator lru;  // position in lru_ (front: least recently seen)
   };
   void set_path_locked(std::string path, double wall);
-  void load_locked(double wall);
+  void load_locked(const std::string& text, double wall);
   // Adds (or merges) one serial as the most recently seen; evict_locked() applies the bound.
   Entry& insert_locked(const std::string& serial, AgingBaseline b);
   void evict_locked();
@@ -81,23 +82,16 @@ class AgingStore : public coding::IdentityHistory {
   void maybe_save_locked(double wall);
   // `last`: no retry follows (shutdown), so a failure is always logged as a loss.
   void save_locked(double wall, bool last = false);
-  void note_write_failure_locked(const std::string& what, double wall, bool last);
 
   AgingLimits limits_;
-  files::FileSyscalls& sys_;
   mutable std::mutex mutex_;
-  std::string path_;
+  StateFile file_;
   std::string dir_;
-  std::string refuse_writes_;  // why path_ must not be written (a file that could not be moved aside)
   std::map<std::string, Entry> by_serial_;
   std::list<const std::string*> lru_;
   bool dirty_ = false;    // baselines or serials not yet on disk
   bool touched_ = false;  // only last-seen times not yet on disk
-  bool loss_logged_ = false;  // a flush failed and said so; nothing observed since
-  double last_attempt_ = -1e300, last_success_ = -1e300, last_wall_ = 0;
-  double last_failure_log_ = -1e300;
-  uint64_t failures_in_row_ = 0, unlogged_failures_ = 0;
-  std::atomic<uint64_t> write_failures_{0};
+  double last_wall_ = 0;
 };
 
 }  // namespace xcvr::daemon

@@ -2,38 +2,15 @@
 
 #include <charconv>
 #include <cmath>
-#include <iterator>
 
 #include <nlohmann/json.hpp>
 
-#include "base/text_position.hpp"
+#include "daemon/state_json.hpp"
 
 namespace xcvr::daemon {
 namespace {
 
 using nlohmann::json;
-
-// An input iterator that tells where the parser is: nlohmann's callbacks carry no position.
-struct TrackedIter {
-  using iterator_category = std::input_iterator_tag;
-  using value_type = char;
-  using difference_type = std::ptrdiff_t;
-  using pointer = const char*;
-  using reference = const char&;
-  const char* p = nullptr;
-  const char** pos = nullptr;
-  reference operator*() const { return *p; }
-  TrackedIter& operator++() {
-    *pos = ++p;
-    return *this;
-  }
-  TrackedIter operator++(int) {
-    TrackedIter old = *this;
-    ++*this;
-    return old;
-  }
-  bool operator==(const TrackedIter& o) const { return p == o.p; }
-};
 
 bool plausible_time(double t) { return std::isfinite(t) && t >= 0 && t < 1e11; }
 
@@ -99,65 +76,18 @@ std::string aging_text(std::string_view s) {
 
 ParsedAging parse_aging(const std::string& path, std::string_view text) {
   ParsedAging r;
-  base::TextPositions where(path, text);
-  const char* pos = text.data();
-  std::string top_key, serial, serial_at;
-  bool modules_seen = false;
-  std::size_t index = 0;
   std::map<std::string, bool> seen;
-  // Each entry under "modules" is checked when complete and then discarded from the DOM, so
-  // memory stays at one entry however large the file is.
-  auto cb = [&](int depth, json::parse_event_t ev, json& parsed) -> bool {
-    if (depth == 1 && ev == json::parse_event_t::key) {
-      top_key = parsed.get<std::string>();
-      return true;
-    }
-    if (top_key != "modules") return true;
-    if (depth == 1 && ev == json::parse_event_t::object_start) modules_seen = true;
-    if (depth == 1 && ev == json::parse_event_t::array_start) {
-      throw std::runtime_error("\"modules\" is not an object");
-    }
-    if (depth != 2) return true;
-    if (ev == json::parse_event_t::key) {
-      serial = parsed.get<std::string>();
-      const std::size_t end = static_cast<std::size_t>(pos - text.data());
-      serial_at = where.at(end - std::min(end, json(serial).dump().size()));
-      ++index;
-      return true;
-    }
-    if (ev != json::parse_event_t::object_end && ev != json::parse_event_t::array_end &&
-        ev != json::parse_event_t::value) {
-      return true;
-    }
+  r.fatal = read_state_entries(path, text, "modules", StateCollection::Keyed, [&](const StateEntry& e) {
     AgingBaseline b;
-    std::string why = check_entry(serial, parsed, b);
-    if (why.empty() && !seen.emplace(serial, true).second) why = "serial appears twice (the first is kept)";
-    const std::string shown = json(serial).dump(-1, ' ', false, json::error_handler_t::replace);
+    std::string why = check_entry(e.key, e.value, b);
+    if (why.empty() && !seen.emplace(e.key, true).second) why = "serial appears twice (the first is kept)";
     if (!why.empty()) {
-      r.dropped.push_back(serial_at + ": modules entry " + std::to_string(index) + " (serial " + shown + "): " +
-                          why + "; entry dropped");
+      r.dropped.push_back(e.at + ": modules entry " + std::to_string(e.index) + " (serial " + state_json_line(json(e.key)) +
+                          "): " + why + "; entry dropped");
     } else {
-      r.entries.emplace_back(serial, std::move(b));
+      r.entries.emplace_back(e.key, std::move(b));
     }
-    return false;
-  };
-  try {
-    TrackedIter first{text.data(), &pos};
-    TrackedIter last{text.data() + text.size(), &pos};
-    const json top = json::parse(first, last, cb);
-    if (!top.is_object()) r.fatal = where.at(0) + ": not a JSON object";
-    else if (!modules_seen) r.fatal = where.at(0) + ": no \"modules\" object";
-  } catch (const json::parse_error& e) {
-    // e.byte is 1-based and points at the offending character.
-    std::string what = e.what();
-    if (const auto colon = what.find(": ", what.find("parse error")); colon != std::string::npos) what = what.substr(colon + 2);
-    // The parser quotes what it last read: from a state file that is a link to another file
-    // (/etc/shadow), that would put the other file's first bytes in the log. The position is enough.
-    if (const auto quoted = what.find("; last read:"); quoted != std::string::npos) what.resize(quoted);
-    r.fatal = where.at(e.byte > 0 ? e.byte - 1 : 0) + ": " + what;
-  } catch (const std::exception& e) {
-    r.fatal = where.at(static_cast<std::size_t>(pos - text.data())) + ": " + e.what();
-  }
+  });
   return r;
 }
 
@@ -174,8 +104,7 @@ void AgingWriter::add(const std::string& serial, const AgingBaseline& b) {
   out_ += first_ ? "\n" : ",\n";
   first_ = false;
   // One entry per line, so an error position points at its entry.
-  out_ += json(serial).dump(-1, ' ', false, json::error_handler_t::replace) + ":" +
-          e.dump(-1, ' ', false, json::error_handler_t::replace);
+  out_ += state_json_line(json(serial)) + ":" + state_json_line(e);
 }
 
 std::string AgingWriter::finish() {

@@ -58,6 +58,21 @@ PollConfig read_poll(Table t) {
   return p;
 }
 
+RecorderConfig read_recorder(Table t) {
+  RecorderConfig r;
+  r.enabled = t.boolean("enabled").value_or(true);
+  duration_in(t, "window", r.window_s, 10, 3600);
+  integer(t, "samples", r.samples, 2, 1000);
+  integer(t, "after_samples", r.after_samples, 0, 1000);
+  integer(t, "events_per_port", r.events_per_port, 1, 100);
+  integer(t, "max_events", r.max_events, 1, 10000);
+  duration_in(t, "fast_interval", r.fast_interval_s, 0.1, 3600, /*zero_is_off=*/true);
+  duration_in(t, "fast_for", r.fast_for_s, 1, 86400);
+  integer(t, "fast_ports_per_domain", r.fast_ports_per_domain, 1, 4096);
+  t.finish();
+  return r;
+}
+
 WebConfig read_web(Table t) {
   WebConfig w;
   w.locations["web"] = location(t.where());
@@ -297,6 +312,9 @@ Config read_root(const toml::table& root, const std::string& file, std::vector<C
   });
   section([&] {
     if (const toml::table* p = t.subtable("poll")) c.poll = read_poll(Table(*p, "poll"));
+  });
+  section([&] {
+    if (const toml::table* r = t.subtable("recorder")) c.poll.recorder = read_recorder(Table(*r, "recorder"));
   });
   section([&] {
     if (const toml::table* w = t.subtable("web")) c.web = read_web(Table(*w, "web"));

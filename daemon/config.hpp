@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "daemon/metrics_config.hpp"
+#include "daemon/recorder_config.hpp"
 #include "drivers/source_kind.hpp"
 
 namespace xcvr::daemon {
@@ -34,6 +35,8 @@ struct PollConfig {
   double flag_hold_s = 30;
   double backoff_max_s = 60;          // per-port backoff ceiling while failing
   int retries = 2;                    // immediate retries of a retryable read error
+  RecorderConfig recorder;            // the [recorder] table: each poller keeps its port's ring
+  bool operator==(const PollConfig&) const = default;
 };
 
 // The [web] table (docs/configuration.md): the exporter-toolkit web settings plus limits, with

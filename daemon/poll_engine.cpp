@@ -48,6 +48,18 @@ PollEngine::PollEngine(const Config& config, std::vector<std::unique_ptr<PortPol
     }
     d->ports.push_back(std::move(poller));
   }
+  recorder_->set_bounds(config.poll.recorder.events_per_port, config.poll.recorder.max_events);
+  for (auto& d : domains_) {  // the bus budget of the recorder's fast poll, per domain
+    auto budget = std::make_shared<FastPollBudget>(config.poll.recorder.fast_ports_per_domain);
+    for (auto& p : d->ports) p->set_fast_budget(budget);
+  }
+}
+
+void PollEngine::set_recorder(RecorderStore& store) {
+  recorder_ = &store;
+  recorder_->set_bounds(config_.poll.recorder.events_per_port, config_.poll.recorder.max_events);
+  for (auto& e : own_recorder_->all()) store.add(e, clock_.wall());
+  own_recorder_.reset();
 }
 
 PollEngine::~PollEngine() { stop(); }
@@ -76,7 +88,9 @@ double PollEngine::run_domain(Domain& d) {
     PortPoller& p = *d.ports[(d.next_port + k) % n];
     const double now = clock_.monotonic();
     if (p.next_due() <= now + 1e-9) {
-      p.poll(now, clock_.wall());
+      const double wall = clock_.wall();
+      p.poll(now, wall);
+      for (auto& event : p.take_recorded()) recorder_->add(std::move(event), wall);
       polled = true;
     }
     next = std::min(next, p.next_due());
@@ -135,13 +149,16 @@ void PollEngine::publish() {
     p.aging = aging_.observe(*p.report, snap->taken_unix);
   }
   if (coding_) add_fleet_findings(snap->ports, &aging_);  // after observe(): first sightings recorded
+  for (PortSnapshot& p : snap->ports) p.events = recorder_->of_port(p.port);
+  recorder_->maybe_save(snap->taken_unix);  // a retry of a failed write, when nothing new comes
   snap->budgets = compute_budgets(config_.budgets, snap->ports);
   snap->source_notes = source_notes_;
   snap->config_reloads_total = reloads_attempted_.load();
   snap->config_reload_failures_total = reloads_failed_.load();
   snap->last_config_reload_ok = last_reload_ok_.load();
   snap->last_config_reload_unix = last_reload_unix_.load();
-  snap->state_write_failures_total = aging_.write_failures();
+  snap->state_write_failures_total = aging_.write_failures() + recorder_->write_failures();
+  snap->recorder_events_total = recorder_->recorded_total();
   snap->metrics = metrics_;
   store_.publish(std::move(snap));
 }

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "daemon/aging.hpp"
+#include "daemon/recorder_store.hpp"
 #include "base/clock.hpp"
 #include "daemon/config.hpp"
 #include "daemon/port_poller.hpp"
@@ -61,6 +62,10 @@ class PollEngine {
   void set_reload_stats(uint64_t attempts, uint64_t failed, bool last_ok, double last_unix);
   // Copied into every snapshot (BuiltSources::notes).
   void set_source_notes(std::vector<std::string> notes);
+  // Where the pollers' flight-recorder events go (the service's, kept in the state directory);
+  // before any is set, the engine keeps them in memory.
+  void set_recorder(RecorderStore& store);
+  RecorderStore& recorder() { return *recorder_; }
 
  private:
   struct Domain {
@@ -87,6 +92,8 @@ class PollEngine {
   const base::Clock& clock_;
   SnapshotStore& store_;
   AgingStore& aging_;
+  std::unique_ptr<RecorderStore> own_recorder_ = std::make_unique<RecorderStore>();
+  RecorderStore* recorder_ = own_recorder_.get();
   std::shared_ptr<const CodingSetup> coding_;
   std::vector<std::unique_ptr<Domain>> domains_;
   std::vector<std::thread> threads_;

@@ -18,7 +18,34 @@ namespace xcvr::daemon {
 PortPoller::PortPoller(PortIdentity id, std::unique_ptr<drivers::Transport> transport,
                        const PollConfig& poll, std::shared_ptr<const CodingSetup> coding)
     : id_(std::move(id)), transport_(std::move(transport)), poll_(poll), log_(id_.port),
-      coding_setup_(std::move(coding)) {}
+      coding_setup_(std::move(coding)), recorder_(poll.recorder) {}
+
+PortPoller::~PortPoller() {
+  if (fast_) fast_budget_->release();
+}
+
+void PortPoller::set_fast_budget(std::shared_ptr<FastPollBudget> budget) {
+  if (fast_) fast_budget_->release();
+  fast_ = false;  // asked again of the new budget at the next poll
+  fast_budget_ = std::move(budget);
+}
+
+double PortPoller::fast_interval(double now, double normal) {
+  const RecorderConfig& r = poll_.recorder;
+  const bool wanted = r.enabled && r.fast_interval_s > 0 && now - recorder_.last_trigger() < r.fast_for_s;
+  if (wanted && !fast_) fast_ = fast_budget_ && fast_budget_->acquire();
+  if (!wanted && fast_) {
+    fast_budget_->release();
+    fast_ = false;
+  }
+  return fast_ ? std::min(r.fast_interval_s, normal) : normal;
+}
+
+// What this poll read, into the port's ring: the module's values only while they are current.
+void PortPoller::record(double now, double wall) {
+  if (!poll_.recorder.enabled || !id_.service.in_service || state_ == State::Empty || state_ == State::Misconfigured) return;
+  recorder_.record(now, wall, id_.port, state_ == State::Ok ? report_.get() : nullptr, link_input_);
+}
 
 drivers::ReadPolicy PortPoller::read_policy(double wall) const {
   return {poll_.retries, static_cast<int64_t>(wall * 1e9)};
@@ -53,6 +80,7 @@ void PortPoller::on_insertion(double now) {
   last_dp_states_.clear();
   unavailable_.clear();
   forget_flags();
+  recorder_.clear();
 }
 
 void PortPoller::on_absent(double now) {
@@ -64,6 +92,7 @@ void PortPoller::on_absent(double now) {
   full_decode_due_ = true;
   consecutive_failures_ = 0;
   forget_flags();
+  recorder_.clear();
 }
 
 // Event counts stay (they count on the port, across modules); the gauge and its since-time do
@@ -134,7 +163,14 @@ void PortPoller::account_flags(double now, double wall) {
     FlagState& f = it->second;
     // An event is a rising edge: raised on this read, clear on the previous read of the flag
     // (the confirming re-read below included), so a persisting condition counts once.
-    if (!f.current) ++f.history.raised_total;
+    if (!f.current) {
+      ++f.history.raised_total;
+      const cmis::FlagRow* row = cmis::find_flag(key.first);
+      const bool lane_used = !std::binary_search(id_.service.unused_lanes.begin(), id_.service.unused_lanes.end(), key.second);
+      if (row != nullptr && row->severity == cmis::Severity::Alarm && lane_used) {
+        recorder_.trigger({"flag", key.second > 0 ? fmt::format("{} lane {}", key.first, key.second) : std::string(key.first), wall});
+      }
+    }
     // A flag that comes and goes within the hold window is one raising: its since-time stays.
     if (!shown(f, now)) f.history.since_unix = wall;
     f.history.last_seen_unix = wall;
@@ -209,12 +245,8 @@ void PortPoller::on_good_read(double now, double wall, bool flags_read, std::opt
 // The worst media lane's current pre-FEC BER (VDM), for the forecast; nothing when no lane
 // measures one.
 void PortPoller::track_fec_trend(double now) {
-  double worst = 0;
-  for (const cmis::VdmObservable& o : report_->vdm) {
-    if (o.quantity() != "pre_fec_ber" || o.statistic() || o.qualifier() != "media") continue;
-    if (std::isfinite(o.value) && o.value > worst) worst = o.value;
-  }
-  if (worst > 0) fec_trend_.add(now, worst);
+  const std::optional<double> worst = cmis::worst_media_vdm(*report_, "pre_fec_ber", true);
+  if (worst && *worst > 0) fec_trend_.add(now, *worst);
 }
 
 bool PortPoller::data_path_states_changed() {
@@ -241,11 +273,12 @@ double PortPoller::poll(double now, double wall) {
   // read never lands inside a module read, and a module that backs off does not hold it up.
   if (link_enabled_ && now + 1e-9 >= next_link_) poll_link(now, wall);
   if (now + 1e-9 >= module_due_) module_due_ = poll_module(now, wall);
+  record(now, wall);
   return next_due_ = link_enabled_ ? std::min(module_due_, next_link_) : module_due_;
 }
 
 void PortPoller::poll_link(double now, double wall) {
-  next_link_ = next_slot(next_link_, poll_.link_interval_s, now);
+  next_link_ = next_slot(next_link_, fast_interval(now, poll_.link_interval_s), now);
   auto r = transport_->read_link_health();
   if (auto* e = std::get_if<drivers::Error>(&r)) {
     if (e->kind == drivers::ErrorKind::Unsupported && !link_) {
@@ -260,6 +293,8 @@ void PortPoller::poll_link(double now, double wall) {
   }
   auto& health = std::get<drivers::LinkHealth>(r);
   add_fec_tails(link_.get(), health);
+  link_input_ = recorder_link_input(link_.get(), health, link_good_mono_ < 0 ? 0 : now - link_good_mono_);
+  for (RecorderTrigger& t : link_down_triggers(link_.get(), health, wall)) recorder_.trigger(std::move(t));
   link_ = std::make_shared<const drivers::LinkHealth>(std::move(health));
   link_good_mono_ = now;
   link_good_wall_ = wall;
@@ -295,7 +330,7 @@ double PortPoller::poll_module(double now, double wall) {
 
   if (reverify_requested_.exchange(false, std::memory_order_relaxed)) static_due_ = true;
   const bool dynamic_due = static_due_ || now + 1e-9 >= next_dynamic_;
-  if (dynamic_due) next_dynamic_ = next_slot(next_dynamic_, interval(), now);
+  if (dynamic_due) next_dynamic_ = next_slot(next_dynamic_, fast_interval(now, interval()), now);
   std::optional<drivers::Error> err;
   std::optional<cmis::ModuleReport> full;  // the static read's decode, reused for the report
   bool flags_read = false;
@@ -310,6 +345,7 @@ double PortPoller::poll_module(double now, double wall) {
         ++insertions_;
         forget_flags();
         fec_trend_.reset();
+        recorder_.clear();
         log_.log(spdlog::level::info, "inserted", now,
                  fmt::format("different module: serial {} replaces {}", fresh.id.serial, previous->id.serial));
       }
@@ -415,6 +451,7 @@ PortSnapshot PortPoller::snapshot(double now) {
 void PortPoller::reconfigure(const PollConfig& poll, std::shared_ptr<const CodingSetup> coding, double now,
                              double wall) {
   poll_ = poll;
+  recorder_.configure(poll.recorder);
   coding_setup_ = std::move(coding);
   if (state_ == State::Ok) verify_coding(now, wall);
 }

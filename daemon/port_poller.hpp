@@ -17,12 +17,30 @@
 #include "cmis/read_plan.hpp"
 #include "drivers/module_reader.hpp"
 #include "daemon/fec_forecast.hpp"
+#include "daemon/flight_recorder.hpp"
 #include "daemon/snapshot.hpp"
 #include "drivers/transport.hpp"
 
 namespace xcvr::daemon {
 
 struct CodingSetup;  // daemon/coding_setup.hpp
+
+// The bus budget of the recorder's fast poll: how many ports of one domain (bus, NIC) may be
+// polled fast at once. Shared by the domain's pollers.
+class FastPollBudget {
+ public:
+  explicit FastPollBudget(int ports) : free_(ports) {}
+  bool acquire() {
+    int n = free_.load();
+    while (n > 0 && !free_.compare_exchange_weak(n, n - 1)) {
+    }
+    return n > 0;
+  }
+  void release() { free_.fetch_add(1); }
+
+ private:
+  std::atomic<int> free_;
+};
 
 struct PortIdentity {
   std::string port, node, source, cage;
@@ -60,6 +78,14 @@ class PortPoller {
   // Coding verifications run so far (once per good static read, never per dynamic poll).
   uint64_t verifications() const { return verifications_; }
 
+  // The flight recorder's events that closed since the last call.
+  RecorderEvents take_recorded() { return recorder_.take_closed(); }
+  const PortRecorder& recorder() const { return recorder_; }
+  // The domain's fast-poll budget (null: no fast poll).
+  void set_fast_budget(std::shared_ptr<FastPollBudget> budget);
+  bool polling_fast() const { return fast_; }
+  ~PortPoller();
+
  private:
   using State = PortState;  // Unknown and Stale are the snapshot's, never the poller's own
   // False (and the port misconfigured) while its transport names something the host lacks.
@@ -86,6 +112,9 @@ class PortPoller {
   bool identity_changed(const cmis::ModuleReport& fresh) const;
   void verify_coding(double now, double wall);
   double interval() const { return poll_.dynamic_interval_s; }
+  // The recorder's fast poll for a port with a recent event, when the domain's budget allows.
+  double fast_interval(double now, double normal);
+  void record(double now, double wall);
 
   PortIdentity id_;
   std::unique_ptr<drivers::Transport> transport_;
@@ -125,6 +154,11 @@ class PortPoller {
   double link_good_wall_ = 0;
   std::shared_ptr<const drivers::LinkHealth> link_;
   std::map<std::string, uint64_t> link_errors_;
+
+  PortRecorder recorder_;
+  RecorderLinkInput link_input_;  // what the last two link reads add to a sample
+  std::shared_ptr<FastPollBudget> fast_budget_;
+  bool fast_ = false;  // holds one of fast_budget_'s ports
 
   uint64_t insertions_ = 0;
   std::map<std::string, uint64_t> errors_;

@@ -139,6 +139,8 @@ void Service::launch(PreparedConfig prepared, Launch why) {
   if (why == Launch::Reload) logging::apply_config_level(config.log_level);  // before this reload's lines
   if (!aging_) aging_ = std::make_unique<AgingStore>();
   aging_->set_directory(config.state_directory, clock_.wall());  // a changed one on reload too; logs its errors
+  if (!recorder_) recorder_ = std::make_unique<RecorderStore>();
+  recorder_->set_directory(config.poll.recorder.enabled ? config.state_directory : "", clock_.wall());
   config_ = std::move(config);
   coding_ = std::move(prepared.coding);
   if (why != Launch::Rediscovery) {  // the same catalog and config as before: said already
@@ -156,6 +158,7 @@ void Service::launch(PreparedConfig prepared, Launch why) {
                  sources_.port_count() - kept);
   }
   engine_ = std::make_unique<PollEngine>(config_, std::move(pollers), clock_, store_, *aging_, coding_);
+  engine_->set_recorder(*recorder_);
   if (why == Launch::Reload) {
     last_reload_ok_ = true;
     last_reload_unix_ = clock_.wall();
@@ -234,6 +237,7 @@ void Service::run() {
 void Service::stop() {
   if (engine_) engine_->stop();
   if (aging_) aging_->flush(clock_.wall());  // clean shutdown: unsaved baselines reach the disk
+  if (recorder_) recorder_->flush(clock_.wall());
   running_ = false;
 }
 

@@ -9,6 +9,7 @@
 #include <variant>
 
 #include "daemon/aging.hpp"
+#include "daemon/recorder_store.hpp"
 #include "base/clock.hpp"
 #include "daemon/coding_setup.hpp"
 #include "daemon/config.hpp"
@@ -76,6 +77,7 @@ class Service {
   std::string path_;
   Config config_;
   std::unique_ptr<AgingStore> aging_;
+  std::unique_ptr<RecorderStore> recorder_;  // flight-recorder events (daemon/recorder_store.hpp)
   std::shared_ptr<const CodingSetup> coding_;
   BuiltSources sources_;
   std::unique_ptr<PollEngine> engine_;

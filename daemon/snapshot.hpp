@@ -17,6 +17,7 @@
 #include "daemon/metrics_config.hpp"
 #include "cmis/report.hpp"
 #include "daemon/fec_forecast.hpp"
+#include "daemon/flight_recorder.hpp"
 #include "drivers/link_health.hpp"
 
 namespace xcvr::daemon {
@@ -114,6 +115,9 @@ struct PortSnapshot {
   // Time to the FEC limit at the worst media lane's pre-FEC BER trend (daemon/fec_forecast.hpp);
   // absent for a module without VDM pre-FEC BER.
   std::optional<FecForecast> fec_forecast;
+  // The flight recorder's events of this port, oldest first (daemon/flight_recorder.hpp); null
+  // when none.
+  std::shared_ptr<const RecorderEvents> events;
 };
 
 struct BudgetSnapshot {
@@ -149,7 +153,8 @@ struct Snapshot {
   uint64_t config_reload_failures_total = 0;
   bool last_config_reload_ok = true;
   double last_config_reload_unix = 0;
-  uint64_t state_write_failures_total = 0;  // aging baselines not saved (daemon/aging)
+  uint64_t state_write_failures_total = 0;  // state files not saved (aging baselines, recorder events)
+  uint64_t recorder_events_total = 0;       // flight-recorder events frozen since start
   std::string version;
   std::shared_ptr<const MetricsConfig> metrics;  // the config's [metrics]; nullptr: its defaults
 };

@@ -4,6 +4,7 @@
 
 #include "cmis/quantities.hpp"
 #include "cmis/report_json.hpp"
+#include "daemon/recorder_file.hpp"
 #include "exporters/format.hpp"
 #include "health/values.hpp"
 
@@ -295,6 +296,18 @@ const daemon::PortSnapshot* find_port(const daemon::Snapshot& s, std::string_vie
   const auto it = std::find_if(s.ports.begin(), s.ports.end(),
                                [&](const auto& p) { return p.port == name; });
   return it == s.ports.end() ? nullptr : &*it;
+}
+
+json events_json(const daemon::Snapshot& snapshot, const daemon::PortSnapshot* only) {
+  std::vector<const daemon::RecorderEvent*> events;
+  for (const daemon::PortSnapshot& p : snapshot.ports) {
+    if ((only != nullptr && &p != only) || !p.events) continue;
+    for (const auto& e : *p.events) events.push_back(e.get());
+  }
+  std::stable_sort(events.begin(), events.end(), [](const auto* a, const auto* b) { return a->unix() < b->unix(); });
+  json out = json::array();
+  for (const auto* e : events) out.push_back(daemon::recorder_event_json(*e));
+  return {{"events", std::move(out)}};
 }
 
 }  // namespace xcvr::exporters

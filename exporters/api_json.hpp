@@ -24,6 +24,10 @@ nlohmann::json port_json(const daemon::Snapshot& snapshot, const daemon::PortSna
 // `j` as the API writes it: compact, invalid UTF-8 replaced, a newline at the end.
 std::string json_text(const nlohmann::json& j);
 
+// The /api/v1/events body: {"events": [...]} — the flight recorder's events of every port (or
+// of `only`), oldest first, each in the form of daemon/recorder_file.hpp.
+nlohmann::json events_json(const daemon::Snapshot& snapshot, const daemon::PortSnapshot* only = nullptr);
+
 // The /api/v1/modules body: {"budgets": [...], "modules": [...], "taken", "taken_unix",
 // "version"}, the text json_text() gives of that object, written port by port: the fleet is never
 // one document, so it costs the body and one port's tree, not a tree of 9-10 x the body.

@@ -105,6 +105,7 @@ enum class Fam : std::size_t {
   ScrapeDuration,
   RenderErrorsTotal,
   StateWriteFailuresTotal,
+  RecorderEventsTotal,
   // the exporter's process, under the names every Prometheus client library uses
   ProcessCpuSeconds,
   ProcessResidentMemory,

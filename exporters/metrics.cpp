@@ -73,6 +73,7 @@ void add_self_series(FamilySet& out, const daemon::Snapshot& s, const SelfStats&
   }
   if (s.taken_unix > 0) out.gauge(Fam::SnapshotTimestamp, {}, s.taken_unix);
   out.counter(Fam::StateWriteFailuresTotal, {}, static_cast<double>(s.state_write_failures_total));
+  out.counter(Fam::RecorderEventsTotal, {}, static_cast<double>(s.recorder_events_total));
   if (self.last_scrape_seconds) out.gauge(Fam::ScrapeDuration, {}, *self.last_scrape_seconds);
   if (const auto& p = self.process) {
     out.counter(Fam::ProcessCpuSeconds, {}, p->cpu_seconds);

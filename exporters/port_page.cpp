@@ -10,6 +10,7 @@
 #include "exporters/api_json.hpp"
 #include "exporters/format.hpp"
 #include "exporters/landing_page.hpp"
+#include "exporters/recorder_svg.hpp"
 #include "health/values.hpp"
 
 namespace xcvr::exporters {
@@ -336,7 +337,7 @@ std::optional<std::string> port_page_html(const health::FleetView& views, std::s
     if (verdict.monitors_visible) body += monitors_table(*p, verdict) + lanes_table(*p) + vdm_table(*p->report);
     body += thresholds_table(*p->report);
   }
-  body += link_table(*p) + flags_table(*p, verdict) + coding_table(*p) + counters_table(s, *p, verdict);
+  body += link_table(*p) + recorder_section(*p) + flags_table(*p, verdict) + coding_table(*p) + counters_table(s, *p, verdict);
   return html_page(p->port + " \u2014 transceiver-exporter", body, o.refresh_seconds);
 }
 

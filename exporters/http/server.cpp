@@ -268,6 +268,20 @@ void HttpServer::Impl::install_routes(httplib::Server& server) const {
     }
     res.set_content(json_text(port_json(views->snapshot(), *port, views->of(*port))), kJson);
   }));
+  server.Get("/api/v1/events", sent([this](const Request&, Response& res) {
+    const auto snapshot = store.current();  // null before the first publish
+    res.set_content(json_text(snapshot ? events_json(*snapshot) : events_json(daemon::Snapshot{})), kJson);
+  }));
+  server.Get(R"(/api/v1/events/(.+))", sent([this](const Request& req, Response& res) {
+    const auto snapshot = store.current();
+    const auto* port = snapshot ? find_port(*snapshot, req.matches[1].str()) : nullptr;
+    if (port == nullptr) {
+      res.status = 404;
+      res.set_content(json_text({{"error", "no such port"}, {"port", req.matches[1].str()}}), kJson);
+      return;
+    }
+    res.set_content(json_text(events_json(*snapshot, port)), kJson);
+  }));
   server.Get(R"(/port/(.+))", sent([this](const Request& req, Response& res) {
     const auto page = port_page_html(*health::shared_views(store.current()), req.matches[1].str(), landing);
     if (!page) {

@@ -143,7 +143,7 @@ std::string render_human(const ModuleReport& r) {
       text += " [warning " + fmt("%g", t.low_warning.value_or(0)) + ".." + fmt("%g", t.high_warning.value_or(0)) +
               ", alarm " + fmt("%g", t.low_alarm.value_or(0)) + ".." + fmt("%g", t.high_alarm.value_or(0)) + "]";
     }
-    for (const std::string& flag : o.flags) text += " " + flag;
+    for (const std::string_view flag : o.flags) text += " " + std::string(flag);
     w.line("VDM " + std::string(o.name()) + " (lane " + std::to_string(o.lane) + ")", text);
   }
   for (const cmis::Checksum& c : r.checksums) {

@@ -366,7 +366,7 @@ class CmisDecoder {
     if (!advertised_) r_.vdm.clear();
     else if (!refresh || !refresh_vdm(img_, r_.vdm)) decode_vdm_into(img_, r_.vdm);
     for (const VdmObservable& o : r_.vdm) {
-      for (const std::string& level : o.flags) {
+      for (const std::string_view level : o.flags) {
         const auto lane = std::find_if(r_.lanes.begin(), r_.lanes.end(), [&](const LaneReport& l) { return l.lane == o.lane; });
         (lane != r_.lanes.end() ? lane->flags : r_.module_flags).push_back(vdm_flag_name(o.name(), level));
       }

@@ -55,6 +55,46 @@ struct LaneReport {
   std::vector<std::string> flags;              // raised flags, e.g. "rx_los", "tx_power_high_warning"
 };
 
+// The raised latched flags of one VDM observable, one bit per level in the order of the flag
+// table's VDM rows: "high_alarm", "low_alarm", "high_warning", "low_warning" (level_name()).
+// A byte, not a list of strings: nearly every observable has none, and a fleet holds tens of
+// thousands of them in two generations of reports (a list cost 3 MiB at 2,048 ports).
+class VdmFlagLevels {
+ public:
+  static constexpr int kLevels = 4;
+  static std::string_view level_name(int level);  // cmis/vdm.cpp
+  void set(int level) { bits_ = static_cast<uint8_t>(bits_ | 1u << level); }
+  void clear() { bits_ = 0; }
+  bool empty() const { return bits_ == 0; }
+  bool contains(int level) const { return (bits_ >> level & 1u) != 0; }
+  bool operator==(const VdmFlagLevels&) const = default;
+
+  // The raised levels' names in order: `for (std::string_view level : o.flags)`.
+  class iterator {
+   public:
+    iterator(uint8_t bits, int at) : bits_(bits), at_(at) { skip(); }
+    std::string_view operator*() const { return level_name(at_); }
+    iterator& operator++() {
+      ++at_;
+      skip();
+      return *this;
+    }
+    bool operator==(const iterator& o) const { return at_ == o.at_; }
+
+   private:
+    void skip() {
+      while (at_ < kLevels && (bits_ >> at_ & 1u) == 0) ++at_;
+    }
+    uint8_t bits_;
+    int at_;
+  };
+  iterator begin() const { return {bits_, 0}; }
+  iterator end() const { return {bits_, kLevels}; }
+
+ private:
+  uint8_t bits_ = 0;
+};
+
 // One described VDM instance (cmis/vdm.hpp). Kept small, since a fleet holds tens of thousands
 // and a port's report is copied every poll: the type's text comes from the static type table
 // (cmis/vdm_types.hpp) by type_id (an observable exists only for a known type), and the
@@ -63,7 +103,7 @@ struct LaneReport {
 struct VdmObservable {
   double value = 0;
   std::shared_ptr<const Thresholds> thresholds;  // the set's levels; null when not read or blank
-  std::vector<std::string> flags;                // raised latched flags: "high_alarm", ...
+  VdmFlagLevels flags;                           // raised latched flags: "high_alarm", ...
   uint8_t type_id = 0;
   int16_t lane = 0;           // 1-based
   int16_t group = 0;          // where the module describes it: group 0-3, instance 1-64

@@ -117,7 +117,8 @@ nlohmann::json to_json(const ModuleReport& r) {
   for (const VdmObservable& o : r.vdm) {
     json v = {{"type_id", o.type_id}, {"name", o.name()},      {"lane", o.lane},
               {"value", o.value},     {"unit", o.unit()},      {"statistic", o.statistic()},
-              {"threshold_set", o.threshold_set},            {"flags", o.flags}};
+              {"threshold_set", o.threshold_set},            {"flags", json::array()}};
+    for (const std::string_view level : o.flags) v["flags"].push_back(level);
     if (!o.quantity().empty()) v["quantity"] = o.quantity();
     if (!o.qualifier().empty()) v["qualifier"] = o.qualifier();
     if (o.thresholds) v["thresholds"] = thresholds(*o.thresholds);

@@ -16,15 +16,15 @@ constexpr std::array kFlagRows{F::VdmFlagHighAlarm, F::VdmFlagLowAlarm, F::VdmFl
                                F::VdmFlagLowWarning};
 
 // An instance's four flag bits as one read: the rows' nibble (they are its bits 0-3).
-void read_flags(const ModuleImage& image, int group, int index, std::vector<std::string>& out) {
+void read_flags(const ModuleImage& image, int group, int index, VdmFlagLevels& out) {
   out.clear();
   Field nibble = vdm_field(F::VdmFlagHighAlarm, group);
   nibble.width = static_cast<uint8_t>(kFlagRows.size());
   const uint32_t bits = read_uint(image, nibble, index).value_or(0);
   if (bits == 0) return;
-  for (F row : kFlagRows) {
-    const Field& flag = cmis_field(row);
-    if ((bits >> (flag.shift - nibble.shift) & 1) != 0) out.emplace_back(flag.name);
+  for (std::size_t level = 0; level < kFlagRows.size(); ++level) {
+    const Field& flag = cmis_field(kFlagRows[level]);
+    if ((bits >> (flag.shift - nibble.shift) & 1) != 0) out.set(static_cast<int>(level));
   }
 }
 
@@ -184,6 +184,11 @@ std::optional<double> worst_media_vdm(const ModuleReport& report, std::string_vi
     if (!worst || (highest ? o.value > *worst : o.value < *worst)) worst = o.value;
   }
   return worst;
+}
+
+std::string_view VdmFlagLevels::level_name(int level) {
+  static_assert(kFlagRows.size() == kLevels);
+  return cmis_field(kFlagRows[static_cast<std::size_t>(level)]).name;
 }
 
 }  // namespace xcvr::cmis

@@ -166,7 +166,9 @@ std::size_t PortRecorder::ring_bytes() const {
 }
 
 void PortRecorder::push(const RecorderSample& s, const std::vector<RecorderLane>& lanes) {
-  const auto slots = static_cast<std::size_t>(config_.samples);
+  // One slot beyond `samples`: a trigger's sample comes off the schedule, and must not push out
+  // the sample a full window before it.
+  const auto slots = static_cast<std::size_t>(config_.samples) + 1;
   if (ring_.empty()) {  // exactly the ring's size, once: no growth slack
     ring_.resize(slots);
     ring_lanes_.resize(slots * static_cast<std::size_t>(lanes_));
@@ -181,7 +183,7 @@ void PortRecorder::record(double now, double wall, const std::string& port, cons
                           const RecorderLinkInput& link) {
   if (!config_.enabled) return;
   if (count_ == 0) pending_.clear();  // a trigger with nothing before it (the first read of a module): no event
-  const bool due = now - last_sample_ >= config_.spacing_s() - 1e-9;
+  const bool due = fast_ || now - last_sample_ >= config_.spacing_s() - 1e-9;
   RecorderSample s = make_sample(wall, report, link);
   // The ring's last sample, for the edges only a sample shows: a data path that left DPActivated,
   // a tail above the ring's highest by kRecorderTailJump.

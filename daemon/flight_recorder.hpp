@@ -6,10 +6,13 @@
 // follow (the recovery, or not); triggers while it is open join it rather than open another, so a
 // link flapping twice in a minute is one event with two triggers.
 //
-// Samples are at most one per window/(samples-1) (2.5 s by default) and at least one per
-// dynamic poll; a trigger takes one at once. A sample is 40 bytes and 6 per lane, in the units
-// the module memory uses (0.1 µW, 2 µA, 1/256 °C, 100 µV, 1/256 dB), so recording loses nothing
-// of what was read.
+// Samples are one per window/(samples-1) (5 s by default, the default dynamic poll) when the
+// port is polled at least that often; a trigger takes one at once (the ring has a slot for it),
+// and while a port is polled fast after an event (RecorderConfig::fast_interval_s) every poll
+// is a sample: the ring then spans samples x fast_interval of finer detail.
+//
+// A sample is 40 bytes and 6 per lane, in the units the module memory uses (0.1 µW, 2 µA,
+// 1/256 °C, 100 µV, 1/256 dB), so recording loses nothing of what was read.
 #pragma once
 
 #include <array>
@@ -111,6 +114,8 @@ class PortRecorder {
               const RecorderLinkInput& link);
   // Events that closed since the last call (the engine hands them to the store).
   RecorderEvents take_closed();
+  // Polled fast after an event: a sample at every poll.
+  void set_fast(bool fast) { fast_ = fast; }
   // Monotonic time of the last trigger; -inf when none.
   double last_trigger() const { return last_trigger_; }
   std::size_t ring_bytes() const;  // what the ring holds (memory accounting)
@@ -130,6 +135,7 @@ class PortRecorder {
   std::vector<RecorderTrigger> pending_;
   std::shared_ptr<RecorderEvent> open_;
   int after_left_ = 0;
+  bool fast_ = false;
   RecorderEvents closed_;
 };
 

@@ -38,6 +38,7 @@ double PortPoller::fast_interval(double now, double normal) {
     fast_budget_->release();
     fast_ = false;
   }
+  recorder_.set_fast(fast_);
   return fast_ ? std::min(r.fast_interval_s, normal) : normal;
 }
 

@@ -7,7 +7,7 @@ namespace xcvr::daemon {
 struct RecorderConfig {
   bool enabled = true;
   double window_s = 60;       // the ring spans at least this much before a trigger (when full)
-  int samples = 25;           // ring slots: one sample at most every window/(samples-1)
+  int samples = 13;           // ring slots: one sample at most every window/(samples-1): 5 s, the default poll
   int after_samples = 4;      // samples after the trigger before the event closes
   int events_per_port = 4;    // newest kept
   int max_events = 256;       // across the daemon: the oldest go first

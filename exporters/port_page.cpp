@@ -167,7 +167,7 @@ std::string vdm_table(const cmis::ModuleReport& r) {
     if (o.statistic()) value += " <i>(statistic, not frozen)</i>";
     const cmis::Thresholds th = o.thresholds ? *o.thresholds : cmis::Thresholds{};
     std::string flags;
-    for (const std::string& f : o.flags) flags += "<b>" + html_escape(f) + "</b> ";
+    for (const std::string_view f : o.flags) flags += "<b>" + html_escape(f) + "</b> ";
     t += "<tr><td>" + html_escape(o.name()) + "</td><td class=\"num\">" + std::to_string(o.lane) + "</td><td class=\"num\">" +
          value + "</td><td class=\"num\">" + num(th.low_warning) + " \u2026 " + num(th.high_warning) +
          "</td><td class=\"num\">" + num(th.low_alarm) + " \u2026 " + num(th.high_alarm) + "</td><td>" + flags + "</td></tr>";

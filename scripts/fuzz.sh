@@ -82,6 +82,27 @@ printf '%s' '{"version":2,"modules":{
 "B2":{"vendor":"V","part_number":"P","first_seen_unix":1,"lanes":{"1":{"tx_bias_amperes":"x"}}}
 }}' > "$seeds/state/aging.json"
 
+# The recorder target (fuzz_recorder): a saved recorder.json with a good event (two lanes, three
+# samples, a flag and a null) and one whose rx power no module could report.
+mkdir -p "$seeds/recorder"
+python3 - "$seeds/recorder/recorder.json" <<'PY'
+import json, sys
+def event(rx):
+    return {"port": "host/p1", "serial": "S1", "unix": 1800000010.5, "more_triggers": 0, "lanes": 2, "trigger_sample": 1,
+            "triggers": [{"kind": "link_down", "detail": "p1: carrier lost", "unix": 1800000010.5}],
+            "samples": {"unix": [1800000005, 1800000010.5, 1800000015], "temperature_celsius": [35.5, 35.5, None],
+                        "supply_voltage_volts": [3.3001, 3.3, 3.3], "pre_fec_ber": [0.0002, 0.0003, None],
+                        "esnr_db": [18.5, 18.25, None], "fec_corrected_per_second": [1000, 12345.5, None],
+                        "fec_uncorrectable_per_second": [0, 0, None], "fec_tail_symbols": [3, 9, None],
+                        "carrier_up": [True, False, None], "module_state": ["ModuleReady", "ModuleReady", None],
+                        "flags": [[], ["rx_los", "vdm_high_warning"], []], "alarm_lanes": [[], [2], []],
+                        "active_lanes": [[1, 2], [1], []], "rx_power_watts": [[0.0005, 0.0004], [rx, 0], [None, None]],
+                        "tx_power_watts": [[0.0008, 0.0008], [0.0008, 0.0008], [None, None]],
+                        "tx_bias_amperes": [[0.0075, 0.0075], [0.0075, 0.0075], [None, None]]}}
+lines = [json.dumps(event(0.0005), separators=(",", ":")), json.dumps(event(1.5), separators=(",", ":"))]
+open(sys.argv[1], "w").write('{"version":1,"events":[\n' + ",\n".join(lines) + "\n]}\n")
+PY
+
 # The process-stats target (fuzz_proc_stat): this machine's own /proc/self/stat line.
 mkdir -p "$seeds/proc"
 cat /proc/self/stat > "$seeds/proc/self-stat" 2>/dev/null || echo "1 (x) S 1 1 1 0 -1 0 0 0 0 0 1 2 0 0 20 0 1 0 5 6 7" > "$seeds/proc/self-stat"
@@ -106,6 +127,7 @@ seeds_of() {
   case "$1" in
     fuzz_netlink*) echo "$seeds/netlink" ;;
     fuzz_state) echo "$seeds/state" ;;
+    fuzz_recorder) echo "$seeds/recorder" ;;
     fuzz_proc_stat) echo "$seeds/proc" ;;
     fuzz_config) echo "$seeds/toml" ;;
     fuzz_http*) echo "$seeds/http" ;;

@@ -271,6 +271,14 @@ if poll:
               f"{mib(d('rss_mib'))} | {mib(d('emulator_heap_mib'))} | "
               f"{mib(d('daemon_heap_mib'))} | {mib(d('daemon_rss_mib'))} | ≤ {target} MiB: "
               f"{verdict(d('daemon_rss_mib') <= target)} |")
+    rec, norec = poll.get("ports2048_recorder_bytes_per_port"), poll.get("ports2048_norecorder_daemon_rss_mib")
+    if rec is not None and norec is not None:
+        print(f"\nThe flight recorder (on by default: 13 samples and a spare slot for a trigger's own, 40 bytes each plus 6 per lane, allocated whole "
+              f"at a module's first sample) holds {rec:.0f} bytes per 8-lane port: {rec * 2048 / 2**20:.1f} MiB "
+              f"at 2048 ports. The same fleet with the recorder off, in the same run: daemon RSS "
+              f"{norec:.1f} MiB, so the recorder costs {poll['ports2048_daemon_rss_mib'] - norec:+.1f} MiB "
+              f"of RSS ({(poll['ports2048_daemon_rss_mib'] - norec) * 2**20 / 2048:.0f} bytes per port with "
+              "allocator overhead).")
     print("\nThe emulated fleet runs in the benchmark process, under the daemon's allocator policy "
           "(`daemon/allocator.hpp`: two arenas, free memory returned only by a trim every 30 s, which is "
           "applied once before RSS is read, as the daemon's main loop does). The emulator's heap is measured (mallinfo2) after the modules are built "

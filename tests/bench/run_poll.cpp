@@ -181,10 +181,11 @@ void cycle_vs_floor(int buses, int cages, const char* key, std::map<std::string,
 }
 
 // CPU per port poll and RSS, wire time accounted but not slept (the daemon's own cost).
-void cpu_and_rss(int buses, const char* key, std::map<std::string, double>& out) {
+void cpu_and_rss(int buses, const char* key, std::map<std::string, double>& out, bool recorder = true) {
   malloc_trim(0);
   const double heap0 = heap_mib();
   Rig rig(buses, 8, false, 0.2, false);
+  rig.config.poll.recorder.enabled = recorder;
   const double emulator_heap = heap_mib() - heap0;  // the emulated modules, before any daemon object
   rig.make_engine();
   rig.engine->start();
@@ -207,6 +208,10 @@ void cpu_and_rss(int buses, const char* key, std::map<std::string, double>& out)
   out[std::string(key) + "_daemon_heap_mib"] = heap_mib() - heap0 - emulator_heap;
   out[std::string(key) + "_daemon_rss_mib"] = rss - emulator_heap;
   rig.engine->stop();
+  // The flight recorder's rings: allocated whole at a module's first sample.
+  double ring_bytes = 0;
+  for (const auto& p : rig.store.current()->ports) ring_bytes += static_cast<double>(rig.engine->port(p.port)->recorder().ring_bytes());
+  out[std::string(key) + "_recorder_bytes_per_port"] = ring_bytes / (buses * 8);
   const double port_polls = static_cast<double>(cycles1 - cycles0) * 8;
   out[std::string(key) + "_cpu_us_per_port_poll"] = (cpu1 - cpu0) / port_polls * 1e6;
 }
@@ -274,6 +279,7 @@ int main(int argc, char** argv) {
   if (wanted("profiles")) series_per_profile(out);
   if (wanted("cpu64")) cpu_and_rss(8, "ports64", out);
   if (wanted("cpu2048")) cpu_and_rss(256, "ports2048", out);
+  if (wanted("cpu2048_norecorder")) cpu_and_rss(256, "ports2048_norecorder", out, false);
   std::printf("{");
   const char* sep = "";
   for (const auto& [k, v] : out) {

@@ -41,13 +41,13 @@ void feed(PortRecorder& rec, const cmis::ModuleReport& r, double t0, double t1, 
 }
 
 TEST(FlightRecorder, AnEventHoldsTheMinuteBeforeItsTriggerAndWhatFollows) {
-  PortRecorder rec;  // defaults: 25 slots over 60 s (one sample each 2.5 s), 4 after
+  PortRecorder rec;  // defaults: 13 slots over 60 s (one sample each 5 s, the default poll), 4 after
   const cmis::ModuleReport healthy = report_with(8, 0.0005);
   feed(rec, healthy, 0, 100);
   rec.trigger({"link_down", "p1: carrier lost", kWall0 + 100.5});
   feed(rec, healthy, 101, 101);  // the trigger's sample, taken at once
   EXPECT_TRUE(rec.take_closed().empty()) << "still open: its aftermath is recorded first";
-  feed(rec, healthy, 102, 120);
+  feed(rec, healthy, 102, 130);
   const RecorderEvents events = rec.take_closed();
   ASSERT_EQ(events.size(), 1u);
   const RecorderEvent& e = *events[0];
@@ -56,8 +56,8 @@ TEST(FlightRecorder, AnEventHoldsTheMinuteBeforeItsTriggerAndWhatFollows) {
   ASSERT_EQ(e.triggers.size(), 1u);
   EXPECT_EQ(e.triggers[0].kind, "link_down");
   EXPECT_EQ(e.lanes, 8);
-  EXPECT_EQ(e.trigger_sample, 24u);
-  ASSERT_EQ(e.samples.size(), 29u);
+  EXPECT_EQ(e.trigger_sample, 13u);
+  ASSERT_EQ(e.samples.size(), 18u);
   const double trigger_t = e.samples[e.trigger_sample].unix();
   EXPECT_DOUBLE_EQ(trigger_t, kWall0 + 101);
   EXPECT_GE(trigger_t - e.samples.front().unix(), 60.0) << "the minute before";
@@ -82,7 +82,7 @@ TEST(FlightRecorder, TriggersWhileAnEventIsOpenJoinIt) {
   ASSERT_EQ(events.size(), 1u);
   ASSERT_EQ(events[0]->triggers.size(), 2u);
   EXPECT_EQ(events[0]->triggers[1].detail, "second");
-  EXPECT_GE(events[0]->samples.back().unix() - kWall0, 76 + 4 * 2.5 - 1) << "the aftermath of the second trigger too";
+  EXPECT_GE(events[0]->samples.back().unix() - kWall0, 76 + 4 * 5 - 1) << "the aftermath of the second trigger too";
 }
 
 TEST(FlightRecorder, ATriggerWithNothingBeforeItIsNoEvent) {
@@ -101,14 +101,14 @@ TEST(FlightRecorder, ADataPathLeavingActivatedAndATailJumpAreTriggers) {
   feed(rec, report_with(8, 0.0005), 0, 70, 1, link);
   feed(rec, report_with(8, 0.0005, "DPDeactivated"), 71, 71, 1, link);
   link.fec_tail = 5;  // +2 over the minute's highest: noise, not a jump
-  feed(rec, report_with(8, 0.0005, "DPDeactivated"), 72, 90, 1, link);
+  feed(rec, report_with(8, 0.0005, "DPDeactivated"), 72, 95, 1, link);
   auto events = rec.take_closed();
   ASSERT_EQ(events.size(), 1u);
   EXPECT_EQ(events[0]->triggers.at(0).kind, "data_path");
   EXPECT_EQ(events[0]->triggers.at(0).detail, "lane 1 left DPActivated");
   EXPECT_EQ(events[0]->triggers.size(), 1u);
   link.fec_tail = 9;  // 5 -> 9: a jump
-  feed(rec, report_with(8, 0.0005, "DPDeactivated"), 91, 120, 1, link);
+  feed(rec, report_with(8, 0.0005, "DPDeactivated"), 96, 130, 1, link);
   events = rec.take_closed();
   ASSERT_EQ(events.size(), 1u);
   EXPECT_EQ(events[0]->triggers.at(0).kind, "fec_tail_jump");
@@ -146,7 +146,7 @@ RecorderEvent sample_event() {
   link.carrier_up = false;
   feed(rec, report_with(8, 0.0005), 0, 70);
   rec.trigger({"flag", "rx_los lane 3", kWall0 + 70.25});
-  feed(rec, r, 71, 90, 1, link);
+  feed(rec, r, 71, 100, 1, link);
   return *rec.take_closed().at(0);
 }
 

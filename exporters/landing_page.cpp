@@ -246,6 +246,7 @@ std::string landing_page_html(const health::FleetView& views, const LandingOptio
                      " \u2014 pluggable optics (CMIS, SFF-8636, SFF-8472) for Prometheus</p><nav>"
                      "<a href=\"" + html_escape(o.metrics_path) + "\">metrics</a>"
                      "<a href=\"/api/v1/modules\">/api/v1/modules</a>"
+                     "<a href=\"/api/v1/events\">/api/v1/events</a>"
                      "<a href=\"/healthz\">/healthz</a></nav>";
   body += summary(s, devices) + refresh_note(o, "/");
   body += problems(devices);

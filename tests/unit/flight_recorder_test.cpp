@@ -10,6 +10,9 @@
 #include "daemon/flight_recorder.hpp"
 #include "daemon/recorder_file.hpp"
 #include "daemon/recorder_store.hpp"
+#include "exporters/format.hpp"
+#include "exporters/http/server.hpp"
+#include "tests/e2e/synthetic_fleet.hpp"
 #include "tests/support/emulated_engine.hpp"
 
 namespace xcvr::daemon {
@@ -289,6 +292,89 @@ TEST(FlightRecorderEngine, AnEmulatedFlapIsRecordedWithTheMinuteBefore) {
   EXPECT_NE(e.lane(0, 1).rx_power, RecorderSample::kNoneU16) << "the optic's values before the loss";
   EXPECT_FALSE(fleet.port("sw/b0c1").events);
   EXPECT_EQ(fleet.store.current()->recorder_events_total, 1u);
+}
+
+}  // namespace
+}  // namespace xcvr::daemon
+
+namespace xcvr::daemon {
+namespace {
+
+// The fast poll after an event stays within its bus budget: two ports of one bus flap, one is
+// polled fast (every 0.5 s, a sample each poll), the other at its normal interval; when the
+// fast period is over, neither.
+TEST(FlightRecorderEngine, TheFastPollKeepsToItsBudgetPerBus) {
+  using testing_support::Fleet;
+  Fleet fleet(1, 3, "qsfpdd-400g-sr8", 720, testing_support::TransportPath::Emulator, nullptr, /*links=*/true,
+              /*dynamic_interval_s=*/2);
+  PollConfig poll = fleet.config.poll;
+  poll.recorder.fast_interval_s = 0.5;
+  poll.recorder.fast_for_s = 30;
+  const auto budget = std::make_shared<FastPollBudget>(1);
+  for (const char* name : {"sw/b0c0", "sw/b0c1", "sw/b0c2"}) {
+    PortPoller* p = fleet.engine->port(name);
+    p->reconfigure(poll, nullptr, fleet.clock.monotonic(), fleet.clock.wall());
+    p->set_fast_budget(budget);
+  }
+  fleet.run_for(90);
+  for (int cage : {0, 1}) {
+    fleet.buses[0]->module(cage)->faults().link_down = true;
+    fleet.buses[0]->observe_link(cage);
+  }
+  fleet.run_for(3);
+  for (int cage : {0, 1}) {
+    fleet.buses[0]->module(cage)->faults().link_down = false;
+    fleet.buses[0]->observe_link(cage);
+  }
+  fleet.run_for(5);
+  const int fast = fleet.engine->port("sw/b0c0")->polling_fast() + fleet.engine->port("sw/b0c1")->polling_fast();
+  EXPECT_EQ(fast, 1) << "one port of the bus at a time";
+  EXPECT_FALSE(fleet.engine->port("sw/b0c2")->polling_fast()) << "no event, no fast poll";
+  fleet.run_for(60);
+  EXPECT_FALSE(fleet.engine->port("sw/b0c0")->polling_fast());
+  EXPECT_FALSE(fleet.engine->port("sw/b0c1")->polling_fast());
+  // Both events were recorded all the same; the fast port's were sampled at every poll.
+  EXPECT_TRUE(fleet.port("sw/b0c0").events);
+  EXPECT_TRUE(fleet.port("sw/b0c1").events);
+}
+
+}  // namespace
+}  // namespace xcvr::daemon
+
+namespace xcvr::daemon {
+namespace {
+
+// /api/v1/events and /api/v1/events/<port> through the server's routes, and the port page's
+// plots: what the e2e sees of a real daemon, here for a snapshot built by hand.
+TEST(RecorderApi, EventsAreServedPerPortAndPlottedOnThePortPage) {
+  Snapshot s = xcvr::testing::make_fleet(2);
+  auto events = std::make_shared<RecorderEvents>();
+  events->push_back(std::make_shared<RecorderEvent>(sample_event()));
+  s.ports[0].events = events;
+  SnapshotStore store;
+  store.publish(std::make_shared<const Snapshot>(s));
+  exporters::HttpServer server(exporters::WebConfig{}, store);
+  const auto body = [&](const std::string& path) {
+    const std::string out = server.serve_bytes("GET " + path + " HTTP/1.1\r\nHost: a\r\n\r\n");
+    return std::pair{std::stoi(out.substr(9, 3)), out.substr(out.find("\r\n\r\n") + 4)};
+  };
+  const auto [all_status, all] = body("/api/v1/events");
+  EXPECT_EQ(all_status, 200);
+  const auto j = nlohmann::json::parse(all);
+  ASSERT_EQ(j["events"].size(), 1u);
+  EXPECT_EQ(j["events"][0], recorder_event_json(*events->front()));
+  const std::string other = exporters::url_path_escape(s.ports[1].port);
+  EXPECT_EQ(nlohmann::json::parse(body("/api/v1/events/" + other).second)["events"].size(), 0u);
+  EXPECT_EQ(body("/api/v1/events/no-such-port").first, 404);
+  const auto [page_status, page] = body("/port/" + exporters::url_path_escape(s.ports[0].port));
+  EXPECT_EQ(page_status, 200);
+  EXPECT_NE(page.find("Flight recorder"), std::string::npos);
+  EXPECT_NE(page.find("rx_los lane 3"), std::string::npos);
+  std::size_t polylines = 0;
+  for (std::size_t at = page.find("<polyline"); at != std::string::npos; at = page.find("<polyline", at + 1)) ++polylines;
+  EXPECT_EQ(polylines, 8u + 8u + 2u + 1u + 2u) << "rx and bias per lane, FEC x2, tail, carrier and alarms";
+  EXPECT_NE(page.find("worst media pre-FEC BER</tspan></text><text x=\"56\" y=\"44\" font-size=\"10\">no values"), std::string::npos)
+      << "a module without VDM: the BER plot says so";
 }
 
 }  // namespace

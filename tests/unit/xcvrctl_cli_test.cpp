@@ -24,7 +24,7 @@ namespace fs = std::filesystem;
 
 const std::string kXcvrctl = XCVRCTL_PATH;
 const fs::path kSourceDir = fs::path(XCVR_TEST_DATA) / ".." / "..";
-const std::vector<std::string> kSubcommands = {"decode", "verify", "show", "emulate", "discover"};
+const std::vector<std::string> kSubcommands = {"decode", "verify", "show", "emulate", "discover", "events"};
 
 struct Result {
   std::string out;  // stdout (stderr too when asked)

@@ -104,7 +104,7 @@ constexpr FamilySpec kFixedSpecs[] = {
     {Fam::FecLimitForecast, "transceiver_fec_limit_forecast_seconds", G, "seconds", "port",
      "Seconds until the worst media lane's pre-FEC BER reaches the FEC limit (2.4e-4, RS(544,514)) at its trend of the last hours (a weighted line through log10 BER, tau 6 h); absent when the trend cannot say (too few samples, not rising, too noisy)."},
     {Fam::LinkFecCodewords, "transceiver_link_fec_codewords_total", C, "", "port, link, symbols",
-     "FEC codewords by the number of symbols corrected in each (`symbols`: a bin of the device's codeword histogram, \"3\" or \"9-15\"; ethtool FEC histogram, cached; full profile or detail ports)."},
+     "FEC codewords by the number of symbols corrected in each (`symbols`: a bin of the device's codeword histogram, \"3\" or \"9-15\"; ethtool FEC histogram, or PPHCR and PPCNT group 0x23 on InfiniBand, cached; full profile or detail ports)."},
     {Fam::LinkFecTail, "transceiver_link_fec_tail_symbols", G, "", "port, link",
      "The FEC tail: the most symbols corrected in one codeword during the last link interval (the high bound of the highest histogram bin that grew); 0 when none needed correcting."},
     {Fam::LinkFecCorrectionLimit, "transceiver_link_fec_correction_limit_symbols", G, "", "port, link",

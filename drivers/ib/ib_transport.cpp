@@ -108,27 +108,94 @@ std::optional<drivers::Error> IbTransport::read(const drivers::ReadRequest& requ
   return std::nullopt;
 }
 
+// Register `id`, asked for link health: its image; nullopt when the device cannot answer it (no
+// such register, or no form of Access Register to carry it): `refused` is set, and the caller
+// asks no more.
+std::variant<std::optional<std::vector<uint8_t>>, drivers::Error> IbTransport::ask_link_register(
+    uint16_t id, std::span<const uint8_t> image, bool& refused) {
+  auto r = counted([&] { return target_->access_register(*lane_.channel, id, image); });
+  if (auto* e = std::get_if<drivers::Error>(&r)) {
+    if (e->kind != drivers::ErrorKind::Unsupported) return *e;
+    refused = true;
+    return std::nullopt;
+  }
+  return std::move(std::get<std::vector<uint8_t>>(r));
+}
+
+// PPCNT group `grp` of local port `port`, checked to be what was asked.
+std::variant<std::optional<Ppcnt>, drivers::Error> IbTransport::ask_ppcnt(uint8_t port, uint8_t grp, bool& refused) {
+  Ppcnt q;
+  q.local_port = port;
+  q.grp = grp;
+  auto r = ask_link_register(kRegPpcnt, encode_ppcnt(q), refused);
+  if (auto* e = std::get_if<drivers::Error>(&r)) return *e;
+  const auto& image = std::get<std::optional<std::vector<uint8_t>>>(r);
+  if (!image) return std::nullopt;
+  auto p = decode_ppcnt(*image);
+  if (!p) return drivers::Error{drivers::ErrorKind::Corrupt, "short PPCNT image"};
+  if (p->local_port != port || p->grp != grp) {
+    return drivers::Error{drivers::ErrorKind::Corrupt, "PPCNT reply is for port " + std::to_string(p->local_port) +
+                                                           " group " + std::to_string(p->grp) + ", asked port " +
+                                                           std::to_string(port) + " group " + std::to_string(grp)};
+  }
+  return p;
+}
+
 // PPCNT's physical layer statistics of local port `port`, mlxlink's BER figures. A device that
 // cannot answer (no PPCNT, or no AccessRegisterGMP to carry it) is asked once, then never.
 std::optional<drivers::Error> IbTransport::read_phys_layer(uint8_t port, const std::string& link,
                                                            drivers::LinkHealth& out) {
   if (phys_layer_refused_) return std::nullopt;
-  Ppcnt q;
+  auto r = ask_ppcnt(port, kPpcntGroupPhysStats, phys_layer_refused_);
+  if (auto* e = std::get_if<drivers::Error>(&r)) return *e;
+  if (const auto& p = std::get<std::optional<Ppcnt>>(r)) append_phys_layer(p->stats, link, out);
+  return std::nullopt;
+}
+
+// PPHCR of local port `port`: the bins its histogram has now, kept in fec_bins_ when it has one.
+std::optional<drivers::Error> IbTransport::ask_fec_bins(uint8_t port, uint64_t link_downed) {
+  Pphcr q;
   q.local_port = port;
-  auto r = counted([&] { return target_->access_register(*lane_.channel, kRegPpcnt, encode_ppcnt(q)); });
-  if (auto* e = std::get_if<drivers::Error>(&r)) {
-    if (e->kind != drivers::ErrorKind::Unsupported) return *e;
-    phys_layer_refused_ = true;
+  auto r = ask_link_register(kRegPphcr, encode_pphcr(q), fec_histogram_refused_);
+  if (auto* e = std::get_if<drivers::Error>(&r)) return *e;
+  const auto& image = std::get<std::optional<std::vector<uint8_t>>>(r);
+  if (!image) return std::nullopt;
+  const auto p = decode_pphcr(*image);
+  if (!p) return drivers::Error{drivers::ErrorKind::Corrupt, "short PPHCR image"};
+  if (p->local_port != port) {
+    return drivers::Error{drivers::ErrorKind::Corrupt, "PPHCR reply is for port " + std::to_string(p->local_port) +
+                                                           ", asked port " + std::to_string(port)};
+  }
+  auto h = pphcr_histogram(*p);
+  if (auto* why = std::get_if<std::string>(&h)) return drivers::Error{drivers::ErrorKind::Corrupt, *why};
+  // No histogram now (none configured, the link down): nothing kept, PPHCR asked again next read.
+  if (auto& bins = std::get<std::optional<drivers::LinkFecHistogram>>(h)) fec_bins_[port] = {std::move(*bins), link_downed};
+  return std::nullopt;
+}
+
+// The RS-FEC codeword histogram of local port `port`: PPHCR's bins, PPCNT group 0x23's counts.
+// A device that cannot answer either is asked once, then never; after a failed read the bins
+// are asked again.
+std::optional<drivers::Error> IbTransport::read_fec_histogram(uint8_t port, const std::string& link,
+                                                              uint64_t link_downed, drivers::LinkHealth& out) {
+  if (fec_histogram_refused_) return std::nullopt;
+  auto known = fec_bins_.find(port);
+  if (known != fec_bins_.end() && known->second.link_downed != link_downed) fec_bins_.erase(known);
+  if (!fec_bins_.count(port)) {
+    if (auto e = ask_fec_bins(port, link_downed)) return e;
+  }
+  known = fec_bins_.find(port);
+  if (known == fec_bins_.end()) return std::nullopt;
+  auto r = ask_ppcnt(port, kPpcntGroupRsHistogram, fec_histogram_refused_);
+  if (const auto* p = std::get_if<std::optional<Ppcnt>>(&r); p && *p) {
+    drivers::LinkFecHistogram h = known->second.histogram;
+    h.link = link;
+    fill_rs_histogram((*p)->rs_histogram, h);
+    out.fec_histograms.push_back(std::move(h));
     return std::nullopt;
   }
-  const auto p = decode_ppcnt(std::get<std::vector<uint8_t>>(r));
-  if (!p) return drivers::Error{drivers::ErrorKind::Corrupt, "short PPCNT image"};
-  if (p->local_port != port || p->grp != kPpcntGroupPhysStats) {
-    return drivers::Error{drivers::ErrorKind::Corrupt, "PPCNT reply is for port " + std::to_string(p->local_port) +
-                                                           " group " + std::to_string(p->grp) + ", asked port " +
-                                                           std::to_string(port)};
-  }
-  append_phys_layer(p->stats, link, out);
+  fec_bins_.erase(known);
+  if (auto* e = std::get_if<drivers::Error>(&r)) return *e;
   return std::nullopt;
 }
 
@@ -164,6 +231,7 @@ std::variant<drivers::LinkHealth, drivers::Error> IbTransport::read_link_health(
     auto counters = to_link_counters(*c, link, extended);
     out.counters.insert(out.counters.end(), counters.begin(), counters.end());
     if (auto e = read_phys_layer(port, link, out)) return fail(*e);
+    if (auto e = read_fec_histogram(port, link, c->link_downed, out)) return fail(*e);
   }
   out.transactions = counters_.transactions - before.transactions;
   out.bytes = counters_.bytes - before.bytes;

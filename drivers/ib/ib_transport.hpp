@@ -8,10 +8,13 @@
 // target polls in parallel with the others.
 #pragma once
 
+#include <map>
 #include <memory>
 #include <optional>
 #include <span>
 #include <string>
+#include <variant>
+#include <vector>
 
 #include "drivers/ib/ib_target.hpp"
 #include "drivers/transport.hpp"
@@ -34,8 +37,11 @@ class IbTransport final : public drivers::Transport {
   // transactions: MADs this port caused (re-sends included); bytes: 256 per MAD each way.
   drivers::BusCounters counters() const override { return counters_; }
   // PMA PortCounters (PortCountersExtended where ClassPortInfo offers the 64-bit error
-  // counters) and PPCNT's physical layer statistics (BER) of every IB port this module
-  // carries: 2 MADs per port, 4 for a twin-port cage.
+  // counters), PPCNT's physical layer statistics (BER) and its RS-FEC histogram counts (group
+  // 0x23) of every IB port this module carries: 3 MADs per port, 6 for a twin-port cage. The
+  // histogram's bins (PPHCR) are asked once per port, and again after the port's LinkDowned
+  // counter moved (a link that came back up may run another FEC), after a histogram read
+  // failed, and while the port has no histogram.
   std::variant<drivers::LinkHealth, drivers::Error> read_link_health() override;
 
   // The last PMAOS seen (module state, error type), for the CLI.
@@ -46,7 +52,14 @@ class IbTransport final : public drivers::Transport {
  private:
   std::optional<drivers::Error> read_chunk(uint8_t device, uint8_t bank, uint8_t page, uint16_t offset,
                                            std::span<uint8_t> out);
+  std::variant<std::optional<std::vector<uint8_t>>, drivers::Error> ask_link_register(uint16_t id,
+                                                                                      std::span<const uint8_t> image,
+                                                                                      bool& refused);
+  std::variant<std::optional<Ppcnt>, drivers::Error> ask_ppcnt(uint8_t port, uint8_t grp, bool& refused);
   std::optional<drivers::Error> read_phys_layer(uint8_t port, const std::string& link, drivers::LinkHealth& out);
+  std::optional<drivers::Error> read_fec_histogram(uint8_t port, const std::string& link, uint64_t link_downed,
+                                                   drivers::LinkHealth& out);
+  std::optional<drivers::Error> ask_fec_bins(uint8_t port, uint64_t link_downed);
   template <typename Fn>
   auto counted(Fn&& fn);
 
@@ -56,6 +69,12 @@ class IbTransport final : public drivers::Transport {
   std::string port_;
   bool known_present_ = false;
   bool phys_layer_refused_ = false;  // the device cannot answer PPCNT: not asked again
+  bool fec_histogram_refused_ = false;  // ... PPHCR or PPCNT group 0x23: not asked again
+  struct FecBins {
+    drivers::LinkFecHistogram histogram;  // PPHCR's bins (counts 0) and correction limit
+    uint64_t link_downed = 0;             // the port's LinkDownedCounter when PPHCR was read
+  };
+  std::map<uint8_t, FecBins> fec_bins_;  // by IB port; a port not here has PPHCR asked
   std::optional<Pmaos> last_pmaos_;
   drivers::BusCounters counters_;
 };

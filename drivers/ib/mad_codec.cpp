@@ -181,6 +181,7 @@ std::string register_name(uint16_t id) {
     case kRegMcam: return "MCAM";
     case kRegMgpir: return "MGPIR";
     case kRegPpcnt: return "PPCNT";
+    case kRegPphcr: return "PPHCR";
     default: return "register " + hex(id, 4);
   }
 }

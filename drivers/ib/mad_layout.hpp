@@ -25,6 +25,13 @@
 //          (mcia_32dwords at bit 0x5d of a 128-bit MSB-first field = bit 34 from the LSB) and
 //          drivers/net/ethernet/mellanox/mlxsw/reg.h (MLXSW_REG_MCAM_MCIA_128B = 34,
 //          MLXSW_REG_MCIA_ID 0x9014, MLXSW_REG_MCIA_LEN 0x94).
+//   HIST   torvalds/linux as of "net/mlx5: Add support for PPHCR and RS-FEC histogram group"
+//          (Carolina Jubran, NVIDIA, netdev, Sept 2025): include/linux/mlx5/driver.h
+//          (MLX5_REG_PPHCR = 0x503E), device.h (MLX5_RS_FEC_HISTOGRAM_GROUP = 0x23), mlx5_ifc.h
+//          (pphcr_reg_bits, bin_range_layout_bits, rs_histogram_cntrs_bits); and
+//          drivers/net/ethernet/mellanox/mlx5/core/en_stats.c as of "net/mlx5e: Report RS-FEC
+//          histogram statistics via ethtool" (Vadim Fedorenko, Carolina Jubran, 2025):
+//          MLX5E_HISTOGRAM_FEC_RS_544_514 = 1, _LLRS = 2, _RS_528_514 = 3; at most 16 bins.
 // "Bit b of dword d" below means bit b (0 = LSB) of the big-endian 32-bit word at byte 4*d.
 #pragma once
 
@@ -200,6 +207,7 @@ inline constexpr uint16_t kRegPpcnt = 0x5008;
 inline constexpr uint16_t kRegMcia = 0x9014;
 inline constexpr uint16_t kRegMcam = 0x907F;
 inline constexpr uint16_t kRegMgpir = 0x9100;
+inline constexpr uint16_t kRegPphcr = 0x503E;  // HIST MLX5_REG_PPHCR
 inline constexpr std::size_t kSizePmlp = 0x40;
 inline constexpr std::size_t kSizePmaos = 0x10;
 inline constexpr std::size_t kSizeMcia = 0x94;
@@ -266,5 +274,24 @@ inline constexpr std::size_t kPlsEffectiveBer = 0x64;    // after FEC
 inline constexpr std::size_t kPlsEnd = 0x68;
 static_assert(kPpcntCounterSet + kPlsEnd <= kPpcntQuerySize && kPpcntQuerySize < kSizePpcnt,
               "the PPCNT fields read lie in its first GMP block, which is less than the register");
+
+// PPCNT group 0x23, RS-FEC histogram counters (HIST rs_histogram_cntrs): hist[16], each 64 bits
+// (high dword first), from the start of counter_set; then 0x2c0 bits reserved. Counter i counts
+// the codewords of PPHCR's bin i.
+inline constexpr uint8_t kPpcntGroupRsHistogram = 0x23;  // MLX5_RS_FEC_HISTOGRAM_GROUP
+inline constexpr std::size_t kRsHistogramBins = 16;      // hist[16]; the kernel uses at most 16 bins
+inline constexpr std::size_t kRsHistEnd = 8 * kRsHistogramBins;
+static_assert(kPpcntCounterSet + kRsHistEnd <= kPpcntQuerySize, "the histogram lies in PPCNT's first GMP block");
+
+// PPHCR, Ports Phy Histogram Configuration Register (HIST pphcr_reg): the histogram's bins.
+//   dword 0: active_hist_type[31:28], local_port[23:16]; dword 1: num_of_bins[23:16];
+//   dwords 2-3 reserved; bin_range[16] from byte 16, one dword each: high_val[21:16], low_val[5:0]
+//   (the symbols corrected in a codeword that bin counts, both inclusive).
+inline constexpr std::size_t kPphcrBinRange = 16;
+inline constexpr std::size_t kSizePphcr = kPphcrBinRange + 4 * kRsHistogramBins;  // 0x50
+// active_hist_type (en_stats.c): the code the histogram is of; 0 (or any other): none.
+inline constexpr uint8_t kPphcrHistRs544 = 1;  // RS-FEC (544,514)
+inline constexpr uint8_t kPphcrHistLlrs = 2;   // LL-RS (272,257+1)
+inline constexpr uint8_t kPphcrHistRs528 = 3;  // RS-FEC (528,514)
 
 }  // namespace xcvr::ib

@@ -280,6 +280,10 @@ std::array<uint8_t, kPpcntQuerySize> encode_ppcnt(const Ppcnt& p) {
   std::array<uint8_t, kPpcntQuerySize> out{};
   put_be32(out, 0, field(p.local_port, 23, 16) | field(p.pnat, 15, 14) | field(p.lp_msb, 13, 12) |
                        field(p.grp, 5, 0));
+  if (p.grp == kPpcntGroupRsHistogram) {
+    for (std::size_t i = 0; i < kRsHistogramBins; ++i) put_be64(out, at(8 * i), p.rs_histogram[i]);
+    return out;
+  }
   const PhysLayerStats& s = p.stats;
   put_be64(out, at(kPlsTimeSinceClear), s.time_since_clear_ms);
   put_ber(out, kPlsRawBer, s.raw_ber);
@@ -288,13 +292,19 @@ std::array<uint8_t, kPpcntQuerySize> encode_ppcnt(const Ppcnt& p) {
 }
 
 std::optional<Ppcnt> decode_ppcnt(std::span<const uint8_t> image) {
-  if (image.size() < at(kPlsEnd)) return std::nullopt;
+  if (image.size() < at(0)) return std::nullopt;
   Ppcnt p;
   const uint32_t d0 = be32(image, 0);
   p.local_port = static_cast<uint8_t>(bits(d0, 23, 16));
   p.pnat = static_cast<uint8_t>(bits(d0, 15, 14));
   p.lp_msb = static_cast<uint8_t>(bits(d0, 13, 12));
   p.grp = static_cast<uint8_t>(bits(d0, 5, 0));
+  if (p.grp == kPpcntGroupRsHistogram) {
+    if (image.size() < at(kRsHistEnd)) return std::nullopt;
+    for (std::size_t i = 0; i < kRsHistogramBins; ++i) p.rs_histogram[i] = be64(image, at(8 * i));
+    return p;
+  }
+  if (image.size() < at(kPlsEnd)) return std::nullopt;
   PhysLayerStats& s = p.stats;
   s.time_since_clear_ms = be64(image, at(kPlsTimeSinceClear));
   s.raw_ber = get_ber(image, kPlsRawBer);
@@ -308,6 +318,69 @@ void append_phys_layer(const PhysLayerStats& s, const std::string& link, drivers
   for (const auto& [id, figure] : {std::pair{LinkBerId::Raw, s.raw_ber}, std::pair{LinkBerId::Effective, s.effective_ber}}) {
     if (const auto v = figure.value()) out.ber.push_back({id, link, *v, window_s});
   }
+}
+
+// ---- PPHCR ----
+
+std::array<uint8_t, kSizePphcr> encode_pphcr(const Pphcr& p) {
+  std::array<uint8_t, kSizePphcr> out{};
+  put_be32(out, 0, field(p.active_hist_type, 31, 28) | field(p.local_port, 23, 16));
+  put_be32(out, 4, field(p.num_of_bins, 23, 16));
+  for (std::size_t i = 0; i < kRsHistogramBins; ++i) {
+    put_be32(out, kPphcrBinRange + 4 * i, field(p.bin_range[i].high, 21, 16) | field(p.bin_range[i].low, 5, 0));
+  }
+  return out;
+}
+
+std::optional<Pphcr> decode_pphcr(std::span<const uint8_t> image) {
+  if (image.size() < kSizePphcr) return std::nullopt;
+  Pphcr p;
+  const uint32_t d0 = be32(image, 0);
+  p.active_hist_type = static_cast<uint8_t>(bits(d0, 31, 28));
+  p.local_port = static_cast<uint8_t>(bits(d0, 23, 16));
+  p.num_of_bins = static_cast<uint8_t>(bits(be32(image, 4), 23, 16));
+  for (std::size_t i = 0; i < kRsHistogramBins; ++i) {
+    const uint32_t d = be32(image, kPphcrBinRange + 4 * i);
+    p.bin_range[i] = {static_cast<uint8_t>(bits(d, 5, 0)), static_cast<uint8_t>(bits(d, 21, 16))};
+  }
+  return p;
+}
+
+std::optional<cmis::RsFec> pphcr_code(uint8_t active_hist_type) {
+  switch (active_hist_type) {
+    case kPphcrHistRs544: return cmis::kRs544;
+    case kPphcrHistLlrs: return cmis::kRs272;
+    case kPphcrHistRs528: return cmis::kRs528;
+    default: return std::nullopt;
+  }
+}
+
+// A bound is 6 bits: none can pass the symbols of a codeword of a code a hist type names.
+static_assert(0x3F < cmis::kRs272.n && 0x3F < cmis::kRs528.n && 0x3F < cmis::kRs544.n);
+
+std::variant<std::optional<drivers::LinkFecHistogram>, std::string> pphcr_histogram(const Pphcr& p) {
+  const auto code = pphcr_code(p.active_hist_type);
+  if (!code || p.num_of_bins == 0) return std::nullopt;
+  if (p.num_of_bins > kRsHistogramBins) {
+    return "PPHCR has " + std::to_string(p.num_of_bins) + " bins, PPCNT counts " + std::to_string(kRsHistogramBins);
+  }
+  drivers::LinkFecHistogram h;
+  h.correction_limit = code->t;
+  for (std::size_t i = 0; i < p.num_of_bins; ++i) {
+    const PphcrBin& b = p.bin_range[i];
+    const std::string name = "PPHCR bin " + std::to_string(i) + " (" + std::to_string(b.low) + "-" +
+                             std::to_string(b.high) + ")";
+    if (b.low > b.high) return name + ": low above high";
+    if (!h.bins.empty() && b.low <= h.bins.back().high) {
+      return name + ": not above bin " + std::to_string(i - 1) + " (up to " + std::to_string(h.bins.back().high) + ")";
+    }
+    h.bins.push_back({b.low, b.high, 0});
+  }
+  return h;
+}
+
+void fill_rs_histogram(const RsHistogramCounts& counts, drivers::LinkFecHistogram& h) {
+  for (std::size_t i = 0; i < h.bins.size() && i < counts.size(); ++i) h.bins[i].value = counts[i];
 }
 
 }  // namespace xcvr::ib

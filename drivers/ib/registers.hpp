@@ -1,7 +1,8 @@
 // NVIDIA registers the IB transport uses, as big-endian images (layouts: mad_layout.hpp):
 // MCIA (module EEPROM bytes), PMAOS (module presence and state), MGPIR (how many modules),
 // MCAM (MCIA 128-byte capability), PMLP (local port -> module), PPCNT group 0x16 (the
-// physical layer's BER, as mlxlink shows it). Encoders build query images;
+// physical layer's BER, as mlxlink shows it), PPHCR and PPCNT group 0x23 (the RS-FEC codeword
+// histogram: its bins, their counts). Encoders build query images;
 // decoders take untrusted bytes and return nullopt when too short.
 #pragma once
 
@@ -10,8 +11,10 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <variant>
 #include <vector>
 
+#include "cmis/fec.hpp"
 #include "drivers/ib/mad_layout.hpp"
 #include "drivers/link_health.hpp"
 #include "drivers/transport.hpp"
@@ -112,17 +115,44 @@ struct PhysLayerStats {
   BerFigure raw_ber;        // before FEC
   BerFigure effective_ber;  // after FEC
 };
+using RsHistogramCounts = std::array<uint64_t, kRsHistogramBins>;
 struct Ppcnt {
   uint8_t local_port = 0;
   uint8_t lp_msb = 0;  // local port bits 9:8
   uint8_t pnat = 0;    // 0: local_port is a local port number
   uint8_t grp = kPpcntGroupPhysStats;
+  // The counter set, as `grp` says: group 0x16's statistics or group 0x23's histogram counts.
   PhysLayerStats stats;
+  RsHistogramCounts rs_histogram{};
 };
 // The query image: the register's first GMP block (kPpcntQuerySize bytes).
 std::array<uint8_t, kPpcntQuerySize> encode_ppcnt(const Ppcnt& p);
-std::optional<Ppcnt> decode_ppcnt(std::span<const uint8_t> image);  // nullopt if short
+// nullopt if too short for the group it names (group 0x23's counters, any other group 0x16's).
+std::optional<Ppcnt> decode_ppcnt(std::span<const uint8_t> image);
 // The statistics as link health of `link`: each BER figure the device computed.
 void append_phys_layer(const PhysLayerStats& s, const std::string& link, drivers::LinkHealth& out);
+
+// ---- PPHCR: the bins of the RS-FEC codeword histogram PPCNT group 0x23 counts ----
+struct PphcrBin {
+  uint8_t low = 0, high = 0;  // 6 bits each: symbols corrected, both inclusive
+};
+struct Pphcr {
+  uint8_t active_hist_type = 0;  // 4 bits, kPphcrHist*
+  uint8_t local_port = 0;
+  uint8_t num_of_bins = 0;
+  std::array<PphcrBin, kRsHistogramBins> bin_range{};
+};
+std::array<uint8_t, kSizePphcr> encode_pphcr(const Pphcr& p);
+std::optional<Pphcr> decode_pphcr(std::span<const uint8_t> image);  // nullopt if short
+// The RS code an active_hist_type names (cmis/fec.hpp); nullopt for 0 and for types not known here.
+std::optional<cmis::RsFec> pphcr_code(uint8_t active_hist_type);
+// A port's histogram as PPHCR configures it, to be filled with counts (fill_rs_histogram): the
+// bins with zero counts and the code's correction limit, no link. nullopt when the port has no
+// histogram (type 0 or unknown, or no bins). A string says why the reply is not one firmware
+// sends: more than 16 bins, a bin whose low is above its high, bins out of order or
+// overlapping. (A bound past the code's symbols per codeword cannot be sent: bounds are 6 bits.)
+std::variant<std::optional<drivers::LinkFecHistogram>, std::string> pphcr_histogram(const Pphcr& p);
+// Counts of group 0x23 into the bins: bin i counts hist[i].
+void fill_rs_histogram(const RsHistogramCounts& counts, drivers::LinkFecHistogram& h);
 
 }  // namespace xcvr::ib

@@ -9,7 +9,11 @@ attached at the switch as its "SM" client: ibsim does not simulate vendor class 
 Checks: the switches found are exactly the topology's, with their names; every module of every
 switch is decoded in /metrics; the port counters beside them match what was injected, the
 saturated one marked; an injected change shows up at a later link poll (counters are read,
-never reset). Exit 77 (skipped) only when ibsim, umad2sim or OpenSM is not installed.
+never reset); the RS-FEC codeword histogram (PPHCR bins, PPCNT group 0x23 counts, answered by
+the responders: RS(544,514), 16 bins, counts growing in bins 0-4 at every read) is served as
+transceiver_link_fec_codewords_total by `symbols` (the full metrics profile, set explicitly), with
+its tail (4) and correction limit (15). Exit 77 (skipped) only when ibsim, umad2sim or OpenSM is
+not installed.
 
 usage: ibsim_fabric.py TRANSCEIVER_EXPORTER IBSIM_RESPONDER"""
 
@@ -179,6 +183,9 @@ settle_delay = "0s"
 [web]
 listen_addresses = ["127.0.0.1:{http}"]
 
+[metrics]
+profile = "full"         # the FEC histogram's bins are served in the full profile
+
 [[source]]
 type = "ib"
 local = false
@@ -240,6 +247,29 @@ timeout = "300ms"
         if eff != 1.5e-254:
             fail(f"sw-leaf-1[7] effective BER: /metrics has {eff}, expected 15E-255")
         log("PPCNT physical layer BER read through AccessRegisterGMP at the responder")
+
+        # The FEC codeword histogram: bins from PPHCR, counts from PPCNT group 0x23; the tail needs
+        # two reads (the first link poll has none).
+        def fec_tails():
+            t = http_get(url)[1].decode()
+            tailed = {dict(ls)["port"] for ls in series(t, "transceiver_link_fec_tail_symbols")}
+            return t if tailed >= expected_ports else None
+
+        text = wait_for("every port's FEC tail after a second link poll", fec_tails, timeout_s=15, interval_s=0.5)
+        for link in ("4/1", "4/2"):
+            bins = {dict(ls)["symbols"]: v for ls, v in series(text, "transceiver_link_fec_codewords_total").items()
+                    if dict(ls)["port"] == "sw-leaf-1/4" and dict(ls)["link"] == link}
+            if set(bins) != {str(i) for i in range(16)}:
+                fail(f"sw-leaf-1/4 {link}: FEC histogram bins {sorted(bins)}, expected symbols 0..15")
+            if not (bins["0"] > bins["1"] > bins["4"] > 0) or any(bins[str(i)] != 0 for i in range(5, 16)):
+                fail(f"sw-leaf-1/4 {link}: FEC histogram counts {bins}: expected growth in bins 0-4 only")
+            tail = value(text, "transceiver_link_fec_tail_symbols", port="sw-leaf-1/4", link=link)
+            if tail != 4:
+                fail(f"sw-leaf-1/4 {link}: FEC tail {tail}, expected 4 (the highest bin that grew)")
+            limit = value(text, "transceiver_link_fec_correction_limit_symbols", port="sw-leaf-1/4", link=link)
+            if limit != 15:
+                fail(f"sw-leaf-1/4 {link}: FEC correction limit {limit}, expected 15 (RS(544,514))")
+        log("FEC codeword histogram (PPHCR + PPCNT group 0x23): 16 bins, tail 4, correction limit 15")
 
         api = json.loads(http_get(f"http://127.0.0.1:{http}/api/v1/modules")[1])
         cage = next(p for p in api["modules"] if p["port"] == "sw-leaf-1/4")

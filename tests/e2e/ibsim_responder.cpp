@@ -3,9 +3,12 @@
 // attached to ibsim at a switch node as its "SM" client (umad2sim: SIM_HOST=<node>,
 // SIM_SET_ISSM=1), receives the class 0x0A MADs sent to that switch through real libibumad and
 // answers them with a FakeNode (tests/support/ib): MGPIR, MCAM, PMAOS, PMLP, and MCIA reads of
-// emulated modules, and PPCNT's physical layer statistics. Test-only; prints "ready" once
-// registered, exits when stdin closes. A stdin line "ber PORT COEF MAG" sets a port's raw BER
-// (PPCNT group 0x16) to COEF * 10^-MAG, as ibsim's console sets PMA counters.
+// emulated modules, PPCNT's physical layer statistics, and the RS-FEC codeword histogram: PPHCR
+// says RS(544,514) with 16 bins 0..15 (FakeNode's default) and every PPCNT group 0x23 read of a
+// port adds kHistogramGrowth to its counts, so each link poll sees bins 0-4 grow (a tail of 4
+// symbols). Test-only; prints "ready" once registered, exits when stdin closes. A stdin line
+// "ber PORT COEF MAG" sets a port's raw BER (PPCNT group 0x16) to COEF * 10^-MAG, as ibsim's
+// console sets PMA counters.
 //
 //   ibsim_responder NAME GUID LID PORTS CAGES MODEL
 #include <arpa/inet.h>
@@ -22,6 +25,9 @@
 #include "base/clock.hpp"
 #include "tests/support/ib/fake_node.hpp"
 
+// Codewords per histogram read by symbols corrected: most clean, a few needing up to 4.
+constexpr xcvr::ib::RsHistogramCounts kHistogramGrowth = {1'000'000, 20'000, 400, 30, 2};
+
 int main(int argc, char** argv) {
   using namespace xcvr;
   if (argc != 7) {
@@ -37,6 +43,7 @@ int main(int argc, char** argv) {
   c.num_ports = static_cast<uint8_t>(std::strtoul(argv[4], nullptr, 0));
   c.cages = std::atoi(argv[5]);
   c.model = argv[6];
+  c.rs_histogram_growth = kHistogramGrowth;
   ib::FakeNode node(c, clock);
 
   if (umad_init() < 0) {

@@ -1,9 +1,11 @@
 // libFuzzer target: the InfiniBand reply parsers over hostile MADs. The first input byte picks
 // what was asked (access method, register, whether the TID is checked); the rest is the reply
 // as umad_recv would hand it over, of any length. Every register image that comes back is then
-// decoded (PPCNT through its link-health figures), and so are the SMP attributes and the PMA
-// attributes of link health. Any crash, hang or out-of-bounds read fails; so does
-// an accepted reply whose image is not exactly the register's size, or an error without words.
+// decoded (PPCNT through its link-health figures or its histogram counts, PPHCR through the
+// histogram its bins make), and so are the SMP attributes and the PMA attributes of link health.
+// Any crash, hang or out-of-bounds read fails; so does an accepted reply whose image is not
+// exactly the register's size, an error without words, or a histogram accepted with bins that
+// are not 1-16 ordered, disjoint ranges or a correction limit not its code's.
 #include <cstdint>
 #include <cstdlib>
 #include <span>
@@ -24,7 +26,32 @@ struct Asked {
 };
 constexpr Asked kRegisters[] = {{kRegMcia, kSizeMcia}, {kRegPmaos, kSizePmaos}, {kRegMgpir, kSizeMgpir},
                                 {kRegMcam, kSizeMcam}, {kRegPmlp, kSizePmlp},   {kRegPpcnt, kPpcntQuerySize},
-                                {0x1234, 8}};
+                                {kRegPphcr, kSizePphcr}, {0x1234, 8}};
+
+// PPHCR's bins as a histogram: refused with words, none, or 1-16 ordered disjoint ranges with
+// the correction limit of the code the type names; counts land in the bins in order.
+void check_pphcr(const Pphcr& p, std::span<const uint8_t> image) {
+  const auto r = pphcr_histogram(p);
+  if (const auto* why = std::get_if<std::string>(&r)) {
+    if (why->empty()) std::abort();
+    return;
+  }
+  const auto& h = std::get<std::optional<xcvr::drivers::LinkFecHistogram>>(r);
+  if (!h) return;
+  const auto code = pphcr_code(p.active_hist_type);
+  if (!code || h->correction_limit != code->t || h->bins.empty() || h->bins.size() > kRsHistogramBins) std::abort();
+  for (std::size_t i = 0; i < h->bins.size(); ++i) {
+    const auto& b = h->bins[i];
+    if (b.low > b.high || b.high > code->n || (i > 0 && b.low <= h->bins[i - 1].high)) std::abort();
+  }
+  RsHistogramCounts counts{};
+  for (std::size_t i = 0; i < counts.size() && i < image.size(); ++i) counts[i] = uint64_t{image[i]} << (i * 3);
+  xcvr::drivers::LinkFecHistogram filled = *h;
+  fill_rs_histogram(counts, filled);
+  for (std::size_t i = 0; i < filled.bins.size(); ++i) {
+    if (filled.bins[i].value != counts[i]) std::abort();
+  }
+}
 
 void decode_image(uint16_t id, std::span<const uint8_t> image) {
   switch (id) {
@@ -49,8 +76,19 @@ void decode_image(uint16_t id, std::span<const uint8_t> image) {
       }
       break;
     case kRegPmlp: (void)decode_pmlp(image); break;
+    case kRegPphcr:
+      if (auto p = decode_pphcr(image)) {
+        check_pphcr(*p, image);
+        const auto again = decode_pphcr(encode_pphcr(*p));  // the fields round-trip
+        if (!again || again->num_of_bins != p->num_of_bins || again->active_hist_type != p->active_hist_type) std::abort();
+      }
+      break;
     case kRegPpcnt:
-      if (auto p = decode_ppcnt(image)) {
+      if (auto p = decode_ppcnt(image); p && p->grp == kPpcntGroupRsHistogram) {
+        if (image.size() < kPpcntCounterSet + kRsHistEnd) std::abort();
+        const auto again = decode_ppcnt(encode_ppcnt(*p));
+        if (!again || again->rs_histogram != p->rs_histogram) std::abort();
+      } else if (p) {
         xcvr::drivers::LinkHealth h;
         append_phys_layer(p->stats, "1", h);
         for (const auto& b : h.ber) {

@@ -89,9 +89,11 @@ struct Subnet {
     for (const FakeNode* s : switches) n += s->mads();
     return n;
   }
-  uint64_t link_mads() const {  // link health (PMA PortCounters, PPCNT), on its own interval
+  uint64_t link_mads() const {  // link health (PMA PortCounters, PPCNT, PPHCR), on its own interval
     uint64_t n = 0;
-    for (const FakeNode* s : switches) n += s->pma_mads() + s->register_accesses(kRegPpcnt);
+    for (const FakeNode* s : switches) {
+      n += s->pma_mads() + s->register_accesses(kRegPpcnt) + s->register_accesses(kRegPphcr);
+    }
     return n;
   }
 };
@@ -120,7 +122,7 @@ TEST(IbFabric, PollsEveryModuleOf16Switches) {
 
 // A per-module figure: 4 switches (128 modules) measure it as well as 16 at a quarter of the
 // CPU (each engine step copies every port's snapshot).
-// Module MADs only: the link-health poll (PMA and PPCNT, every link_interval) is counted apart,
+// Module MADs only: the link-health poll (PMA, PPCNT, PPHCR, every link_interval) is counted apart,
 // per module.
 double steady_mads_per_module(bool mcia_128, double* link_per_module = nullptr) {
   const int switches = 4;
@@ -152,11 +154,11 @@ TEST(IbFabric, SteadyStateMadsPerModule) {
   EXPECT_GE(m48, 3.0);  // 26 B -> 1, 74 B -> 48 + 26 -> 2
   EXPECT_LE(m48, 3.0);
   std::printf("[ IB ] steady-state MADs per module per poll: %.3f (128-byte MCIA), %.3f (48-byte)\n", m128, m48);
-  // Link health, 30 s of polling at link_interval = 30 s: one PortCounters and one PPCNT per IB
-  // port, four per twin-port cage (the PMLP map, ClassPortInfo and GeneralInfo were learned in
-  // the first 15 s).
-  EXPECT_DOUBLE_EQ(link, 4.0);
-  std::printf("[ IB ] link-health MADs per module per link poll: %.3f (PortCounters + PPCNT, twin-port cage)\n",
+  // Link health, 30 s of polling at link_interval = 30 s: one PortCounters and two PPCNT (BER,
+  // FEC histogram) per IB port, six per twin-port cage (the PMLP map, ClassPortInfo, GeneralInfo
+  // and the histograms' bins, PPHCR, were learned in the first 15 s).
+  EXPECT_DOUBLE_EQ(link, 6.0);
+  std::printf("[ IB ] link-health MADs per module per link poll: %.3f (PortCounters + 2 PPCNT, twin-port cage)\n",
               link);
 }
 

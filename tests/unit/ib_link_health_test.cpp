@@ -1,12 +1,14 @@
 // Link health over InfiniBand: PMA PortCounters of the ports a module carries (PMLP map),
 // saturation of the narrow counters, PortCountersExtended where ClassPortInfo offers the 64-bit
 // error counters, PPCNT's physical layer BER (mlxlink's figures) through the first
-// AccessRegisterGMP block, and the MADs one link-health poll costs. Emulated Quantum-2 switch and
+// AccessRegisterGMP block, the RS-FEC codeword histogram (PPHCR's bins, PPCNT group 0x23's
+// counts), and the MADs one link-health poll costs. Emulated Quantum-2 switch and
 // ConnectX-7 HCA behind the UmadDevice seam, virtual time.
 #include <gtest/gtest.h>
 
 #include <functional>
 
+#include "daemon/fec_tail.hpp"
 #include "drivers/ib/ib_transport.hpp"
 #include "tests/support/ib/fake_fabric.hpp"
 
@@ -84,13 +86,14 @@ TEST(IbLinkHealth, PortCountersOfBothPortsOfATwinPortCage) {
   EXPECT_EQ(h.ib_ports[1].link, "6/2");
   EXPECT_EQ(h.ib_ports[1].ib_port, 12);
   // The first poll learns the module -> port map (PMLP of the 64 ports), ClassPortInfo and
-  // GeneralInfo (does the switch take AccessRegisterGMP) once.
-  EXPECT_EQ(h.transactions, 64u + 1u + 1u + 2u + 2u);
+  // GeneralInfo (does the switch take AccessRegisterGMP) once, and each port's histogram bins
+  // (PPHCR); then per port PortCounters, PPCNT BER and PPCNT histogram counts.
+  EXPECT_EQ(h.transactions, 64u + 1u + 1u + 2u + 2u + 2u + 2u);
   EXPECT_EQ(h.bytes, h.transactions * 2 * kMadSize);
   auto second = t.read_link_health();
   ASSERT_TRUE(std::holds_alternative<drivers::LinkHealth>(second));
-  EXPECT_EQ(std::get<drivers::LinkHealth>(second).transactions, 4u)
-      << "steady state: one PortCounters and one PPCNT per port";
+  EXPECT_EQ(std::get<drivers::LinkHealth>(second).transactions, 6u)
+      << "steady state: one PortCounters and two PPCNT (BER, FEC histogram) per port";
   EXPECT_EQ(r.sw->pma_mads(), 1u + 2u + 2u);
 }
 
@@ -137,8 +140,9 @@ TEST(IbLinkHealth, AnHcaModuleIsItsLocalPort) {
   const auto& h = std::get<drivers::LinkHealth>(got);
   EXPECT_EQ(find(h, LinkCounterId::SymbolErrors, "1")->value, 9u);
   EXPECT_TRUE(h.ib_ports.empty()) << "an HCA's link is its IB port number already";
-  // ClassPortInfo + GeneralInfo + PortCounters + PPCNT: no PMLP map for an HCA
-  EXPECT_EQ(h.transactions, 4u);
+  // ClassPortInfo + GeneralInfo + PortCounters + PPCNT + PPHCR + PPCNT group 0x23: no PMLP
+  // map for an HCA
+  EXPECT_EQ(h.transactions, 6u);
 }
 
 const drivers::LinkBer* find_ber(const drivers::LinkHealth& h, drivers::LinkBerId id, const std::string& link) {
@@ -189,7 +193,7 @@ TEST(IbLinkHealth, PhysicalLayerBerOfEachPortAsMlxlinkShowsIt) {
   EXPECT_FALSE(find_ber(h, drivers::LinkBerId::Effective, "6/1")) << "a figure the device did not compute is absent";
   EXPECT_DOUBLE_EQ(find_ber(h, drivers::LinkBerId::Effective, "6/2")->value, 1.5e-254) << "firmware's 'no errors'";
   EXPECT_TRUE(find_ber(h, drivers::LinkBerId::Raw, "6/2")) << "the cage's second port";
-  EXPECT_EQ(r.sw->register_accesses(kRegPpcnt), 2u);
+  EXPECT_EQ(r.sw->register_accesses(kRegPpcnt), 4u) << "group 0x16 and group 0x23 of each port";
   EXPECT_EQ(r.sw->module_write_violations(), 0u);
 }
 
@@ -218,7 +222,135 @@ TEST(IbLinkHealth, ADeviceWithoutPpcntIsAskedOnce) {
     ASSERT_TRUE(std::holds_alternative<drivers::LinkHealth>(got)) << std::get<drivers::Error>(got).message;
     EXPECT_TRUE(std::get<drivers::LinkHealth>(got).ber.empty());
   }
-  EXPECT_EQ(sw.register_accesses(kRegPpcnt), 1u);
+  EXPECT_EQ(sw.register_accesses(kRegPpcnt), 2u) << "group 0x16 once, group 0x23 once";
+}
+
+// ---- The RS-FEC codeword histogram: PPHCR's bins, PPCNT group 0x23's counts ----
+
+drivers::LinkHealth read_ok(IbTransport& t) {
+  auto got = t.read_link_health();
+  EXPECT_TRUE(std::holds_alternative<drivers::LinkHealth>(got)) << std::get<drivers::Error>(got).message;
+  return std::holds_alternative<drivers::LinkHealth>(got) ? std::get<drivers::LinkHealth>(got) : drivers::LinkHealth{};
+}
+
+TEST(IbLinkHealth, FecHistogramOfEachPortWithItsBinsAndCorrectionLimit) {
+  LinkRig r;
+  RsHistogramCounts counts{};
+  for (std::size_t i = 0; i < counts.size(); ++i) counts[i] = 1000u >> i;
+  r.sw->set_rs_histogram(11, counts);
+  IbTransport t(r.target(10), IbLane{r.channel, "ib:leaf-01#0"}, 5, "leaf-01/6");
+  const auto h = read_ok(t);
+  ASSERT_EQ(h.fec_histograms.size(), 2u);
+  const drivers::LinkFecHistogram& a = h.fec_histograms[0];
+  EXPECT_EQ(a.link, "6/1") << "named as the port's other link health";
+  EXPECT_EQ(a.correction_limit, 15) << "RS(544,514)";
+  EXPECT_FALSE(a.tail) << "the poller's";
+  ASSERT_EQ(a.bins.size(), 16u);
+  EXPECT_EQ(a.bins[3].low, 3);
+  EXPECT_EQ(a.bins[3].high, 3);
+  EXPECT_EQ(a.bins[3].value, 125u);
+  EXPECT_EQ(h.fec_histograms[1].link, "6/2");
+  EXPECT_EQ(h.fec_histograms[1].bins[0].value, 0u);
+  read_ok(t);
+  read_ok(t);
+  EXPECT_EQ(r.sw->register_accesses(kRegPphcr), 2u) << "the bins: once per port";
+  EXPECT_EQ(r.sw->register_accesses(kRegPpcnt), 3u * 4u) << "BER and histogram counts: every read";
+}
+
+TEST(IbLinkHealth, FecTailFromTwoReadsAndAfterADeviceReset) {
+  LinkRig r;
+  FakeNode& sw = r.add_switch("leaf-06", 15, [](FakeNodeConfig& c) { c.rs_histogram_growth = {1000, 50, 2, 1}; });
+  IbTransport t(r.target(15), IbLane{r.channel, "ib:leaf-06#0"}, 0, "leaf-06/1");
+  auto before = read_ok(t);
+  daemon::add_fec_tails(nullptr, before);
+  EXPECT_FALSE(before.fec_histograms.at(0).tail) << "withheld on the first read";
+  auto now = read_ok(t);
+  daemon::add_fec_tails(&before, now);
+  EXPECT_EQ(now.fec_histograms.at(0).tail, 3) << "bin 3 grew, nothing above";
+  sw.set_rs_histogram(1, {5});  // the device cleared its counters: bins went down
+  auto after = read_ok(t);
+  daemon::add_fec_tails(&now, after);
+  EXPECT_EQ(after.fec_histograms.at(0).tail, 3) << "the highest non-zero bin since the reset";
+}
+
+TEST(IbLinkHealth, FecBinsAreAskedAgainAfterTheLinkWentDown) {
+  LinkRig r;
+  IbTransport t(r.target(10), IbLane{r.channel, "ib:leaf-01#0"}, 0, "leaf-01/1");
+  read_ok(t);
+  Pphcr rs528;
+  rs528.active_hist_type = kPphcrHistRs528;
+  rs528.num_of_bins = 9;
+  for (uint8_t i = 0; i < 8; ++i) rs528.bin_range[i] = {i, i};
+  rs528.bin_range[8] = {8, 15};
+  r.sw->set_fec_bins(rs528);
+  EXPECT_EQ(read_ok(t).fec_histograms.at(0).correction_limit, 15) << "the bins were read; the link stayed up";
+  r.sw->set_port_counters(1, {0, 0, 1, 0, 0, 0});  // LinkDowned moved: port 1 retrained
+  const auto h = read_ok(t);
+  EXPECT_EQ(h.fec_histograms.at(0).correction_limit, 7);
+  EXPECT_EQ(h.fec_histograms.at(0).bins.size(), 9u);
+  EXPECT_EQ(h.fec_histograms.at(1).correction_limit, 15) << "port 2 did not go down";
+  EXPECT_EQ(r.sw->register_accesses(kRegPphcr), 3u);
+}
+
+TEST(IbLinkHealth, APortWithoutAHistogramHasItsBinsAskedAgainNotItsCounts) {
+  LinkRig r;
+  r.sw->set_fec_bins({});  // active_hist_type 0: no histogram (FEC off, the link down)
+  IbTransport t(r.target(10), IbLane{r.channel, "ib:leaf-01#0"}, 0, "leaf-01/1");
+  EXPECT_TRUE(read_ok(t).fec_histograms.empty());
+  EXPECT_EQ(read_ok(t).transactions, 6u) << "PortCounters, PPCNT BER, PPHCR per port";
+  EXPECT_EQ(r.sw->register_accesses(kRegPpcnt), 4u) << "group 0x16 only";
+  Pphcr one;
+  one.active_hist_type = kPphcrHistRs544;
+  one.num_of_bins = 1;
+  one.bin_range[0] = {0, 15};
+  r.sw->set_fec_bins(one);
+  EXPECT_EQ(read_ok(t).fec_histograms.size(), 2u) << "configured since: read at once";
+}
+
+TEST(IbLinkHealth, ADeviceWithoutTheHistogramIsAskedOnce) {
+  for (const auto& [name, tweak] : std::initializer_list<std::pair<const char*, std::function<void(FakeNodeConfig&)>>>{
+           {"no PPHCR", [](FakeNodeConfig& c) { c.pphcr = false; }},
+           {"no PPCNT group 0x23", [](FakeNodeConfig& c) { c.rs_histogram = false; }},
+           {"no GMP (Class 0xA carries PPHCR, not PPCNT)", [](FakeNodeConfig& c) { c.gmp = false; }}}) {
+    LinkRig r;
+    FakeNode& sw = r.add_switch("leaf-07", 16, tweak);
+    IbTransport t(r.target(16), IbLane{r.channel, "ib:leaf-07#0"}, 0, "leaf-07/1");
+    uint64_t second = 0;
+    for (int i = 0; i < 3; ++i) {
+      const auto h = read_ok(t);
+      EXPECT_TRUE(h.fec_histograms.empty()) << name;
+      EXPECT_FALSE(h.counters.empty()) << name << ": the PortCounters stay";
+      if (i == 1) second = h.transactions;
+    }
+    EXPECT_EQ(sw.register_accesses(kRegPphcr), 1u) << name;
+    EXPECT_EQ(second, sw.config().gmp ? 4u : 2u) << name << ": PortCounters and PPCNT BER per port";
+  }
+}
+
+TEST(IbLinkHealth, HostileFecBinsAreAnErrorAndAskedAgain) {
+  LinkRig r;
+  IbTransport t(r.target(10), IbLane{r.channel, "ib:leaf-01#0"}, 0, "leaf-01/1");
+  Pphcr bad;
+  bad.active_hist_type = kPphcrHistRs544;
+  bad.num_of_bins = 17;
+  r.sw->set_fec_bins(bad);
+  for (int i = 0; i < 2; ++i) {
+    auto got = t.read_link_health();
+    ASSERT_TRUE(std::holds_alternative<drivers::Error>(got));
+    EXPECT_EQ(std::get<drivers::Error>(got).kind, drivers::ErrorKind::Corrupt);
+    EXPECT_EQ(std::get<drivers::Error>(got).message, "leaf-01/1: link counters: PPHCR has 17 bins, PPCNT counts 16");
+  }
+  bad.num_of_bins = 2;
+  bad.bin_range[0] = {0, 3};
+  bad.bin_range[1] = {2, 15};
+  r.sw->set_fec_bins(bad);
+  auto got = t.read_link_health();
+  ASSERT_TRUE(std::holds_alternative<drivers::Error>(got));
+  EXPECT_NE(std::get<drivers::Error>(got).message.find("bin 1 (2-15): not above bin 0"), std::string::npos);
+  bad.bin_range[1] = {4, 15};
+  r.sw->set_fec_bins(bad);
+  EXPECT_EQ(read_ok(t).fec_histograms.at(0).bins.size(), 2u) << "asked again at each read until it makes sense";
+  EXPECT_EQ(r.sw->register_accesses(kRegPphcr), 3u + 2u);
 }
 
 TEST(IbLinkHealth, AnUnansweredTargetIsAnErrorNotZeros) {

@@ -31,6 +31,11 @@ FakeNode::FakeNode(FakeNodeConfig config, const base::Clock& clock)
   if (!config_.model.empty()) {
     for (std::size_t i = 0; i < n; ++i) cages_[i] = make_fake_module(config_.model, clock_, config_.guid * 131 + i);
   }
+  fec_bins_.active_hist_type = kPphcrHistRs544;
+  fec_bins_.num_of_bins = kRsHistogramBins;
+  for (std::size_t i = 0; i < kRsHistogramBins; ++i) {
+    fec_bins_.bin_range[i] = {static_cast<uint8_t>(i), static_cast<uint8_t>(i)};
+  }
 }
 
 void FakeNode::insert(int cage, std::shared_ptr<emulator::EmulatedModule> module) {
@@ -154,6 +159,16 @@ void FakeNode::set_port_counters(uint8_t port, const PortErrorCounters& c) {
 void FakeNode::set_phys_layer(uint8_t port, const PhysLayerStats& s) {
   std::lock_guard lock(mutex_);
   phys_layer_[port] = s;
+}
+
+void FakeNode::set_fec_bins(const Pphcr& bins) {
+  std::lock_guard lock(mutex_);
+  fec_bins_ = bins;
+}
+
+void FakeNode::set_rs_histogram(uint8_t port, const RsHistogramCounts& counts) {
+  std::lock_guard lock(mutex_);
+  rs_histogram_[port] = counts;
 }
 
 uint64_t FakeNode::pma_mads() const {
@@ -364,9 +379,15 @@ FakeNode::RegisterResult FakeNode::run_register(uint16_t id, std::span<const uin
     case kRegPpcnt: {
       auto q = decode_ppcnt(image);
       if (!config_.ppcnt) return {out.image, kRegStatusRegisterUnsupported};
-      if (!q || q->local_port == 0 || q->local_port > config_.num_ports || q->grp != kPpcntGroupPhysStats) {
-        return {out.image, kRegStatusBadParameter};
+      if (!q || q->local_port == 0 || q->local_port > config_.num_ports) return {out.image, kRegStatusBadParameter};
+      if (q->grp == kPpcntGroupRsHistogram && config_.rs_histogram) {
+        RsHistogramCounts& counts = rs_histogram_[q->local_port];
+        for (std::size_t i = 0; i < counts.size(); ++i) counts[i] += config_.rs_histogram_growth[i];
+        q->rs_histogram = counts;
+        place(encode_ppcnt(*q));
+        return out;
       }
+      if (q->grp != kPpcntGroupPhysStats) return {out.image, kRegStatusBadParameter};
       const auto it = phys_layer_.find(q->local_port);
       if (it != phys_layer_.end()) {
         q->stats = it->second;
@@ -375,6 +396,15 @@ FakeNode::RegisterResult FakeNode::run_register(uint16_t id, std::span<const uin
         q->stats.raw_ber = q->stats.effective_ber = {15, 255};
       }
       place(encode_ppcnt(*q));
+      return out;
+    }
+    case kRegPphcr: {
+      auto q = decode_pphcr(image);
+      if (!config_.pphcr) return {out.image, kRegStatusRegisterUnsupported};
+      if (!q || q->local_port == 0 || q->local_port > config_.num_ports) return {out.image, kRegStatusBadParameter};
+      Pphcr reply = fec_bins_;
+      reply.local_port = q->local_port;
+      place(encode_pphcr(reply));
       return out;
     }
     default: return {out.image, kRegStatusRegisterUnsupported};

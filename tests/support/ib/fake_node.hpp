@@ -3,8 +3,10 @@
 // mad_layout.hpp say real firmware does: Access Register in its three forms (Class 0xA + TLVs, GMP, SMP),
 // GeneralInfo, and the SMA's NodeInfo / NodeDescription / PortInfo. Registers: MCIA (reads the
 // cage's emulator module through its I2C register interface, writing only page select 127 or
-// 126-127), PMAOS, MGPIR, MCAM, PMLP, PPCNT (group 0x16, physical layer statistics). Faults: dead, dropped MADs, busy statuses, MCIA I2C
-// errors, truncated or garbage replies, wrong-key silence, extra latency.
+// 126-127), PMAOS, MGPIR, MCAM, PMLP, PPCNT (group 0x16, physical layer statistics; group 0x23,
+// RS-FEC histogram counts), PPHCR (the histogram's bins: RS(544,514), 16 bins 0..15 unless set).
+// Faults: dead, dropped MADs, busy statuses, MCIA I2C errors, truncated or garbage replies,
+// wrong-key silence, extra latency.
 //
 // Emulation choices where the sources say nothing (documented, not sourced): a vendor MAD or
 // SMP with a wrong VS key / M_Key gets no reply (as SMA M_Key violations are dropped, IBA
@@ -47,6 +49,10 @@ struct FakeNodeConfig {
   bool smp_access = true;         // answers Access Register as an SMP (registers <= 44 B)
   bool mgpir = true;              // supports MGPIR (older NIC firmware: no; PMLP maps the port)
   bool ppcnt = true;              // supports PPCNT's physical layer statistics group
+  bool pphcr = true;              // supports PPHCR (the RS-FEC histogram's bins)
+  bool rs_histogram = true;       // supports PPCNT's RS-FEC histogram group (0x23)
+  // Added to a port's histogram counts at each group 0x23 read (a link taking errors as it runs).
+  RsHistogramCounts rs_histogram_growth{};
   // A twin-port cage's local port 2m+1 on module lanes 4-7 and 2m+2 on 0-3 (local port numbers
   // need not follow the panel's order).
   bool twin_ports_reversed = false;
@@ -88,6 +94,9 @@ class FakeNode {
   void set_port_counters(uint8_t port, const PortErrorCounters& c);
   // --- PPCNT: a port's physical layer statistics (default: no errors, BER 15E-255) ---
   void set_phys_layer(uint8_t port, const PhysLayerStats& s);
+  // --- PPHCR / PPCNT group 0x23: every port's bins (local_port is echoed), a port's counts ---
+  void set_fec_bins(const Pphcr& bins);
+  void set_rs_histogram(uint8_t port, const RsHistogramCounts& counts);
   uint64_t pma_mads() const;
 
   // --- Faults ---
@@ -149,6 +158,8 @@ class FakeNode {
   std::map<uint16_t, uint64_t> registers_;
   std::map<uint8_t, PortErrorCounters> port_counters_;
   std::map<uint8_t, PhysLayerStats> phys_layer_;
+  Pphcr fec_bins_;
+  std::map<uint8_t, RsHistogramCounts> rs_histogram_;
   uint64_t pma_ = 0;
 };
 

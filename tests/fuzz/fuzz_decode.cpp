@@ -70,7 +70,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         if (t) check_finite(*t);
       }
     }
-    for (const std::string& level : o.flags) (void)latched_flag_raised(image, vdm_flag_name(o.name(), level), o.lane);
+    for (const std::string_view level : o.flags) (void)latched_flag_raised(image, vdm_flag_name(o.name(), level), o.lane);
   }
   // The steady-state poll's decode into the same report (VDM re-read per known instance).
   ModuleReport again = r;

@@ -13,31 +13,15 @@
 #include <string_view>
 
 #include "daemon/recorder_file.hpp"
-
-namespace {
-
-bool has_position(const std::string& m) {
-  const std::string prefix = "recorder.json:";
-  if (m.rfind(prefix, 0) != 0) return false;
-  std::size_t i = prefix.size();
-  for (int field = 0; field < 2; ++field) {
-    const std::size_t start = i;
-    while (i < m.size() && m[i] >= '0' && m[i] <= '9') ++i;
-    if (i == start || i >= m.size() || m[i] != ':') return false;
-    ++i;
-  }
-  return m.compare(i, 1, " ") == 0;
-}
-
-}  // namespace
+#include "tests/fuzz/position.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, std::size_t size) {
   using namespace xcvr::daemon;
   const std::string_view text(reinterpret_cast<const char*>(data), size);
   const ParsedRecorder p = parse_recorder("recorder.json", text);
-  if (!p.fatal.empty() && !has_position(p.fatal)) std::abort();
+  if (!p.fatal.empty() && !xcvr::fuzz::has_position(p.fatal, "recorder.json")) std::abort();
   for (const std::string& d : p.dropped) {
-    if (!has_position(d)) std::abort();
+    if (!xcvr::fuzz::has_position(d, "recorder.json")) std::abort();
   }
   for (const auto& e : p.events) {
     if (e->samples.empty() || e->samples.size() > kRecorderMaxSamples || e->trigger_sample >= e->samples.size() ||

@@ -11,24 +11,12 @@
 #include <string_view>
 
 #include "daemon/aging_file.hpp"
+#include "tests/fuzz/position.hpp"
 
 namespace {
 
 using xcvr::daemon::AgingBaseline;
 using xcvr::daemon::ParsedAging;
-
-bool has_position(const std::string& m) {
-  const std::string prefix = "aging.json:";
-  if (m.rfind(prefix, 0) != 0) return false;
-  std::size_t i = prefix.size();
-  for (int field = 0; field < 2; ++field) {
-    const std::size_t start = i;
-    while (i < m.size() && m[i] >= '0' && m[i] <= '9') ++i;
-    if (i == start || i >= m.size() || m[i] != ':') return false;
-    ++i;
-  }
-  return m.compare(i, 1, " ") == 0;
-}
 
 bool same(const AgingBaseline& a, const AgingBaseline& b) {
   if (a.vendor != b.vendor || a.part_number != b.part_number || a.first_seen_unix != b.first_seen_unix ||
@@ -47,9 +35,9 @@ bool same(const AgingBaseline& a, const AgingBaseline& b) {
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, std::size_t size) {
   const std::string_view text(reinterpret_cast<const char*>(data), size);
   const ParsedAging p = xcvr::daemon::parse_aging("aging.json", text);
-  if (!p.fatal.empty() && !has_position(p.fatal)) std::abort();
+  if (!p.fatal.empty() && !xcvr::fuzz::has_position(p.fatal, "aging.json")) std::abort();
   for (const std::string& d : p.dropped) {
-    if (!has_position(d)) std::abort();
+    if (!xcvr::fuzz::has_position(d, "aging.json")) std::abort();
   }
   xcvr::daemon::AgingWriter w;
   for (const auto& [serial, b] : p.entries) {

@@ -49,7 +49,12 @@ DEMO = [
      ["TransceiverRxLossOfSignal", "TransceiverPreFecBerRegression"]),
     ("spine-01/swp60", "QSFP28 pulled for 3 minutes", ["empty"], ["TransceiverModuleRemoved"]),
     ("gpu-node-01/mlx5_3", "2-minute Tx fault on lane 1", ["alarm"], ["TransceiverTxFault"]),
+    ("gpu-node-02/mlx5_0", "link down for 300 ms at 1:00 and 1:30", [], ["TransceiverLinkFlapping"]),
+    ("gpu-node-02/mlx5_1", "FEC tail creeping from 3 to 13 symbols of 15 (pre-FEC BER +0.4 decades a minute from 1:00)",
+     ["alarm"], ["TransceiverPreFecBerAboveFecLimit"]),
 ]
+# The flight recorder's event of the flapping link: both losses, the minute before the first.
+RECORDED_PORT = "gpu-node-02/mlx5_0"
 
 
 def deadline(alert):
@@ -144,6 +149,16 @@ def main():
         if not prom.query('instance_port_side:transceiver_pre_fec_ber:min_before_event{port="spine-01/swp34",side="media"}',
                           at=started_unix + 30):
             problems.append("no BER baseline for swp34 at its LOS (0:30): Prometheus' first scrape came too late")
+        events = (json_get(f"http://{target}/api/v1/events/{quote(RECORDED_PORT)}") or {}).get("events", [])
+        flaps = [e for e in events if e["triggers"][0]["kind"] == "link_down"]
+        if not flaps:
+            problems.append(f"no flight-recorder event of {RECORDED_PORT}'s flaps: {events}")
+        else:
+            e = flaps[0]
+            unix = e["samples"]["unix"]
+            log(f"flight recorder, {RECORDED_PORT}: {len(e['triggers'])} triggers "
+                f"({', '.join(t['detail'] for t in e['triggers'])}), {unix[e['trigger_sample']] - unix[0]:.0f} s before "
+                f"the first, {unix[-1] - unix[e['trigger_sample']]:.0f} s after")
         if problems:
             fail("\n  ".join(["the demo does not show what it advertises:"] + problems))
     log(f"PASS demo timeline: every advertised fault shows its verdict and fires its alerts ({mmss(elapsed)})")

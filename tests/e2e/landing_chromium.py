@@ -32,7 +32,7 @@ EMPTY_PORT = "spine-01/swp15"  # an empty cage in config/demo.toml
 DIRTY_PORT = "spine-01/swp41"  # config/demo.toml: dirty fiber, rx power past the low warning
 LOWPWR_PORT = "spine-01/swp26"  # config/demo.toml: stuck in ModuleLowPwr
 VDM_PORT = "spine-01/swp35"  # this test's fault: pre-FEC BER on lane 4 shifted 1.9 decades, past the warning
-FLEET_PORTS = 106  # 64-port spine + 32-cage Quantum-2 + GPU host (8 NICs + 2 storage ports)
+FLEET_PORTS = 108  # 64-port spine + 32-cage Quantum-2 + GPU host (8 NICs + 2 storage ports) + 2 linked NICs
 
 
 def chromium_binary():

@@ -272,7 +272,7 @@ TEST(CodingEngine, DemoFleetWithTheCatalogFindsOnlyWhatItWasBuiltWith) {
     // sit in the Quantum-2's cages and flat-top ones on the GPU host's NICs, serials are unique.
     EXPECT_EQ(findings(p), want);
   }
-  EXPECT_EQ(verified, 101);  // 106 cages (64 + 32 + 8 + 2), 5 empty
+  EXPECT_EQ(verified, 103);  // 108 cages (64 + 32 + 8 + 2 + 2), 5 empty
   EXPECT_EQ(failed_series(*snap), (std::set<std::pair<std::string, std::string>>{
                                       {"spine-01/swp20", "vendor_ascii"}, {"spine-01/swp20", "date_code"}}));
 }

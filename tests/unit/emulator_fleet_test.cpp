@@ -33,7 +33,7 @@ TEST(EmulatorFleet, DemoFleetMatchesItsDescription) {
   FleetLoad load = load_fleet_file(kConfigDir + "/demo.toml");
   ASSERT_TRUE(load.fleet) << load.error;
   Fleet& fleet = *load.fleet;
-  ASSERT_EQ(fleet.systems().size(), 3u);
+  ASSERT_EQ(fleet.systems().size(), 4u);
   const FleetSystem& spine = fleet.systems()[0];
   EXPECT_EQ(spine.name, "spine-01");
   ASSERT_EQ(spine.buses.size(), 8u);

@@ -298,16 +298,19 @@ const daemon::PortSnapshot* find_port(const daemon::Snapshot& s, std::string_vie
   return it == s.ports.end() ? nullptr : &*it;
 }
 
-json events_json(const daemon::Snapshot& snapshot, const daemon::PortSnapshot* only) {
+std::string events_body(const daemon::Snapshot& snapshot, const daemon::PortSnapshot* only) {
   std::vector<const daemon::RecorderEvent*> events;
   for (const daemon::PortSnapshot& p : snapshot.ports) {
     if ((only != nullptr && &p != only) || !p.events) continue;
     for (const auto& e : *p.events) events.push_back(e.get());
   }
   std::stable_sort(events.begin(), events.end(), [](const auto* a, const auto* b) { return a->unix() < b->unix(); });
-  json out = json::array();
-  for (const auto* e : events) out.push_back(daemon::recorder_event_json(*e));
-  return {{"events", std::move(out)}};
+  std::string out = "{\"events\":[";
+  for (std::size_t i = 0; i < events.size(); ++i) {
+    if (i > 0) out += ',';
+    out += compact(daemon::recorder_event_json(*events[i]));
+  }
+  return out + "]}\n";
 }
 
 }  // namespace xcvr::exporters

@@ -25,8 +25,10 @@ nlohmann::json port_json(const daemon::Snapshot& snapshot, const daemon::PortSna
 std::string json_text(const nlohmann::json& j);
 
 // The /api/v1/events body: {"events": [...]} — the flight recorder's events of every port (or
-// of `only`), oldest first, each in the form of daemon/recorder_file.hpp.
-nlohmann::json events_json(const daemon::Snapshot& snapshot, const daemon::PortSnapshot* only = nullptr);
+// of `only`), oldest first, each in the form of daemon/recorder_file.hpp. Written event by
+// event: a request holds the body and one event's document, not a document of all (256 events
+// are ~3 MB of text).
+std::string events_body(const daemon::Snapshot& snapshot, const daemon::PortSnapshot* only = nullptr);
 
 // The /api/v1/modules body: {"budgets": [...], "modules": [...], "taken", "taken_unix",
 // "version"}, the text json_text() gives of that object, written port by port: the fleet is never

@@ -24,6 +24,8 @@ load_before=$(cut -d' ' -f1-3 /proc/loadavg)
   --benchmark_report_aggregates_only=true > "$out/decode.json"
 "$bin/bench_emulator" --benchmark_format=json --benchmark_min_time=0.2 > "$out/emulator.json"
 "$bin/run_poll" > "$out/poll.json"
+# The 2,048-port daemon without the flight recorder, in a fresh process: the recorder's cost.
+"$bin/run_poll" cpu2048_norecorder > "$out/poll_norecorder.json"
 if [ -x "$bin/bench_scrape" ]; then
   # Three repetitions, reported as their median: the render + gzip ÷ floor ratios compare
   # benchmarks run seconds apart, and one run of the gzip floor has measured 1.35x another.

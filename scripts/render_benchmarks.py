@@ -213,6 +213,8 @@ if decode:
 
 poll = load("poll.json")
 if poll:
+    poll.update(load("poll_norecorder.json") or {})  # the same fleet without the recorder, its own process
+if poll:
     print("## Bus cost per poll (CMIS 8-lane module, steady state; `tests/bench/run_poll.cpp`)\n")
     print("| what | data bytes | wire bytes | transactions | vs |")
     print("|---|---|---|---|---|")
@@ -275,10 +277,13 @@ if poll:
     if rec is not None and norec is not None:
         print(f"\nThe flight recorder (on by default: 13 samples and a spare slot for a trigger's own, 40 bytes each plus 6 per lane, allocated whole "
               f"at a module's first sample) holds {rec:.0f} bytes per 8-lane port: {rec * 2048 / 2**20:.1f} MiB "
-              f"at 2048 ports. The same fleet with the recorder off, in the same run: daemon RSS "
-              f"{norec:.1f} MiB, so the recorder costs {poll['ports2048_daemon_rss_mib'] - norec:+.1f} MiB "
-              f"of RSS ({(poll['ports2048_daemon_rss_mib'] - norec) * 2**20 / 2048:.0f} bytes per port with "
-              "allocator overhead).")
+              f"at 2048 ports. The same fleet with the recorder off, in a process of its own in the same bench run: daemon RSS "
+              f"{norec:.1f} MiB and {poll['ports2048_norecorder_cpu_us_per_port_poll']:.1f} µs per port poll, so the "
+              f"recorder costs {poll['ports2048_daemon_rss_mib'] - norec:+.1f} MiB of RSS "
+              f"({(poll['ports2048_daemon_rss_mib'] - norec) * 2**20 / 2048:+.0f} bytes per port with allocator "
+              f"overhead) and {poll['ports2048_cpu_us_per_port_poll'] - poll['ports2048_norecorder_cpu_us_per_port_poll']:+.1f} µs "
+              "per port poll (the two runs are seconds apart: RSS differences under ~2 MiB and CPU under ~2 µs are "
+              "within this machine's run-to-run spread).")
     print("\nThe emulated fleet runs in the benchmark process, under the daemon's allocator policy "
           "(`daemon/allocator.hpp`: two arenas, free memory returned only by a trim every 30 s, which is "
           "applied once before RSS is read, as the daemon's main loop does). The emulator's heap is measured (mallinfo2) after the modules are built "

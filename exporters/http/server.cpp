@@ -270,7 +270,7 @@ void HttpServer::Impl::install_routes(httplib::Server& server) const {
   }));
   server.Get("/api/v1/events", sent([this](const Request&, Response& res) {
     const auto snapshot = store.current();  // null before the first publish
-    res.set_content(json_text(snapshot ? events_json(*snapshot) : events_json(daemon::Snapshot{})), kJson);
+    res.set_content(snapshot ? events_body(*snapshot) : events_body(daemon::Snapshot{}), kJson);
   }));
   server.Get(R"(/api/v1/events/(.+))", sent([this](const Request& req, Response& res) {
     const auto snapshot = store.current();
@@ -280,7 +280,7 @@ void HttpServer::Impl::install_routes(httplib::Server& server) const {
       res.set_content(json_text({{"error", "no such port"}, {"port", req.matches[1].str()}}), kJson);
       return;
     }
-    res.set_content(json_text(events_json(*snapshot, port)), kJson);
+    res.set_content(events_body(*snapshot, port), kJson);
   }));
   server.Get(R"(/port/(.+))", sent([this](const Request& req, Response& res) {
     const auto page = port_page_html(*health::shared_views(store.current()), req.matches[1].str(), landing);

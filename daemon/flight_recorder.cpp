@@ -36,6 +36,18 @@ void set_flag(RecorderSample& s, std::string_view name, int lane) {
   if (row->severity == cmis::Severity::Alarm) s.alarm_lanes |= lane_bit(lane);
 }
 
+// Lanes whose data path is DPActivated (CMIS), bit 0 = lane 1.
+uint16_t active_lanes(const cmis::ModuleReport* report) {
+  if (report == nullptr) return 0;
+  static const std::string_view activated =
+      cmis::codes::data_path_state(cmis::codes::code_of(cmis::codes::DataPathState::Activated));
+  uint16_t bits = 0;
+  for (const cmis::LaneReport& l : report->lanes) {
+    if (l.data_path_state == activated) bits |= lane_bit(l.lane);
+  }
+  return bits;
+}
+
 uint64_t downs_of(const drivers::LinkHealth& h, const std::string& link) {
   uint64_t n = 0;
   for (const drivers::LinkCounter& c : h.counters) {
@@ -116,11 +128,10 @@ RecorderSample make_sample(double wall, const cmis::ModuleReport* report, const 
   s.esnr = in_units(cmis::worst_media_vdm(*report, "esnr", false), 1.0 / 256);
   s.pre_fec_ber = as_float(cmis::worst_media_vdm(*report, "pre_fec_ber", true));
   if (report->module_state) s.module_state = static_cast<uint8_t>(std::min<uint32_t>(report->module_state->code, 254));
-  const std::string_view activated = cmis::codes::data_path_state(cmis::codes::code_of(cmis::codes::DataPathState::Activated));
+  s.active_lanes = active_lanes(report);
   for (const std::string& f : report->module_flags) set_flag(s, f, 0);
   for (const cmis::LaneReport& l : report->lanes) {
     for (const std::string& f : l.flags) set_flag(s, f, l.lane);
-    if (l.data_path_state == activated) s.active_lanes |= lane_bit(l.lane);
   }
   return s;
 }
@@ -184,13 +195,15 @@ void PortRecorder::record(double now, double wall, const std::string& port, cons
   if (!config_.enabled) return;
   if (count_ == 0) pending_.clear();  // a trigger with nothing before it (the first read of a module): no event
   const bool due = fast_ || now - last_sample_ >= config_.spacing_s() - 1e-9;
-  RecorderSample s = make_sample(wall, report, link);
-  // The ring's last sample, for the edges only a sample shows: a data path that left DPActivated,
-  // a tail above the ring's highest by kRecorderTailJump.
+  // The edges only a comparison with the ring's last sample shows: a data path that left
+  // DPActivated, a tail above the ring's highest by kRecorderTailJump. Checked at every poll
+  // from the two fields they need; the whole sample is made only when one is taken.
+  const uint16_t active = active_lanes(report);
+  const uint8_t tail = link.fec_tail ? static_cast<uint8_t>(std::clamp(*link.fec_tail, 0, 254)) : RecorderSample::kNone8;
   const std::size_t slots = ring_.size();
   if (count_ > 0) {
     const RecorderSample& last = ring_[(head_ + slots - 1) % slots];
-    const uint16_t left = last.active_lanes & static_cast<uint16_t>(~s.active_lanes);
+    const uint16_t left = last.active_lanes & static_cast<uint16_t>(~active);
     if (report != nullptr && left != 0) {
       for (int lane = 1; lane <= kRecorderMaxLanes; ++lane) {
         if (left & lane_bit(lane)) {
@@ -204,11 +217,12 @@ void PortRecorder::record(double now, double wall, const std::string& port, cons
       const uint8_t t = ring_[(head_ + slots - 1 - i) % slots].fec_tail;
       if (t != RecorderSample::kNone8) highest = std::max<int>(highest, t);
     }
-    if (s.fec_tail != RecorderSample::kNone8 && highest >= 0 && s.fec_tail >= highest + kRecorderTailJump) {
-      pending_.push_back({"fec_tail_jump", fmt::format("tail {} symbols, the last minute's highest {}", s.fec_tail, highest), wall});
+    if (tail != RecorderSample::kNone8 && highest >= 0 && tail >= highest + kRecorderTailJump) {
+      pending_.push_back({"fec_tail_jump", fmt::format("tail {} symbols, the last minute's highest {}", tail, highest), wall});
     }
   }
   if (!due && pending_.empty()) return;
+  const RecorderSample s = make_sample(wall, report, link);
   const int lanes_now = report ? std::clamp(static_cast<int>(report->lanes.size()), 0, kRecorderMaxLanes) : lanes_;
   if (lanes_now != lanes_) {  // the first module data, or another lane count: a ring of that shape
     if (open_) close_event();

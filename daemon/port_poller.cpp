@@ -45,7 +45,9 @@ double PortPoller::fast_interval(double now, double normal) {
 // What this poll read, into the port's ring: the module's values only while they are current.
 void PortPoller::record(double now, double wall) {
   if (!poll_.recorder.enabled || !id_.service.in_service || state_ == State::Empty || state_ == State::Misconfigured) return;
-  recorder_.record(now, wall, id_.port, state_ == State::Ok ? report_.get() : nullptr, link_input_);
+  const cmis::ModuleReport* report = state_ == State::Ok ? report_.get() : nullptr;
+  if (report == nullptr && !link_) return;  // nothing read yet (settling): the ring waits for the module's shape
+  recorder_.record(now, wall, id_.port, report, link_input_);
 }
 
 drivers::ReadPolicy PortPoller::read_policy(double wall) const {

@@ -282,8 +282,9 @@ if poll:
               f"recorder costs {poll['ports2048_daemon_rss_mib'] - norec:+.1f} MiB of RSS "
               f"({(poll['ports2048_daemon_rss_mib'] - norec) * 2**20 / 2048:+.0f} bytes per port with allocator "
               f"overhead) and {poll['ports2048_cpu_us_per_port_poll'] - poll['ports2048_norecorder_cpu_us_per_port_poll']:+.1f} µs "
-              "per port poll (the two runs are seconds apart: RSS differences under ~2 MiB and CPU under ~2 µs are "
-              "within this machine's run-to-run spread).")
+              "per port poll. The two are separate runs seconds apart: their CPU figures move by up to a third "
+              "between runs on these machines, and RSS by about 2 MiB; the recorder's own work per poll is a lane "
+              "mask and a scan of its 14 slots, and a sample every 5 s.")
     print("\nThe emulated fleet runs in the benchmark process, under the daemon's allocator policy "
           "(`daemon/allocator.hpp`: two arenas, free memory returned only by a trim every 30 s, which is "
           "applied once before RSS is read, as the daemon's main loop does). The emulator's heap is measured (mallinfo2) after the modules are built "

@@ -26,7 +26,9 @@ int16_t in_signed_units(const std::optional<double>& v, double unit) {
 
 float as_float(const std::optional<double>& v) { return v ? static_cast<float>(*v) : NAN; }
 
-uint16_t lane_bit(int lane) { return lane >= 1 && lane <= kRecorderMaxLanes ? static_cast<uint16_t>(1u << (lane - 1)) : 0; }
+uint16_t lane_bit(int lane) {
+  return lane >= 1 && lane <= kRecorderMaxLanes ? static_cast<uint16_t>(1u << (lane - 1)) : uint16_t{0};
+}
 
 void set_flag(RecorderSample& s, std::string_view name, int lane) {
   const cmis::FlagRow* row = cmis::find_flag(name);

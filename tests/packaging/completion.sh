@@ -44,7 +44,7 @@ EOS
 )
 echo "$out"
 expect() { grep -qxF -- "$1" <<<"$out" || fail "expected completion line: $1"; }
-expect 'xcvrctl  => decode verify show emulate discover'
+expect 'xcvrctl  => decode verify show emulate discover events'
 expect 'xcvrctl ve => verify'
 expect 'xcvrctl decode --f => --format'
 expect 'xcvrctl decode --format  => auto binary ethtool sfputil junos i2cdump c-array bytearray'

@@ -17,6 +17,7 @@
 #include "daemon/config.hpp"
 #include "daemon/recorder_file.hpp"
 #include "daemon/recorder_store.hpp"
+#include "daemon/recorder_units.hpp"
 #include "health/text.hpp"
 
 namespace xcvr::cli {
@@ -54,14 +55,15 @@ void print_event(const daemon::RecorderEvent& e) {
     const S& s = e.samples[i];
     std::string rx;
     for (int lane = 1; lane <= e.lanes; ++lane) {
-      const uint16_t raw = e.lane(i, lane).rx_power;
-      rx += raw == S::kNoneU16 ? "     -" : raw == 0 ? "  dark" : fmt::format(" {:5.1f}", 10 * std::log10(raw * 1e-4));
+      const auto watts = daemon::recorder_units::si(e.lane(i, lane).rx_power, daemon::recorder_units::kPerWatt);
+      const auto dbm = watts ? health::watts_to_dbm(*watts) : std::nullopt;
+      rx += !watts ? "     -" : !dbm ? "  dark" : fmt::format(" {:5.1f}", *dbm);
     }
     std::string flags;
     for (const std::string& f : daemon::recorder_flag_labels(s)) flags += " " + f;
     std::cout << fmt::format("  {:>+7.1f} {:>6} {:>5} {:>9} {:>9} {:>4} {:>4} {}{}{}\n", s.unix() - trigger_t,
-                             s.temperature == S::kNoneI16 ? "-" : cell(s.temperature / 256.0, 1),
-                             s.supply_voltage == S::kNoneU16 ? "-" : cell(s.supply_voltage * 1e-4, 2),
+                             s.temperature == S::kNoneI16 ? "-" : cell(s.temperature / daemon::recorder_units::kPerCelsius, 1),
+                             cell(daemon::recorder_units::si(s.supply_voltage, daemon::recorder_units::kPerVolt).value_or(NAN), 2),
                              std::isfinite(s.pre_fec_ber) ? fmt::format("{:.2e}", s.pre_fec_ber) : "-",
                              std::isfinite(s.fec_corrected_per_s) ? fmt::format("{:.3g}", s.fec_corrected_per_s) : "-",
                              s.fec_tail == S::kNone8 ? "-" : std::to_string(s.fec_tail),

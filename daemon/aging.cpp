@@ -66,12 +66,7 @@ void AgingStore::set_path_locked(std::string path, double wall) {
 
 void AgingStore::load_locked(const std::string& text, double wall) {
   ParsedAging parsed = parse_aging(file_.path(), text);
-  // A file of thousands of bad entries must not flood the log: the first few, then a count.
-  constexpr std::size_t kLoggedDrops = 20;
-  for (std::size_t i = 0; i < std::min(kLoggedDrops, parsed.dropped.size()); ++i) spdlog::warn("{}", parsed.dropped[i]);
-  if (parsed.dropped.size() > kLoggedDrops) {
-    spdlog::warn("{}: {} more bad entries dropped (not logged)", file_.path(), parsed.dropped.size() - kLoggedDrops);
-  }
+  const std::string damage = file_.damage(parsed.dropped, parsed.fatal, "bad entries");
   for (auto& [serial, b] : parsed.entries) insert_locked(serial, std::move(b));
   // What was in memory and what the file holds, in one order: least recently seen first.
   lru_.sort([this](const std::string* a, const std::string* b) {
@@ -82,11 +77,8 @@ void AgingStore::load_locked(const std::string& text, double wall) {
                  by_serial_.size(), limits_.max_entries, by_serial_.size() - limits_.max_entries);
     evict_locked();
   }
-  const std::size_t kept = by_serial_.size();
-  if (!parsed.fatal.empty() || !parsed.dropped.empty()) {
-    std::string why = parsed.fatal.empty() ? file_.path() + ": " + std::to_string(parsed.dropped.size()) + " bad entries dropped"
-                                           : parsed.fatal + " (the rest of the file is not readable)";
-    dirty_ = file_.set_aside(why + "; " + std::to_string(kept) + " serials kept", wall);  // the usable entries go back under the normal name
+  if (!damage.empty()) {  // the usable entries go back under the normal name
+    dirty_ = file_.set_aside(damage + "; " + std::to_string(by_serial_.size()) + " serials kept", wall);
   }
   if (!dirty_) file_.loaded_clean(wall);  // the file holds what memory holds
 }

@@ -1,6 +1,7 @@
 #include "daemon/flight_recorder.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <utility>
 
@@ -9,22 +10,35 @@
 #include "cmis/codes.hpp"
 #include "cmis/flags.hpp"
 #include "cmis/vdm.hpp"
+#include "daemon/recorder_units.hpp"
 
 namespace xcvr::daemon {
 namespace {
 
-// A value in the module memory's unit, or the "none" value when absent or not representable.
-uint16_t in_units(const std::optional<double>& v, double unit) {
-  if (!v || !std::isfinite(*v) || *v < 0) return RecorderSample::kNoneU16;
-  return static_cast<uint16_t>(std::min(65534.0, std::round(*v / unit)));
+namespace units = recorder_units;
+static_assert(units::kNone == RecorderSample::kNoneU16);
+
+// A value in the module memory's unit (`per` of them per SI unit), or the "none" value when
+// absent or not representable.
+uint16_t in_units(const std::optional<double>& v, double per) {
+  if (!v || !std::isfinite(*v) || *v < 0) return units::kNone;
+  return static_cast<uint16_t>(std::min<double>(units::kMax, std::round(*v * per)));
 }
 
-int16_t in_signed_units(const std::optional<double>& v, double unit) {
+int16_t in_signed_units(const std::optional<double>& v, double per) {
   if (!v || !std::isfinite(*v)) return RecorderSample::kNoneI16;
-  return static_cast<int16_t>(std::clamp(std::round(*v / unit), -32767.0, 32767.0));
+  return static_cast<int16_t>(std::clamp(std::round(*v * per), -32767.0, 32767.0));
+}
+
+// The tail as a sample keeps it.
+uint8_t tail_code(const RecorderLinkInput& link) {
+  return link.fec_tail ? static_cast<uint8_t>(std::clamp(*link.fec_tail, 0, 254)) : RecorderSample::kNone8;
 }
 
 float as_float(const std::optional<double>& v) { return v ? static_cast<float>(*v) : NAN; }
+
+// The ring slot of the sample `age` samples before the newest (0: the newest).
+std::size_t slot_back(std::size_t head, std::size_t slots, std::size_t age) { return (head + slots - 1 - age) % slots; }
 
 uint16_t lane_bit(int lane) {
   return lane >= 1 && lane <= kRecorderMaxLanes ? static_cast<uint16_t>(1u << (lane - 1)) : uint16_t{0};
@@ -121,13 +135,13 @@ RecorderSample make_sample(double wall, const cmis::ModuleReport* report, const 
   s.unix_s = static_cast<uint32_t>(std::clamp(whole, 0.0, 4294967295.0));
   s.unix_ms = static_cast<uint16_t>(std::clamp(std::round((wall - whole) * 1000), 0.0, 999.0));
   if (link.carrier_up) s.carrier = *link.carrier_up ? 1 : 0;
-  if (link.fec_tail) s.fec_tail = static_cast<uint8_t>(std::clamp(*link.fec_tail, 0, 254));
+  s.fec_tail = tail_code(link);
   s.fec_corrected_per_s = as_float(link.fec_corrected_per_s);
   s.fec_uncorrectable_per_s = as_float(link.fec_uncorrectable_per_s);
   if (report == nullptr) return s;
-  s.temperature = in_signed_units(report->temperature_celsius, 1.0 / 256);
-  s.supply_voltage = in_units(report->supply_voltage_volts, 1e-4);
-  s.esnr = in_units(cmis::worst_media_vdm(*report, "esnr", false), 1.0 / 256);
+  s.temperature = in_signed_units(report->temperature_celsius, units::kPerCelsius);
+  s.supply_voltage = in_units(report->supply_voltage_volts, units::kPerVolt);
+  s.esnr = in_units(cmis::worst_media_vdm(*report, "esnr", false), units::kPerDecibel);
   s.pre_fec_ber = as_float(cmis::worst_media_vdm(*report, "pre_fec_ber", true));
   if (report->module_state) s.module_state = static_cast<uint8_t>(std::min<uint32_t>(report->module_state->code, 254));
   s.active_lanes = active_lanes(report);
@@ -144,9 +158,9 @@ std::vector<RecorderLane> make_lanes(const cmis::ModuleReport* report, int lanes
   for (const cmis::LaneReport& l : report->lanes) {
     if (l.lane < 1 || l.lane > lanes) continue;
     RecorderLane& v = out[static_cast<std::size_t>(l.lane - 1)];
-    v.rx_power = in_units(l.rx_power_watts, 1e-7);
-    v.tx_power = in_units(l.tx_power_watts, 1e-7);
-    v.tx_bias = in_units(l.tx_bias_amperes, 2e-6);
+    v.rx_power = in_units(l.rx_power_watts, units::kPerWatt);
+    v.tx_power = in_units(l.tx_power_watts, units::kPerWatt);
+    v.tx_bias = in_units(l.tx_bias_amperes, units::kPerAmpere);
   }
   return out;
 }
@@ -201,22 +215,16 @@ void PortRecorder::record(double now, double wall, const std::string& port, cons
   // DPActivated, a tail above the ring's highest by kRecorderTailJump. Checked at every poll
   // from the two fields they need; the whole sample is made only when one is taken.
   const uint16_t active = active_lanes(report);
-  const uint8_t tail = link.fec_tail ? static_cast<uint8_t>(std::clamp(*link.fec_tail, 0, 254)) : RecorderSample::kNone8;
+  const uint8_t tail = tail_code(link);
   const std::size_t slots = ring_.size();
   if (count_ > 0) {
-    const RecorderSample& last = ring_[(head_ + slots - 1) % slots];
-    const uint16_t left = last.active_lanes & static_cast<uint16_t>(~active);
+    const uint16_t left = ring_[slot_back(head_, slots, 0)].active_lanes & static_cast<uint16_t>(~active);
     if (report != nullptr && left != 0) {
-      for (int lane = 1; lane <= kRecorderMaxLanes; ++lane) {
-        if (left & lane_bit(lane)) {
-          pending_.push_back({"data_path", fmt::format("lane {} left DPActivated", lane), wall});
-          break;
-        }
-      }
+      pending_.push_back({"data_path", fmt::format("lane {} left DPActivated", std::countr_zero(left) + 1), wall});
     }
     int highest = -1;
-    for (std::size_t i = 0; i < count_; ++i) {
-      const uint8_t t = ring_[(head_ + slots - 1 - i) % slots].fec_tail;
+    for (std::size_t age = 0; age < count_; ++age) {
+      const uint8_t t = ring_[slot_back(head_, slots, age)].fec_tail;
       if (t != RecorderSample::kNone8) highest = std::max<int>(highest, t);
     }
     if (tail != RecorderSample::kNone8 && highest >= 0 && tail >= highest + kRecorderTailJump) {
@@ -227,10 +235,9 @@ void PortRecorder::record(double now, double wall, const std::string& port, cons
   const RecorderSample s = make_sample(wall, report, link);
   const int lanes_now = report ? std::clamp(static_cast<int>(report->lanes.size()), 0, kRecorderMaxLanes) : lanes_;
   if (lanes_now != lanes_) {  // the first module data, or another lane count: a ring of that shape
-    if (open_) close_event();
-    ring_ = {};
-    ring_lanes_ = {};
-    head_ = count_ = 0;
+    auto triggers = std::move(pending_);
+    clear();
+    pending_ = std::move(triggers);
     lanes_ = lanes_now;
   }
   const std::vector<RecorderLane> lanes = make_lanes(report, lanes_);
@@ -260,11 +267,9 @@ void PortRecorder::open_event(const std::string& port, const std::string& serial
   open_->port = port;
   open_->serial = serial;
   open_->lanes = lanes_;
-  const std::size_t slots = ring_.size();
-  const std::size_t first = (head_ + slots - count_) % slots;
   open_->samples.reserve(count_ + static_cast<std::size_t>(config_.after_samples));
-  for (std::size_t i = 0; i < count_; ++i) {
-    const std::size_t at = (first + i) % slots;
+  for (std::size_t age = count_; age-- > 0;) {  // oldest first
+    const std::size_t at = slot_back(head_, ring_.size(), age);
     open_->samples.push_back(ring_[at]);
     const auto lane_begin = ring_lanes_.begin() + static_cast<std::ptrdiff_t>(at * lanes_);
     open_->lane_values.insert(open_->lane_values.end(), lane_begin, lane_begin + lanes_);

@@ -149,7 +149,11 @@ void PollEngine::publish() {
     p.aging = aging_.observe(*p.report, snap->taken_unix);
   }
   if (coding_) add_fleet_findings(snap->ports, &aging_);  // after observe(): first sightings recorded
-  for (PortSnapshot& p : snap->ports) p.events = recorder_->of_port(p.port);
+  if (const auto events = recorder_->index(); !events->empty()) {  // one lock a publish, none a port
+    for (PortSnapshot& p : snap->ports) {
+      if (const auto it = events->find(p.port); it != events->end()) p.events = it->second;
+    }
+  }
   recorder_->maybe_save(snap->taken_unix);  // a retry of a failed write, when nothing new comes
   snap->budgets = compute_budgets(config_.budgets, snap->ports);
   snap->source_notes = source_notes_;

@@ -7,6 +7,7 @@
 
 #include "cmis/codes.hpp"
 #include "cmis/flags.hpp"
+#include "daemon/recorder_units.hpp"
 #include "daemon/state_json.hpp"
 
 namespace xcvr::daemon {
@@ -42,7 +43,12 @@ json lanes_list(uint16_t bits) {
   return out;
 }
 
-json unit_value(uint16_t raw, double per_unit) { return raw == S::kNoneU16 ? json(nullptr) : json(raw * per_unit); }
+namespace units = recorder_units;
+
+json unit_value(uint16_t raw, double per) {
+  const auto v = units::si(raw, per);
+  return v ? json(*v) : json(nullptr);
+}
 
 // One column's parsed values go through `put`; "" or why the column is unusable.
 using Put = std::function<std::string(std::size_t sample, const json& v)>;
@@ -59,12 +65,13 @@ std::string column(const json& samples, const char* key, std::size_t n, const Pu
   return "";
 }
 
-// A number within [lo, hi] (null: none), as raw units of `per_unit`, into `out`.
-Put units(uint16_t S::*field, double per_unit, double hi, std::vector<S>& samples) {
+// A number the field can hold (null: none), in `per` units per SI unit, into the sample.
+Put in_units(uint16_t S::*field, double per, std::vector<S>& samples) {
+  const double hi = units::max_si(per);
   return [=, &samples](std::size_t i, const json& v) -> std::string {
     if (v.is_null()) return "";
     if (!v.is_number() || !(v.get<double>() >= 0 && v.get<double>() <= hi)) return "not a number within 0-" + fmt::format("{}", hi);
-    samples[i].*field = static_cast<uint16_t>(std::lround(v.get<double>() / per_unit));
+    samples[i].*field = static_cast<uint16_t>(std::lround(v.get<double>() * per));
     return "";
   };
 }
@@ -89,7 +96,8 @@ Put lane_set(uint16_t S::*field, std::vector<S>& samples) {
   };
 }
 
-Put per_lane(uint16_t RecorderLane::*field, double per_unit, double hi, int lanes, std::vector<RecorderLane>& values) {
+Put per_lane(uint16_t RecorderLane::*field, double per, int lanes, std::vector<RecorderLane>& values) {
+  const double hi = units::max_si(per);
   return [=, &values](std::size_t i, const json& v) -> std::string {
     if (!v.is_array() || v.size() != static_cast<std::size_t>(lanes)) return "not one value per lane";
     for (int l = 0; l < lanes; ++l) {
@@ -97,7 +105,7 @@ Put per_lane(uint16_t RecorderLane::*field, double per_unit, double hi, int lane
       if (x.is_null()) continue;
       if (!x.is_number() || !(x.get<double>() >= 0 && x.get<double>() <= hi)) return "lane " + std::to_string(l + 1) + " out of range";
       values[i * static_cast<std::size_t>(lanes) + static_cast<std::size_t>(l)].*field =
-          static_cast<uint16_t>(std::lround(x.get<double>() / per_unit));
+          static_cast<uint16_t>(std::lround(x.get<double>() * per));
     }
     return "";
   };
@@ -162,11 +170,11 @@ std::string check_samples(const json& samples, RecorderEvent& out) {
       {"temperature_celsius", [&](std::size_t i, const json& v) -> std::string {
          if (v.is_null()) return "";
          if (!v.is_number() || !(std::abs(v.get<double>()) < 128)) return "not a temperature within +-128";
-         s[i].temperature = static_cast<int16_t>(std::lround(v.get<double>() * 256));
+         s[i].temperature = static_cast<int16_t>(std::lround(v.get<double>() * units::kPerCelsius));
          return "";
        }},
-      {"supply_voltage_volts", units(&S::supply_voltage, 1e-4, 6.5534, s)},
-      {"esnr_db", units(&S::esnr, 1.0 / 256, 255.99, s)},
+      {"supply_voltage_volts", in_units(&S::supply_voltage, units::kPerVolt, s)},
+      {"esnr_db", in_units(&S::esnr, units::kPerDecibel, s)},
       {"pre_fec_ber", floats(&S::pre_fec_ber, 1, s)},
       {"fec_corrected_per_second", floats(&S::fec_corrected_per_s, 1e15, s)},
       {"fec_uncorrectable_per_second", floats(&S::fec_uncorrectable_per_s, 1e15, s)},
@@ -200,9 +208,9 @@ std::string check_samples(const json& samples, RecorderEvent& out) {
        }},
       {"alarm_lanes", lane_set(&S::alarm_lanes, s)},
       {"active_lanes", lane_set(&S::active_lanes, s)},
-      {"rx_power_watts", per_lane(&RecorderLane::rx_power, 1e-7, 0.0065534, out.lanes, out.lane_values)},
-      {"tx_power_watts", per_lane(&RecorderLane::tx_power, 1e-7, 0.0065534, out.lanes, out.lane_values)},
-      {"tx_bias_amperes", per_lane(&RecorderLane::tx_bias, 2e-6, 0.131068, out.lanes, out.lane_values)},
+      {"rx_power_watts", per_lane(&RecorderLane::rx_power, units::kPerWatt, out.lanes, out.lane_values)},
+      {"tx_power_watts", per_lane(&RecorderLane::tx_power, units::kPerWatt, out.lanes, out.lane_values)},
+      {"tx_bias_amperes", per_lane(&RecorderLane::tx_bias, units::kPerAmpere, out.lanes, out.lane_values)},
   };
   for (const auto& [key, put] : columns) {
     if (std::string why = column(samples, key, n, put); !why.empty()) return why;
@@ -230,9 +238,9 @@ json recorder_event_json(const RecorderEvent& e) {
   for (std::size_t i = 0; i < e.samples.size(); ++i) {
     const S& s = e.samples[i];
     unix.push_back(s.unix());
-    temperature.push_back(s.temperature == S::kNoneI16 ? json(nullptr) : json(s.temperature / 256.0));
-    voltage.push_back(unit_value(s.supply_voltage, 1e-4));
-    esnr.push_back(s.esnr == S::kNoneU16 ? json(nullptr) : json(s.esnr / 256.0));
+    temperature.push_back(s.temperature == S::kNoneI16 ? json(nullptr) : json(s.temperature / units::kPerCelsius));
+    voltage.push_back(unit_value(s.supply_voltage, units::kPerVolt));
+    esnr.push_back(unit_value(s.esnr, units::kPerDecibel));
     ber.push_back(shortest(s.pre_fec_ber));
     corrected.push_back(shortest(s.fec_corrected_per_s));
     uncorrectable.push_back(shortest(s.fec_uncorrectable_per_s));
@@ -245,9 +253,9 @@ json recorder_event_json(const RecorderEvent& e) {
     json r = json::array(), t = json::array(), b = json::array();
     for (int lane = 1; lane <= e.lanes; ++lane) {
       const RecorderLane& v = e.lane(i, lane);
-      r.push_back(v.rx_power == S::kNoneU16 ? json(nullptr) : json(v.rx_power / 1e7));
-      t.push_back(v.tx_power == S::kNoneU16 ? json(nullptr) : json(v.tx_power / 1e7));
-      b.push_back(v.tx_bias == S::kNoneU16 ? json(nullptr) : json(v.tx_bias * 2 / 1e6));
+      r.push_back(unit_value(v.rx_power, units::kPerWatt));
+      t.push_back(unit_value(v.tx_power, units::kPerWatt));
+      b.push_back(unit_value(v.tx_bias, units::kPerAmpere));
     }
     rx.push_back(std::move(r));
     tx.push_back(std::move(t));

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <filesystem>
-#include <set>
 
 #include <spdlog/spdlog.h>
 
@@ -26,6 +25,7 @@ void RecorderStore::set_bounds(int events_per_port, int max_events) {
   per_port_ = static_cast<std::size_t>(std::max(1, events_per_port));
   max_events_ = static_cast<std::size_t>(std::max(1, max_events));
   evict_locked();
+  rebuild_index_locked();
 }
 
 void RecorderStore::set_directory(const std::string& dir, double wall) {
@@ -42,25 +42,16 @@ void RecorderStore::set_directory(const std::string& dir, double wall) {
   const auto text = file_.open(dir.empty() ? "" : (std::filesystem::path(dir) / kFileName).string(), wall);
   if (text) {
     ParsedRecorder parsed = parse_recorder(file_.path(), *text);
-    constexpr std::size_t kLoggedDrops = 20;  // a file of thousands of bad events must not flood the log
-    for (std::size_t i = 0; i < std::min(kLoggedDrops, parsed.dropped.size()); ++i) spdlog::warn("{}", parsed.dropped[i]);
-    if (parsed.dropped.size() > kLoggedDrops) {
-      spdlog::warn("{}: {} more bad events dropped (not logged)", file_.path(), parsed.dropped.size() - kLoggedDrops);
-    }
+    const std::string damage = file_.damage(parsed.dropped, parsed.fatal, "bad events");
     for (auto& e : parsed.events) insert_locked(std::move(e));
     std::stable_sort(events_.begin(), events_.end(), [](const auto& a, const auto& b) { return a->unix() < b->unix(); });
     evict_locked();
-    if (!parsed.fatal.empty() || !parsed.dropped.empty()) {
-      const std::string why = parsed.fatal.empty()
-                                  ? file_.path() + ": " + std::to_string(parsed.dropped.size()) + " bad events dropped"
-                                  : parsed.fatal + " (the rest of the file is not readable)";
-      dirty_ = file_.set_aside(why + "; " + std::to_string(events_.size()) + " events kept", wall);
+    if (!damage.empty()) {
+      dirty_ = file_.set_aside(damage + "; " + std::to_string(events_.size()) + " events kept", wall);
     } else if (!dirty_) {
       file_.loaded_clean(wall);
     }
-    std::set<std::string> ports;
-    for (const auto& e : events_) ports.insert(e->port);
-    for (const std::string& p : ports) reindex_locked(p);
+    rebuild_index_locked();
   }
   if (file_.in_memory_only()) return;
   if (had_events) dirty_ = true;  // a new directory: what we knew goes there too
@@ -77,12 +68,10 @@ void RecorderStore::insert_locked(std::shared_ptr<const RecorderEvent> event) {
 void RecorderStore::evict_locked() {
   std::map<std::string, std::size_t> count;
   for (const auto& e : events_) ++count[e->port];
-  std::set<std::string> changed;
   // The oldest first: beyond a port's bound, then beyond the daemon's.
   for (auto it = events_.begin(); it != events_.end();) {
     std::size_t& n = count[(*it)->port];
     if (n > per_port_ || events_.size() > max_events_) {
-      changed.insert((*it)->port);
       --n;
       it = events_.erase(it);
       dirty_ = true;
@@ -90,32 +79,33 @@ void RecorderStore::evict_locked() {
       ++it;
     }
   }
-  for (const std::string& p : changed) reindex_locked(p);
 }
 
-void RecorderStore::reindex_locked(const std::string& port) {
-  auto list = std::make_shared<RecorderEvents>();
-  for (const auto& e : events_) {
-    if (e->port == port) list->push_back(e);
-  }
-  if (list->empty()) by_port_.erase(port);
-  else by_port_[port] = std::move(list);
+void RecorderStore::rebuild_index_locked() {
+  std::map<std::string, RecorderEvents> lists;
+  for (const auto& e : events_) lists[e->port].push_back(e);
+  auto index = std::make_shared<Index>();
+  for (auto& [port, list] : lists) index->emplace(port, std::make_shared<const RecorderEvents>(std::move(list)));
+  index_ = std::move(index);
 }
 
 void RecorderStore::add(std::shared_ptr<const RecorderEvent> event, double wall) {
   std::lock_guard lock(mutex_);
-  const std::string port = event->port;
   events_.push_back(std::move(event));
   ++recorded_;
   dirty_ = true;
   file_.clear_loss_logged();
   evict_locked();
-  reindex_locked(port);
-  if (!file_.in_memory_only() && wall - file_.last_attempt() >= limits_.save_interval_s) save_locked(wall);
+  rebuild_index_locked();
+  maybe_save_locked(wall);
 }
 
 void RecorderStore::maybe_save(double wall) {
   std::lock_guard lock(mutex_);
+  maybe_save_locked(wall);
+}
+
+void RecorderStore::maybe_save_locked(double wall) {
   if (!file_.in_memory_only() && dirty_ && wall - file_.last_attempt() >= limits_.save_interval_s) save_locked(wall);
 }
 
@@ -129,10 +119,15 @@ void RecorderStore::save_locked(double wall, bool last) {
   if (file_.write(recorder_file_text(all), wall, std::to_string(events_.size()) + " events", last)) dirty_ = false;
 }
 
-std::shared_ptr<const RecorderEvents> RecorderStore::of_port(const std::string& port) const {
+std::shared_ptr<const RecorderStore::Index> RecorderStore::index() const {
   std::lock_guard lock(mutex_);
-  const auto it = by_port_.find(port);
-  return it == by_port_.end() ? nullptr : it->second;
+  return index_;
+}
+
+std::shared_ptr<const RecorderEvents> RecorderStore::of_port(const std::string& port) const {
+  const auto index = this->index();
+  const auto it = index->find(port);
+  return it == index->end() ? nullptr : it->second;
 }
 
 RecorderEvents RecorderStore::all() const {

@@ -39,7 +39,11 @@ class RecorderStore {
   void maybe_save(double wall);  // a due write, or a retry of a failed one
   void flush(double wall);
 
-  // A port's events, oldest first; null when it has none. Shared with the snapshots.
+  // Every port's events, oldest first, by port: rebuilt when events come or go, so a publish
+  // takes it once and looks its ports up without the lock. Shared with the snapshots.
+  using Index = std::map<std::string, std::shared_ptr<const RecorderEvents>>;
+  std::shared_ptr<const Index> index() const;
+  // A port's events, oldest first; null when it has none.
   std::shared_ptr<const RecorderEvents> of_port(const std::string& port) const;
   RecorderEvents all() const;  // oldest first
   uint64_t recorded_total() const;  // events frozen since start (loaded ones not counted)
@@ -49,7 +53,8 @@ class RecorderStore {
  private:
   void insert_locked(std::shared_ptr<const RecorderEvent> event);
   void evict_locked();
-  void reindex_locked(const std::string& port);
+  void rebuild_index_locked();
+  void maybe_save_locked(double wall);
   void save_locked(double wall, bool last = false);
 
   RecorderLimits limits_;
@@ -58,7 +63,7 @@ class RecorderStore {
   std::string dir_;
   std::size_t per_port_ = 4, max_events_ = 256;
   std::deque<std::shared_ptr<const RecorderEvent>> events_;  // oldest first
-  std::map<std::string, std::shared_ptr<const RecorderEvents>> by_port_;
+  std::shared_ptr<const Index> index_ = std::make_shared<const Index>();
   uint64_t recorded_ = 0;
   bool dirty_ = false;
 };

@@ -1,5 +1,6 @@
 #include "daemon/state_file.hpp"
 
+#include <algorithm>
 #include <filesystem>
 
 #include <spdlog/spdlog.h>
@@ -31,6 +32,16 @@ std::optional<std::string> StateFile::open(std::string path, double wall) {
     return std::nullopt;
   }
   return std::move(r.data);
+}
+
+std::string StateFile::damage(const std::vector<std::string>& dropped, const std::string& fatal,
+                              std::string_view what) const {
+  // A file of thousands of bad entries must not flood the log: the first few, then a count.
+  constexpr std::size_t kLoggedDrops = 20;
+  for (std::size_t i = 0; i < std::min(kLoggedDrops, dropped.size()); ++i) spdlog::warn("{}", dropped[i]);
+  if (dropped.size() > kLoggedDrops) spdlog::warn("{}: {} more {} dropped (not logged)", path_, dropped.size() - kLoggedDrops, what);
+  if (!fatal.empty()) return fatal + " (the rest of the file is not readable)";
+  return dropped.empty() ? "" : path_ + ": " + std::to_string(dropped.size()) + " " + std::string(what) + " dropped";
 }
 
 bool StateFile::set_aside(const std::string& why, double wall) {

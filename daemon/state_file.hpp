@@ -10,6 +10,8 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
+#include <vector>
 
 #include "base/files/file_syscalls.hpp"
 
@@ -23,6 +25,11 @@ class StateFile {
   // Points at `path` ("" = memory only) and reads it: its text, or nothing when it is missing or
   // could not be used (logged; set aside when too large, never written when unreadable).
   std::optional<std::string> open(std::string path, double wall);
+
+  // What a load of the text open() gave dropped: the first 20 lines logged, then a count of the
+  // rest ("bad entries", "bad events": `what`); "" when nothing was dropped and the text was read
+  // to its end, else why it must be set aside ("<path>: 3 bad entries dropped", or `fatal`).
+  std::string damage(const std::vector<std::string>& dropped, const std::string& fatal, std::string_view what) const;
 
   // The text open() gave could not be used whole (`why`: what was dropped and kept): the file
   // is moved aside, or, if it cannot be, never written. True when it may be written again.

@@ -7,6 +7,7 @@
 #include <optional>
 #include <vector>
 
+#include "daemon/recorder_units.hpp"
 #include "exporters/format.hpp"
 
 namespace xcvr::exporters {
@@ -80,12 +81,15 @@ std::string plot_svg(const Plot& p, const std::vector<double>& t, double trigger
   return svg + "</svg>";
 }
 
-Series lane_series(const RecorderEvent& e, int lane, uint16_t RecorderLane::*field, double scale, bool dbm) {
+namespace units = daemon::recorder_units;
+
+// A lane's values in SI units times `scale`, or (dbm) optical power in dBm, nothing for no light.
+Series lane_series(const RecorderEvent& e, int lane, uint16_t RecorderLane::*field, double per, double scale, bool dbm) {
   Series s;
   for (std::size_t i = 0; i < e.samples.size(); ++i) {
-    const uint16_t raw = e.lane(i, lane).*field;
-    if (raw == RecorderSample::kNoneU16 || (dbm && raw == 0)) s.emplace_back();
-    else s.emplace_back(dbm ? 10 * std::log10(raw * scale * 1e3) : raw * scale);
+    const std::optional<double> v = units::si(e.lane(i, lane).*field, per);
+    if (!v) s.emplace_back();
+    else s.push_back(dbm ? watts_to_dbm(*v) : std::optional<double>(*v * scale));
   }
   return s;
 }
@@ -110,8 +114,8 @@ std::string event_html(const RecorderEvent& e) {
          " s before the trigger and " + num(t.back() - trigger_t) + " s after; serial " + html_escape(e.serial) + "</p>";
   Plot rx{"rx power by lane", "dBm", {}}, bias{"tx bias by lane", "mA", {}};
   for (int lane = 1; lane <= e.lanes; ++lane) {
-    rx.lines.emplace_back(std::to_string(lane), lane_series(e, lane, &RecorderLane::rx_power, 1e-7, true));
-    bias.lines.emplace_back(std::to_string(lane), lane_series(e, lane, &RecorderLane::tx_bias, 2e-3, false));
+    rx.lines.emplace_back(std::to_string(lane), lane_series(e, lane, &RecorderLane::rx_power, units::kPerWatt, 1, true));
+    bias.lines.emplace_back(std::to_string(lane), lane_series(e, lane, &RecorderLane::tx_bias, units::kPerAmpere, 1e3, false));
   }
   const auto finite = [](float v) { return std::isfinite(v) ? std::optional<double>(v) : std::nullopt; };
   Plot ber{"worst media pre-FEC BER", "ratio", {{"pre-FEC BER", sample_series(e, [&](const RecorderSample& s) { return finite(s.pre_fec_ber); })}}, true};
